@@ -1,0 +1,34 @@
+# Two entry points for a fresh Debian machine (see README.md):
+#   make run    install deps, build, run the tour  (nnt tour --quick --out nnt-tour)
+#   make test   install deps, build, run the test suite (ctest), then again under ASan+UBSan
+BUILD ?= build
+JOBS  ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: deps build run test test-fast asan bench clean
+
+deps:
+	@bash scripts/deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/nnt tour --quick --out nnt-tour
+
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+asan: deps
+	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DNNT_SANITIZE=ON >/dev/null
+	cmake --build $(BUILD)-asan -j $(JOBS)
+	cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS) -L unit
+
+test: test-fast asan
+
+bench: build
+	$(BUILD)/nnt bench core
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan

@@ -1,0 +1,129 @@
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_blas.h"
+#include "nnt_cli.h"
+#include "nnt_io.h"
+
+void nnt_common_init(nnt_common *co, const char *default_out) {
+  co->seed = 1;
+  co->threads = 0;
+  co->out = default_out;
+  co->quick = 0;
+  co->help = 0;
+}
+
+void nnt_cli_reset(void) {
+  optind = 0; /* glibc: 0 also resets getopt's internal state */
+  opterr = 0;
+}
+
+int nnt_cli_common(int c, char **argv, nnt_common *co) {
+  long v;
+  switch (c) {
+    case 0x101:
+      if (nnt_parse_long("--seed", optarg, 0, LONG_MAX, &v)) return NNT_EINVAL;
+      co->seed = (unsigned long long)v;
+      return NNT_OK;
+    case 0x102: return nnt_parse_int("--threads", optarg, 1, 1024, &co->threads);
+    case 0x103:
+      if (!*optarg) return nnt_fail(NNT_EINVAL, "--out: empty folder name");
+      co->out = optarg;
+      return NNT_OK;
+    case 0x104: co->quick = 1; return NNT_OK;
+    case 'h': co->help = 1; return NNT_OK;
+    case ':': return nnt_fail(NNT_EINVAL, "option %s needs a value", argv[optind - 1]);
+    case '?':
+      if (optopt) return nnt_fail(NNT_EINVAL, "unknown option -%c", optopt);
+      return nnt_fail(NNT_EINVAL, "unknown option %s", argv[optind - 1]);
+    default: return -1;
+  }
+}
+
+int nnt_cli_begin(const nnt_common *co) {
+  nnt_threads_set(co->threads);
+  return co->out ? nnt_mkdirs(co->out) : NNT_OK;
+}
+
+int nnt_parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || errno) return nnt_fail(NNT_EINVAL, "%s: '%s' is not an integer", opt, s);
+  if (v < lo || v > hi) return nnt_fail(NNT_EINVAL, "%s: %ld is out of range [%ld, %ld]", opt, v, lo, hi);
+  *out = v;
+  return NNT_OK;
+}
+
+int nnt_parse_int(const char *opt, const char *s, int lo, int hi, int *out) {
+  long v = 0;
+  int st = nnt_parse_long(opt, s, lo, hi, &v);
+  if (!st) *out = (int)v;
+  return st;
+}
+
+int nnt_parse_double(const char *opt, const char *s, double lo, double hi, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (!*s || *end || errno || !isfinite(v)) return nnt_fail(NNT_EINVAL, "%s: '%s' is not a number", opt, s);
+  if (v < lo || v > hi) return nnt_fail(NNT_EINVAL, "%s: %g is out of range [%g, %g]", opt, v, lo, hi);
+  *out = v;
+  return NNT_OK;
+}
+
+int nnt_parse_int_list(const char *opt, const char *s, long lo, long hi, long *vals, int max, int *n) {
+  char buf[4096];
+  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf) return nnt_fail(NNT_EINVAL, "%s: list too long", opt);
+  *n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *dots = strstr(tok, "..");
+    long a, b;
+    if (dots) {
+      *dots = 0;
+      if (nnt_parse_long(opt, tok, lo, hi, &a) || nnt_parse_long(opt, dots + 2, lo, hi, &b)) return NNT_EINVAL;
+      if (b < a) return nnt_fail(NNT_EINVAL, "%s: empty range %ld..%ld", opt, a, b);
+    } else {
+      if (nnt_parse_long(opt, tok, lo, hi, &a)) return NNT_EINVAL;
+      b = a;
+    }
+    for (long v = a; v <= b; v++) {
+      if (*n == max) return nnt_fail(NNT_EINVAL, "%s: more than %d values", opt, max);
+      vals[(*n)++] = v;
+    }
+  }
+  if (*n == 0) return nnt_fail(NNT_EINVAL, "%s: empty list", opt);
+  return NNT_OK;
+}
+
+int nnt_parse_choice(const char *opt, const char *s, const char *const *choices, int *out) {
+  char all[512] = "";
+  for (int i = 0; choices[i]; i++) {
+    if (!strcmp(s, choices[i])) {
+      *out = i;
+      return NNT_OK;
+    }
+    strncat(all, i ? "|" : "", sizeof all - strlen(all) - 1);
+    strncat(all, choices[i], sizeof all - strlen(all) - 1);
+  }
+  return nnt_fail(NNT_EINVAL, "%s: '%s' is not one of %s", opt, s, all);
+}
+
+int nnt_cli_positional(int argc, char **argv, int want, const char *usage) {
+  int have = argc - optind;
+  if (have > want) return nnt_fail(NNT_EINVAL, "unexpected argument '%s' (usage: %s)", argv[optind + want], usage);
+  if (have < want) return nnt_fail(NNT_EINVAL, "missing argument (usage: %s)", usage);
+  return NNT_OK;
+}
+
+void nnt_tour_printf(nnt_tour *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(t->report, fmt, ap);
+  va_end(ap);
+}

@@ -1,0 +1,63 @@
+/* nnt_cli.h — what every subcommand shares: common options, value parsing, the tour hooks.
+ *
+ * A subcommand is `int cmd_X(int argc, char **argv)` (argv[0] is its own name). It validates every
+ * option before it creates anything, then calls nnt_cli_begin(), and returns an nnt status: main
+ * prints nnt_errmsg() as one line and exits with nnt_exit_code(status).
+ */
+#ifndef NNT_CLI_H
+#define NNT_CLI_H
+#include <getopt.h>
+#include <stdio.h>
+
+#include "nnt_error.h"
+
+typedef struct {
+  unsigned long long seed;
+  int threads;     /* 0 = number of cores */
+  const char *out; /* NULL when the command was given no --out */
+  int quick;
+  int help;
+} nnt_common;
+
+/* Long options every subcommand accepts; put NNT_COMMON_OPTIONS first in its option table and
+ * pass unhandled option characters to nnt_cli_common(). */
+#define NNT_COMMON_OPTIONS                                                                          \
+  {"seed", required_argument, 0, 0x101}, {"threads", required_argument, 0, 0x102},                   \
+      {"out", required_argument, 0, 0x103}, {"quick", no_argument, 0, 0x104}, {"help", no_argument, 0, 'h'}
+#define NNT_COMMON_HELP                                                                             \
+  "  --seed S       random seed (default 1)\n"                                                      \
+  "  --threads N    threads for OpenMP and OpenBLAS (default: all cores)\n"                         \
+  "  --out DIR      write results (CSV, JSON, plots) into DIR\n"                                    \
+  "  --quick        small preset (seconds) for tests and the tour\n"
+
+void nnt_common_init(nnt_common *co, const char *default_out);
+/* Handles a common option or getopt's '?'/':' (unknown option, missing value). Returns NNT_OK if
+ * c was handled, NNT_EINVAL (message recorded) on a bad value, -1 if c is not a common option. */
+int nnt_cli_common(int c, char **argv, nnt_common *co);
+/* Resets getopt for a subcommand's parse. */
+void nnt_cli_reset(void);
+/* Creates co->out (if set) and applies --threads. Call after every option is validated. */
+int nnt_cli_begin(const nnt_common *co);
+
+/* Value parsers: NNT_EINVAL with "--opt: ..." on a bad value. */
+int nnt_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
+int nnt_parse_int(const char *opt, const char *s, int lo, int hi, int *out);
+int nnt_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
+/* Integer lists: "2,4,6", ranges "0..6" and mixes "1,4..6"; at most max values. */
+int nnt_parse_int_list(const char *opt, const char *s, long lo, long hi, long *vals, int max, int *n);
+int nnt_parse_choice(const char *opt, const char *s, const char *const *choices, int *out);
+/* Error for a stray positional argument or a missing one. */
+int nnt_cli_positional(int argc, char **argv, int want, const char *usage);
+
+/* The tour: each area contributes a section to report.md and its files under out/<area>/. */
+typedef struct {
+  const char *out;  /* tour folder */
+  FILE *report;     /* report.md being written */
+  unsigned long long seed;
+  int threads;
+} nnt_tour;
+
+/* Writes a Markdown table row from a printf format: nnt_tour_row(t, "| %d | %.3f |", ...). */
+void nnt_tour_printf(nnt_tour *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

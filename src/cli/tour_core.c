@@ -1,0 +1,60 @@
+/* The tour's core section: the matmul path at a sweep of sizes, loops vs OpenBLAS, plotted. */
+#include <cblas.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "nnt_blas.h"
+#include "nnt_io.h"
+#include "nnt_plot.h"
+#include "nnt_progress.h"
+#include "nnt_rng.h"
+
+static double time_gemm(int n, int blas, const float *A, const float *B, float *C) {
+  double t0 = nnt_now(), el;
+  long reps = 0;
+  do {
+    if (blas) cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, A, n, B, n, 0, C, n);
+    else nnt_sgemm_loops(0, 0, n, n, n, 1, A, n, B, n, 0, C, n);
+    reps++;
+    el = nnt_now() - t0;
+  } while (el < 0.05);
+  return 2.0 * n * n * n * reps / el * 1e-9;
+}
+
+int tour_core(nnt_tour *t) {
+  static const int sizes[] = {8, 16, 32, 48, 64, 96, 128, 192, 256};
+  enum { NS = sizeof sizes / sizeof sizes[0] };
+  double x[NS], loops[NS], blas[NS];
+  char dir[1024];
+  nnt_path(dir, sizeof dir, t->out, "core");
+  nnt_rng r;
+  nnt_rng_init(&r, t->seed, 0);
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, dir, "gemm.csv", "n,loops_gflops,openblas_gflops");
+  if (st) return st;
+  for (int i = 0; i < NS; i++) {
+    int n = sizes[i];
+    float *A = malloc(sizeof(float) * n * n), *B = malloc(sizeof(float) * n * n), *C = malloc(sizeof(float) * n * n);
+    nnt_rng_fill_normal_f32(&r, A, (size_t)n * n, 0, 1);
+    nnt_rng_fill_normal_f32(&r, B, (size_t)n * n, 0, 1);
+    x[i] = n;
+    loops[i] = time_gemm(n, 0, A, B, C);
+    blas[i] = time_gemm(n, 1, A, B, C);
+    nnt_csv_row(&csv, "%d,%.3f,%.3f", n, loops[i], blas[i]);
+    free(A), free(B), free(C);
+  }
+  if ((st = nnt_csv_close(&csv))) return st;
+  nnt_plot *p = nnt_plot_new("float32 matmul, square n x n", "n", "GFLOP/s");
+  nnt_plot_log(p, 1, 0);
+  nnt_plot_add(p, NS, x, loops, "nnt loops (small-shape path)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
+  nnt_plot_add(p, NS, x, blas, "OpenBLAS sgemm", NNT_PLOT_LINE | NNT_PLOT_POINTS);
+  st = nnt_plot_save(p, dir, "gemm");
+  nnt_plot_free(p);
+  if (st) return st;
+  nnt_tour_printf(t, "## Core: the matmul path\n\nnnt_sgemm runs its own loops below %ld multiply-adds "
+                  "and OpenBLAS above. Measured here:\n\n| n | loops GFLOP/s | OpenBLAS GFLOP/s |\n|---|---|---|\n",
+                  nnt_gemm_blas_threshold);
+  for (int i = 0; i < NS; i++) nnt_tour_printf(t, "| %d | %.2f | %.2f |\n", sizes[i], loops[i], blas[i]);
+  nnt_tour_printf(t, "\n![gemm](core/gemm.png)\n");
+  return NNT_OK;
+}

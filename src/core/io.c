@@ -1,0 +1,139 @@
+#include "nnt_io.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nnt_error.h"
+
+const char *nnt_version(void) { return NNT_VERSION; }
+const char *nnt_git_commit(void) { return NNT_GIT_COMMIT; }
+
+int nnt_mkdirs(const char *dir) {
+  char buf[1024];
+  if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) return nnt_fail(NNT_EIO, "path too long: %s", dir);
+  for (char *p = buf + 1;; p++) {
+    if (*p == '/' || *p == 0) {
+      char c = *p;
+      *p = 0;
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return nnt_fail(NNT_EIO, "cannot create directory %s: %s", buf, strerror(errno));
+      *p = c;
+      if (!c) break;
+    }
+  }
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return nnt_fail(NNT_EIO, "%s is not a directory", dir);
+  return NNT_OK;
+}
+
+char *nnt_path(char *buf, size_t n, const char *dir, const char *name) {
+  snprintf(buf, n, "%s/%s", dir, name);
+  return buf;
+}
+
+int nnt_file_exists(const char *path) { return access(path, F_OK) == 0; }
+
+int nnt_afile_open(nnt_afile *a, const char *path) {
+  snprintf(a->path, sizeof a->path, "%s", path);
+  snprintf(a->tmp, sizeof a->tmp, "%s.tmp", path);
+  a->f = fopen(a->tmp, "w");
+  if (!a->f) return nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
+  return NNT_OK;
+}
+
+int nnt_afile_commit(nnt_afile *a) {
+  int bad = ferror(a->f);
+  bad |= fclose(a->f) != 0;
+  a->f = NULL;
+  if (bad || rename(a->tmp, a->path) != 0) {
+    unlink(a->tmp);
+    return nnt_fail(NNT_EIO, "cannot write %s", a->path);
+  }
+  return NNT_OK;
+}
+
+void nnt_afile_abort(nnt_afile *a) {
+  if (a->f) fclose(a->f);
+  a->f = NULL;
+  unlink(a->tmp);
+}
+
+int nnt_csv_open(nnt_csv *c, const char *dir, const char *name, const char *header) {
+  char path[1024];
+  int st = nnt_afile_open(&c->a, nnt_path(path, sizeof path, dir, name));
+  if (st) return st;
+  fprintf(c->a.f, "%s\n", header);
+  c->rows = 0;
+  return NNT_OK;
+}
+
+void nnt_csv_row(nnt_csv *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(c->a.f, fmt, ap);
+  va_end(ap);
+  fputc('\n', c->a.f);
+  c->rows++;
+}
+
+int nnt_csv_close(nnt_csv *c) { return nnt_afile_commit(&c->a); }
+
+int nnt_json_write(const char *path, const cJSON *json) {
+  char *s = cJSON_Print(json);
+  if (!s) return nnt_fail(NNT_EIO, "cannot serialise JSON for %s", path);
+  nnt_afile a;
+  int st = nnt_afile_open(&a, path);
+  if (!st) {
+    fputs(s, a.f);
+    fputc('\n', a.f);
+    st = nnt_afile_commit(&a);
+  }
+  cJSON_free(s);
+  return st;
+}
+
+int nnt_json_read(const char *path, cJSON **out) {
+  *out = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) return nnt_fail(NNT_EIO, "cannot read %s: %s", path, strerror(errno));
+  size_t cap = 1 << 16, n = 0;
+  char *buf = nnt_xmalloc(cap);
+  size_t k;
+  while ((k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+    n += k;
+    if (n + 1 >= cap) buf = nnt_xrealloc(buf, cap *= 2);
+  }
+  fclose(f);
+  buf[n] = 0;
+  const char *end = NULL;
+  cJSON *j = cJSON_ParseWithOpts(buf, &end, 1);
+  if (!j) {
+    int line = 1;
+    for (const char *p = buf; end && p < end; p++) line += *p == '\n';
+    free(buf);
+    return nnt_fail(NNT_EFORMAT, "%s:%d: malformed JSON", path, line);
+  }
+  free(buf);
+  *out = j;
+  return NNT_OK;
+}
+
+int nnt_runinfo_write(const char *dir, const char *command, cJSON *config, unsigned long long seed,
+                      int threads, double wall_s) {
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "command", command);
+  cJSON_AddItemToObject(j, "config", config ? config : cJSON_CreateObject());
+  cJSON_AddNumberToObject(j, "seed", (double)seed);
+  cJSON_AddNumberToObject(j, "threads", threads);
+  cJSON_AddStringToObject(j, "nnt_version", NNT_VERSION);
+  cJSON_AddStringToObject(j, "git_commit", NNT_GIT_COMMIT);
+  cJSON_AddNumberToObject(j, "wall_s", wall_s);
+  char path[1024];
+  int st = nnt_json_write(nnt_path(path, sizeof path, dir, "run.json"), j);
+  cJSON_Delete(j);
+  return st;
+}

@@ -1,0 +1,32 @@
+/* nnt_error.h — one error convention for the whole library (after GSL).
+ *
+ * Functions that can fail return an int status: NNT_OK (0) or one of the codes below, after
+ * recording a one-line message with nnt_fail(). The CLI prints that line and exits with
+ * nnt_exit_code(status). Allocation failure is not recoverable: nnt_xmalloc aborts with a message.
+ */
+#ifndef NNT_ERROR_H
+#define NNT_ERROR_H
+#include <stddef.h>
+
+enum {
+  NNT_OK = 0,
+  NNT_EINVAL,   /* bad option value or argument */
+  NNT_EFORMAT,  /* malformed input file ("file:line: what") */
+  NNT_EIO,      /* cannot read or write a file */
+  NNT_ENUMERIC, /* NaN/Inf or divergence */
+  NNT_ECHECK    /* a verification found a mismatch or a violated bound */
+};
+
+/* Records a printf-style message for the calling thread and returns code. */
+int nnt_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The last message recorded by nnt_fail on this thread ("" if none). */
+const char *nnt_errmsg(void);
+/* Exit status for a status code: 0 for OK, 1 for ECHECK/ENUMERIC, 2 for bad input or I/O. */
+int nnt_exit_code(int status);
+
+void *nnt_xmalloc(size_t n);
+void *nnt_xcalloc(size_t count, size_t size);
+void *nnt_xrealloc(void *p, size_t n);
+char *nnt_xstrdup(const char *s);
+
+#endif

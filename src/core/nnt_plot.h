@@ -1,0 +1,30 @@
+/* nnt_plot.h — line plots and heatmaps written as PNG and SVG through PLplot (cairo devices).
+ *
+ * Build a plot from series, then nnt_plot_save(p, dir, "name") writes name.png and name.svg.
+ * Data are copied in; log axes take positive values and are drawn with decade ticks.
+ */
+#ifndef NNT_PLOT_H
+#define NNT_PLOT_H
+
+enum { NNT_PLOT_LINE = 1, NNT_PLOT_POINTS = 2, NNT_PLOT_DASHED = 4 };
+
+typedef struct nnt_plot nnt_plot;
+
+nnt_plot *nnt_plot_new(const char *title, const char *xlabel, const char *ylabel);
+void nnt_plot_log(nnt_plot *p, int logx, int logy);
+/* Fixes an axis range (otherwise fitted to the data). */
+void nnt_plot_xrange(nnt_plot *p, double lo, double hi);
+void nnt_plot_yrange(nnt_plot *p, double lo, double hi);
+/* Adds a series; returns its index, which also picks its colour. label may be NULL (no legend). */
+int nnt_plot_add(nnt_plot *p, int n, const double *x, const double *y, const char *label, int style);
+/* A shaded band between lo and hi in the colour of series `color_of`. */
+void nnt_plot_band(nnt_plot *p, int n, const double *x, const double *lo, const double *hi, int color_of);
+int nnt_plot_save(const nnt_plot *p, const char *dir, const char *base);
+void nnt_plot_free(nnt_plot *p);
+
+/* z is rows x cols row-major; row 0 is drawn at the top. Diverging colours centred at 0 when the
+ * data have both signs, sequential otherwise; the colour bar gives the scale. */
+int nnt_heatmap_save(const double *z, int rows, int cols, const char *title, const char *xlabel,
+                     const char *ylabel, const char *dir, const char *base);
+
+#endif

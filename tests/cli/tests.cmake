@@ -1,0 +1,20 @@
+# Command-line tests of the core: help, version, bad input, the tour.
+# nnt_cli_test(NAME EXPECTED_EXIT REGEX args...) runs nnt with args, checks the exit status and
+# that the combined output matches REGEX.
+function(nnt_cli_test name code regex)
+  add_test(NAME cli/${name}
+           COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DCODE=${code} -DREGEX=${regex} "-DARGS=${ARGN}"
+                   -P ${NNT_SRC_DIR}/tests/cli/expect.cmake)
+  set_tests_properties(cli/${name} PROPERTIES LABELS cli TIMEOUT 600)
+endfunction()
+
+nnt_cli_test(help 0 "commands:.*tour" --help)
+nnt_cli_test(version 0 "^nnt [0-9]" --version)
+nnt_cli_test(unknown_command 2 "unknown command" frobnicate)
+nnt_cli_test(tour_unknown_option 2 "unknown option --bogus" tour --bogus)
+nnt_cli_test(tour_bad_threads 2 "--threads: 0 is out of range" tour --threads 0 --out ${CMAKE_BINARY_DIR}/never)
+nnt_cli_test(bench_unknown 2 "unknown benchmark" bench nope)
+add_test(NAME cli/tour_quick
+         COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/tour-test
+                 -P ${NNT_SRC_DIR}/tests/cli/tour.cmake)
+set_tests_properties(cli/tour_quick PROPERTIES LABELS cli TIMEOUT 900 RUN_SERIAL ON)
