@@ -1,0 +1,63 @@
+/* nnt_mlp.h — exact float64 feed-forward networks: a stack of dense layers y = act(W x + b).
+ *
+ * The object constructions emit (circuits compiled to ReLU nets, approximation builders) and
+ * users pass in files: counts are honest (every stored weight is a parameter), evaluation is the
+ * network's own forward pass. File format (JSON, "nnt-mlp" version 1), documented in docs/core.md:
+ *   {"format": "nnt-mlp", "version": 1,
+ *    "layers": [{"activation": "relu", "W": [[...], ...], "b": [...]}, ...]}
+ * W is out x in (PyTorch layout); activations: identity, relu, step (1[x >= 0]), sigmoid, tanh.
+ */
+#ifndef NNT_MLP_H
+#define NNT_MLP_H
+#include <stddef.h>
+
+typedef enum { NNT_ACT_IDENTITY = 0, NNT_ACT_RELU, NNT_ACT_STEP, NNT_ACT_SIGMOID, NNT_ACT_TANH } nnt_act;
+
+typedef struct {
+  int in, out;
+  nnt_act act;
+  double *W; /* [out, in] row-major */
+  double *b; /* [out] */
+} nnt_mlp_layer;
+
+typedef struct {
+  int nlayers, cap;
+  nnt_mlp_layer *layers;
+} nnt_mlp;
+
+typedef struct {
+  int layers;          /* affine layers */
+  int input_dim, output_dim, max_width;
+  long hidden_units;   /* outputs of every layer but the last */
+  long params;         /* all stored weights and biases */
+  long nonzero_params;
+  double l1_norm;      /* sum of |w| over all weights and biases */
+  double max_abs;      /* largest |w| */
+} nnt_mlp_stats;
+
+void nnt_mlp_init(nnt_mlp *m);
+void nnt_mlp_free(nnt_mlp *m);
+/* Appends a zeroed layer (in must equal the previous layer's out) and returns it. */
+nnt_mlp_layer *nnt_mlp_add(nnt_mlp *m, int in, int out, nnt_act act);
+void nnt_mlp_copy(nnt_mlp *dst, const nnt_mlp *src);
+/* Appends every layer of b after those of a (a's output feeds b's input). */
+void nnt_mlp_append(nnt_mlp *a, const nnt_mlp *b);
+int nnt_mlp_input_dim(const nnt_mlp *m);
+int nnt_mlp_output_dim(const nnt_mlp *m);
+double nnt_act_apply(nnt_act a, double v);
+const char *nnt_act_name(nnt_act a);
+
+/* y[out] for one input x[in]. */
+void nnt_mlp_forward(const nnt_mlp *m, const double *x, double *y);
+/* Y[B, out] for inputs X[B, in], through dgemm. */
+void nnt_mlp_forward_batch(const nnt_mlp *m, int B, const double *X, double *Y);
+/* Forward keeping every layer's output: acts[l] must hold layers[l].out doubles. */
+void nnt_mlp_forward_trace(const nnt_mlp *m, const double *x, double **acts);
+
+nnt_mlp_stats nnt_mlp_stats_of(const nnt_mlp *m);
+
+int nnt_mlp_save(const nnt_mlp *m, const char *path);
+/* NNT_EIO / NNT_EFORMAT ("file: layers[2].W: ...") on failure; m is untouched then. */
+int nnt_mlp_load(const char *path, nnt_mlp *m);
+
+#endif
