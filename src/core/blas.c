@@ -43,8 +43,8 @@ void nnt_sgemm_loops(int transA, int transB, int M, int N, int K, float alpha, c
   GEMM_LOOPS(float)
 }
 
-static void dgemm_loops(int transA, int transB, int M, int N, int K, double alpha, const double *A,
-                        int lda, const double *B, int ldb, double beta, double *C, int ldc) {
+void nnt_dgemm_loops(int transA, int transB, int M, int N, int K, double alpha, const double *A,
+                     int lda, const double *B, int ldb, double beta, double *C, int ldc) {
   GEMM_LOOPS(double)
 }
 
@@ -63,7 +63,7 @@ void nnt_dgemm(int transA, int transB, int M, int N, int K, double alpha, const 
                const double *B, int ldb, double beta, double *C, int ldc) {
   if (M <= 0 || N <= 0) return;
   if ((long)M * N * K < nnt_gemm_blas_threshold) {
-    dgemm_loops(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    nnt_dgemm_loops(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;
   }
   cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans, M,

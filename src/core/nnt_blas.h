@@ -14,6 +14,8 @@ void nnt_dgemm(int transA, int transB, int M, int N, int K, double alpha, const 
 /* The loop path alone (used below the BLAS threshold; exposed for the benchmark and tests). */
 void nnt_sgemm_loops(int transA, int transB, int M, int N, int K, float alpha, const float *A, int lda,
                      const float *B, int ldb, float beta, float *C, int ldc);
+void nnt_dgemm_loops(int transA, int transB, int M, int N, int K, double alpha, const double *A, int lda,
+                     const double *B, int ldb, double beta, double *C, int ldc);
 /* M*N*K at or above which nnt_sgemm calls OpenBLAS. */
 extern long nnt_gemm_blas_threshold;
 

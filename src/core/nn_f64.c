@@ -1,0 +1,13 @@
+/* nn_f64.c — the float64 layers (nnt_<layer>_forward_f64/_backward_f64), from nn_layers.inc. */
+#include "nnt_blas.h"
+#include "nnt_nn.h"
+
+#include <string.h>
+#include <tgmath.h>
+#undef I /* <tgmath.h> brings complex.h's imaginary unit I; here I is an input width */
+
+#define nnt_real double
+#define NNT_FN(name) name##_f64
+#define NNT_GEMM nnt_dgemm
+#define NNT_GEMM_LOOPS nnt_dgemm_loops
+#include "nn_layers.inc"

@@ -1,0 +1,71 @@
+/* nnt_nn.h — neural-network layers with forward and backward side by side (after llm.c).
+ *
+ * Conventions (every layer):
+ * - Raw row-major pointers; the caller owns and allocates every buffer (activations, caches,
+ *   workspaces) once, sized as documented. Shape letters: B batch, T tokens, C channels (input
+ *   width), OC output channels, H heads (attention) or hidden units (GRU/RNN), I input width.
+ *   N = number of independent rows (usually B*T).
+ * - Every layer exists in float32, `nnt_<layer>_forward/_backward`, and in float64,
+ *   `nnt_<layer>_forward_f64/_backward_f64`, generated from one source (nn_layers.inc); the
+ *   declarations below are written once in nn_api.inc with `nnt_real` for the element type.
+ * - Backward ACCUMULATES: it adds (+=) into every gradient buffer it is given, both parameter
+ *   gradients (dW, db, ...) and input gradients (dinp, dqkv, dx, dh0, ...). Zero them before a
+ *   step; a tensor used twice (residuals, shared weights) then gets the sum automatically. Any
+ *   gradient pointer may be NULL: that gradient is then not computed.
+ * - Backward never changes the forward buffers it reads (caches stay valid), and output buffers
+ *   of the forward must not alias its inputs unless a function says so.
+ * - Matrix products go through nnt_sgemm / nnt_dgemm; results are deterministic for a given
+ *   thread count.
+ *
+ * Layers: linear, relu, gelu (erf or tanh form), sigmoid, tanh, softplus, row softmax, layer
+ * norm, embedding, multi-head self-attention (softmax or ReLU scores, optional causal mask),
+ * GRU and plain RNN (cell, forward/reverse sequence runner with backward through time,
+ * bidirectional helper), 3x3 convolution (stride 1, zero padding 1), MSE and softmax
+ * cross-entropy losses. Equations are PyTorch's (nn.Linear, nn.GELU, nn.Softplus,
+ * nn.LayerNorm, nn.GRU, nn.RNN, nn.Conv2d, nn.MSELoss, nn.CrossEntropyLoss); see
+ * docs/core_layers.md.
+ */
+#ifndef NNT_NN_H
+#define NNT_NN_H
+#include <stddef.h>
+
+typedef enum { NNT_GELU_ERF = 0, NNT_GELU_TANH = 1 } nnt_gelu_form;
+typedef enum { NNT_RNN_TANH = 0, NNT_RNN_RELU = 1 } nnt_rnn_act;
+typedef enum { NNT_ATTN_SOFTMAX = 0, NNT_ATTN_RELU = 1 } nnt_attn_score;
+/* What ReLU attention divides by. NNT_RELU_NORM_T: the number of tokens T for every query,
+ * causal or not (Definition 7 of seed 003: 1/T). NNT_RELU_NORM_VISIBLE: the number of keys the
+ * query sees, t+1 for query t under a causal mask (T without one), so a prefix's outputs do
+ * not depend on the prompt length. */
+typedef enum { NNT_RELU_NORM_T = 0, NNT_RELU_NORM_VISIBLE = 1 } nnt_relu_norm;
+
+/* Multi-head self-attention options; zero-initialise ({0}) for the defaults: softmax scores,
+ * no mask, scale 1/sqrt(C/H). */
+typedef struct {
+  nnt_attn_score score;
+  int causal;              /* 1: query t sees keys 0..t only */
+  double scale;            /* multiplies <q,k>; 0 means 1/sqrt(head size C/H) */
+  nnt_relu_norm relu_norm; /* ReLU scores only */
+} nnt_attn_cfg;
+
+/* Layer-norm epsilon (PyTorch's default). */
+#define NNT_LN_EPS 1e-5
+
+/* Buffer sizes, in elements of the layer's type. */
+#define NNT_GRU_CACHE(B, T, H) ((size_t)(T) * (B) * 6 * (H)) /* nnt_gru_forward's cache */
+#define NNT_GRU_WS(B, H) ((size_t)(B) * 8 * (H))             /* GRU backward workspace */
+#define NNT_RNN_WS(B, H) ((size_t)(B) * 3 * (H))             /* RNN backward workspace */
+#define NNT_ATTN_WS(B, H, T) ((size_t)(B) * (H) * (T) * (T))   /* attention backward */
+#define NNT_CONV3_WS(C, H, W) ((size_t)(C) * 9 * (H) * (W))  /* 3x3 convolution workspace */
+
+#define nnt_real float
+#define NNT_FN(name) name
+#include "nn_api.inc"
+#undef nnt_real
+#undef NNT_FN
+#define nnt_real double
+#define NNT_FN(name) name##_f64
+#include "nn_api.inc"
+#undef nnt_real
+#undef NNT_FN
+
+#endif
