@@ -1,0 +1,125 @@
+/* nnt_approx.h — constructive approximation (Telgarsky, "Deep learning theory", ch. 2-4; seed 004).
+ *
+ * Four parts, each verified against an independent reference in tests/approx and `nnt approx check`:
+ *  - the exact piecewise-linear (PWL) engine for 1-D-input ReLU/identity networks (pwl.c);
+ *  - builders that emit real nnt_mlp networks for the book's constructions (build_*.c);
+ *  - samplers of infinite-width networks and Maurey's lemma (sampling.c);
+ *  - near-initialisation / NTK experiments (ntk.c) and depth separation (separation.c).
+ * Errata of the draft are fixed as the spec (shared/specs/seed_004_approximation.md) describes;
+ * docs/approx.md lists them.
+ */
+#ifndef NNT_APPROX_H
+#define NNT_APPROX_H
+#include <stdint.h>
+
+#include "nnt_mlp.h"
+#include "nnt_rng.h"
+
+/* ---------------------------------------------------------------- exact PWL engine (pwl.c) */
+
+/* One affine piece f(x) = a x + c on [x0, x1] (x0 = -inf / x1 = +inf for the rays). */
+typedef struct {
+  double x0, x1, a, c;
+} nnt_piece;
+
+/* Streams the maximal affine pieces of f (or of f - g) over [lo, hi] from left to right, without
+ * storing them: memory is O(network size). The sweep keeps every ReLU's on/off pattern, computes
+ * each unit's affine function of x for the current pattern, and jumps to the nearest zero crossing
+ * of any pre-activation; consecutive regions with equal affine output are merged (relative
+ * tolerance 1e-12), so the count is N_A (Def 4.8), the minimum number of intervals. */
+typedef struct nnt_pwl_iter nnt_pwl_iter;
+
+/* f must map R -> R with identity/relu layers only; g (may be NULL) likewise. lo < hi, either may be
+ * infinite. NNT_EINVAL with a message otherwise. */
+int nnt_pwl_open(nnt_pwl_iter **it, const nnt_mlp *f, const nnt_mlp *g, double lo, double hi);
+/* 1 and the next maximal piece, or 0 at the end. */
+int nnt_pwl_next(nnt_pwl_iter *it, nnt_piece *p);
+/* Activation-pattern regions visited so far (>= pieces). */
+long nnt_pwl_regions(const nnt_pwl_iter *it);
+void nnt_pwl_close(nnt_pwl_iter *it);
+
+typedef struct {
+  long pieces;    /* maximal affine pieces on [lo, hi] (N_A of the restriction) */
+  long regions;   /* activation-pattern regions swept */
+  double integral; /* int f (finite intervals only; otherwise NAN) */
+  double l1;      /* int |f| */
+  double l2sq;    /* int f^2 */
+  double sup_abs; /* max |f| over the interval (over the finite endpoints of rays) */
+  double fmin, fmax;
+} nnt_pwl_summary;
+
+/* Summary of f - g (g may be NULL) over [lo, hi]; integrals are NAN on infinite intervals. */
+int nnt_pwl_summarize(const nnt_mlp *f, const nnt_mlp *g, double lo, double hi, nnt_pwl_summary *s);
+/* Collects at most max pieces into out (returns the number, or -1 with NNT_EINVAL if more). */
+long nnt_pwl_collect(const nnt_mlp *f, const nnt_mlp *g, double lo, double hi, nnt_piece *out, long max);
+
+/* ---------------------------------------------------------------- network algebra (build_util.c) */
+
+/* A single affine layer x -> W x + b (identity activation); W is out x in row-major. */
+void nnt_net_affine(nnt_mlp *m, int in, int out, const double *W, const double *b);
+/* a then b, merging a's affine output layer into b's first layer (so no extra layer is counted). */
+void nnt_net_compose(nnt_mlp *out, const nnt_mlp *a, const nnt_mlp *b);
+/* Block-diagonal stack of n networks with equal numbers of layers: inputs and outputs concatenated. */
+void nnt_net_parallel(nnt_mlp *out, const nnt_mlp *const *nets, int n);
+/* Carries dim values through `hidden` ReLU layers exactly: sigma(x) for nonnegative values
+ * (signed = 0; 1 unit each) or sigma(x) - sigma(-x) (signed = 1; 2 units each). hidden = 0 gives
+ * the identity affine layer. */
+void nnt_net_carry(nnt_mlp *m, int dim, int hidden, int is_signed);
+
+/* ---------------------------------------------------------------- builders (build_depth.c, build_shallow.c) */
+
+/* Delta(x) = 2s(x) - 4s(x-1/2) + 2s(x-1) composed L times: L hidden layers of width 3. L >= 1. */
+void nnt_build_delta(nnt_mlp *m, int L);
+/* Yarotsky's h_i (affine interpolant of x^2 on k/2^i): i hidden layers of width 4; i = 0 is the
+ * identity. Equal to x - sum_j Delta^j(x)/4^j on [0,1]. */
+void nnt_build_square(nnt_mlp *m, int i);
+/* Closed forms used as references: Delta(<2^{L-1} x>) (Prop 4.1) and x - sum_j Delta^j/4^j. */
+double nnt_delta_pow_closed(int L, double x);
+double nnt_square_closed(int i, double x);
+/* The draft's product g_i = (4h((x+y)/2) - h(x) - h(y))/2 (erratum: not 0 on the axes). */
+void nnt_build_product_draft(nnt_mlp *m, int i);
+/* Fixed product on [0,1]^2: 2(h((x+y)/2) - h(x/2) - h(y/2)), exactly 0 when x or y is 0,
+ * |prod - xy| <= 4^{-i}. signed_ = 1: 2(h(|x+y|/2) - h(|x|/2) - h(|y|/2)) on [-1,1]^2. */
+void nnt_build_product(nnt_mlp *m, int i, int signed_);
+/* prod_{k,l}(x_1..x_l) = prod(clip(prod_{k,l-1}), x_l) with clipping to [0,1] (or [-1,1] if
+ * signed_); error <= (l-1) 4^{-k}. l >= 1. */
+void nnt_build_product_l(nnt_mlp *m, int k, int l, int signed_);
+/* Parity of x in {-1,+1}^d (d <= 2^L, L = ceil(log2 d)): (-1)^d (1 - 2 Delta^L(p / 2^L)),
+ * p = (d + sum x)/2; equals 1 - 2 Delta^L((d + sum x)/(2d)) when d = 2^L. draft = 1 builds the
+ * draft's Delta^{L-1}((d + sum x)/(2d)) (wrong). d in [1, 30]. */
+void nnt_build_parity(nnt_mlp *m, int d, int draft);
+/* Monomial prod_j y_j^{alpha_j} of y = x - v in [-1,1]^d (signed products, clipping); deg >= 1. */
+void nnt_build_monomial(nnt_mlp *m, int d, const int *alpha, const double *v, int k);
+/* Partition-of-unity element phi_v(x) = prod_k(hat(x_1 - v_1), ..., hat(x_d - v_d)),
+ * hat(a) = s(sa+1) - 2s(sa) + s(sa-1). */
+void nnt_build_partition(nnt_mlp *m, int d, int s, const double *v, int k);
+
+/* Prop 2.1: f(x) = sum_i a_i 1[x >= b_i], b_i = (i-1) eps/rho, m = ceil(rho/eps) step units. */
+typedef double (*nnt_fn1)(double x, void *ctx);
+void nnt_build_steps(nnt_mlp *m, nnt_fn1 g, void *ctx, double rho, double eps);
+
+/* Thm 2.3 box network on [0,1]^d with k cubes per axis (k = ceil(rho sqrt(d)/eps) corrected,
+ * ceil(rho/(eps sqrt d)) in the draft), shared first layer (4dk ReLUs), k^d box ReLUs, closed-form
+ * gamma. Returns gamma (0 and the zero net when sum |a_j| = 0). */
+typedef double (*nnt_fnd)(const double *x, int d, void *ctx);
+double nnt_build_boxes(nnt_mlp *m, nnt_fnd g, void *ctx, int d, int k, double eps);
+int nnt_box_k(double rho, double eps, int d, int draft);
+
+/* ---------------------------------------------------------------- Sobolev (build_sobolev.c) */
+
+/* f(x) = sum_v prod2(clip(f_v(x)), phi_v(x)) with f_v the degree-(r-1) Taylor polynomial of g at
+ * the grid point v (grid {0,1/s,..,1}^d). d in {1,2}, r in {1,2,3}. derivs(v, out) fills the
+ * partial derivatives of order < r at v in the order: value; d/dx_j; d2/dx_j dx_l (j <= l). */
+typedef void (*nnt_derivs)(const double *v, int d, double *out, void *ctx);
+void nnt_build_sobolev(nnt_mlp *m, nnt_derivs derivs, void *ctx, int d, int r, int s, int k);
+
+/* ---------------------------------------------------------------- sampling (sampling.c) */
+
+/* Prop 2.8 for g(x) = sin(2 pi x): m threshold units drawn from |g'|/Z, Z = 4. Writes b, a. */
+void nnt_sample_sin_thresholds(nnt_rng *r, int m, double *b, double *a);
+/* Exact Barron sampler for g(x) = exp(-pi |x|^2) in d dims (C6): unit k is s_k M 1[w_k.x >= b_k]/k.
+ * W is m x d. Returns the mass M = |mu|_1 computed by quadrature. */
+double nnt_barron_gauss_mass(int d);
+void nnt_sample_barron_gauss(nnt_rng *r, int d, int m, double *W, double *b, double *s);
+
+#endif
