@@ -1,0 +1,145 @@
+/* nnt_tm.h — Turing machines: readers, a direct simulator, and the compiler of Wei, Chen & Ma
+ * (seed 000, Section 4 / Appendix C) into an encoder-decoder transformer with hard-max attention,
+ * binary positional encodings and rounding (correction) layers, run step by step.
+ *
+ * Conventions (documented in docs/circuits_tm.md, "Turing machines → transformers"):
+ * - States 0..k-1 are the machine's (0 starts); state k is the halting/accepting state ("Z", "H",
+ *   "accept", "halt"), state k+1 the rejecting one. Symbol 0 is the blank.
+ * - The tape is two-way infinite; the input is written on cells 0..m-1, the head starts on cell 0.
+ * - A halted machine stays: state, head and tape never change again (the paper's "loop in that
+ *   state until T"). Reaching an undefined transition ("---") halts in state k without writing or
+ *   moving (the bbchallenge convention); such a step is not counted as a transition.
+ */
+#ifndef NNT_TM_H
+#define NNT_TM_H
+#include <stddef.h>
+
+enum { NNT_TM_UNDEF = -1 };               /* rule.next of an undefined transition */
+enum { NNT_TM_MAX_STATES = 64, NNT_TM_MAX_SYMBOLS = 64, NNT_TM_NAME = 32 };
+
+typedef struct {
+  int next;  /* 0..k-1, k (halt/accept), k+1 (reject) or NNT_TM_UNDEF */
+  int write; /* symbol index */
+  int move;  /* -1 left, +1 right, 0 stay */
+} nnt_tm_rule;
+
+typedef struct {
+  int k, nsym;
+  nnt_tm_rule *delta;                 /* [k * nsym], rule for (state z, read a) at z * nsym + a */
+  int m;                              /* input length */
+  int *input;                         /* [m] symbol indices */
+  char state_name[NNT_TM_MAX_STATES + 2][NNT_TM_NAME];
+  char sym_name[NNT_TM_MAX_SYMBOLS][NNT_TM_NAME];
+} nnt_tm;
+
+void nnt_tm_free(nnt_tm *tm);
+/* The busy-beaver community's standard text notation, e.g. "1RB1LB_1LA1RZ": per state (separated
+ * by '_'), per read symbol 0..n-1, a triple write-digit, move L/R, next state letter A.. (Z halts,
+ * and H when H is not a state), or "---" (undefined). Errors: NNT_EFORMAT "where:col N: ...". */
+int nnt_tm_parse_standard(const char *text, const char *where, nnt_tm *tm);
+/* The multi-symbol text format (docs/circuits_tm.md):
+ *   states: A B C          first is the start state
+ *   symbols: _ 0 1 #       first is the blank; names without spaces
+ *   input: 0 1 1           optional, symbol names separated by spaces
+ *   A 0 -> 1 R B           state, read, write, move (L, R, S), next (a state, halt, accept, reject)
+ * '#' starts a comment only at the beginning of a line or after whitespace. Pairs without a rule
+ * are undefined. Errors: NNT_EFORMAT "where:LINE:COL: ...". */
+int nnt_tm_parse_text(const char *text, const char *where, nnt_tm *tm);
+/* A file in either format (the text format if it contains "states:"), or, when `arg` is not an
+ * existing file, `arg` itself in standard notation. */
+int nnt_tm_load(const char *arg, nnt_tm *tm);
+/* Replaces the input by `s`, one character per symbol (single-character symbol names only). */
+int nnt_tm_set_input(nnt_tm *tm, const char *s);
+/* Standard notation of a 2..10-symbol machine into buf (for reports). */
+void nnt_tm_format_standard(const nnt_tm *tm, char *buf, size_t n);
+
+/* ---- direct simulation ---- */
+typedef struct {
+  long T;
+  int *state;     /* [T+1] state after step t (t = 0: start) */
+  long *head;     /* [T+1] head cell after step t */
+  int *sym;       /* [T+1] symbol under the head after step t */
+  int *written;   /* [T+1] symbol written during step t (written[0] = -1) */
+  long halt_step; /* number of transitions executed before halting; -1 if not halted by T */
+  long ones;      /* non-blank cells at the end */
+  long min_head, max_head;
+} nnt_tm_trace;
+
+int nnt_tm_simulate(const nnt_tm *tm, long T, nnt_tm_trace *tr);
+void nnt_tm_trace_free(nnt_tm_trace *tr);
+
+/* ---- the compiled transformer ---- */
+typedef struct { /* compressed sparse rows */
+  int rows, cols, nnz;
+  int *ptr, *idx;
+  double *val;
+} nnt_tm_csr;
+
+typedef struct {   /* Attn(h, (h_1..h_i)) = h + mean_{j in argmax} v_j, with a null key/value */
+  int dk;
+  nnt_tm_csr Q, K, V; /* Q, K: [dk, w]; V: [w, w] */
+  double *bq, *bk, *bv, *K0, *V0;
+} nnt_tm_attn;
+
+typedef struct { /* self-attention, encoder-decoder attention, FF = 3 ReLU layers */
+  char name[48];
+  int has_self, has_enc; /* an absent attention has all-zero parameters: it adds V0 = 0 */
+  nnt_tm_attn self, enc;
+  nnt_tm_csr W1, W2, W3; /* [h1, w], [h2, h1], [w, h2] */
+  double *b1, *b2, *b3;
+} nnt_tm_layer;
+
+typedef struct { int st, sym1, sym2, pos1, pos2, pos3, scr1, scr2, scr3, scr4, mv; } nnt_tm_groups;
+
+typedef struct {
+  int k, nsym, nst; /* nst = k + 3: machine states, accept, reject, pre-start */
+  int m, w, wpos, nlayers;
+  long T, offset;   /* decoder steps T + 1; tape cell c is position c + offset */
+  nnt_tm_groups g;
+  double *E;        /* [nsym, w] encoder symbol embeddings (row per symbol) */
+  double *h0;       /* [w] initial decoder input */
+  double *cls;      /* [w] output weights theta_cls */
+  nnt_tm_layer *layers;
+  int probe_layer;  /* after this layer, sym2 holds the symbol written in the step */
+} nnt_tm_net;
+
+typedef struct {
+  int w, layers, ff_hidden_max, max_width; /* max_width: widest vector in any module */
+  int self_attn_layers, enc_attn_layers, wpos, dk_max;
+  long nonzero;     /* stored non-zero parameters (shared over all steps) */
+  long params_dense;/* parameters of the dense architecture F_{W,d} with W = max_width */
+  double l1;        /* ||theta||_1 */
+  double max_abs;
+} nnt_tm_net_stats;
+
+/* Compiles tm for T machine steps (T + 1 decoder steps: a pre-start step reads the first cell). */
+int nnt_tm_compile(const nnt_tm *tm, long T, nnt_tm_net *net);
+void nnt_tm_net_free(nnt_tm_net *net);
+nnt_tm_net_stats nnt_tm_net_stats_of(const nnt_tm_net *net);
+
+typedef enum { NNT_TM_HARD = 0, NNT_TM_SOFTMAX } nnt_tm_attention;
+typedef enum { NNT_TM_F64 = 0, NNT_TM_F32 } nnt_tm_precision;
+
+typedef struct {
+  nnt_tm_attention attention;
+  double beta;             /* softmax inverse temperature */
+  nnt_tm_precision precision;
+  int stop_on_mismatch;
+} nnt_tm_run_opts;
+
+typedef struct {
+  long steps_checked, mismatches, first_mismatch; /* first_mismatch: machine step, -1 if none */
+  char first_what[96];
+  int nonbinary;           /* hard attention: some o_t entry was not exactly 0 or 1 */
+  int output_sign;         /* sign of theta_cls^T o_T: +1 accept, -1 reject, 0 running */
+  double seconds;
+  size_t cache_bytes, weight_bytes;
+  double step_us[10];      /* mean time per decoded step in ten equal windows of t */
+} nnt_tm_run_result;
+
+/* Runs the compiled transformer for tr->T machine steps and compares, for every step t <= T, the
+ * decoded state, head cell, symbol under the head and symbol written with the trace. */
+int nnt_tm_net_run(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr,
+                   const nnt_tm_run_opts *o, nnt_tm_run_result *res);
+
+#endif

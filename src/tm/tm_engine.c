@@ -1,0 +1,34 @@
+/* Runs a compiled transformer in float64 or float32 and checks it against a direct simulation. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_error.h"
+#include "nnt_progress.h"
+#include "nnt_tm.h"
+
+#define REAL double
+#define SFX f64
+#define EXP exp
+#include "tm_engine_impl.h"
+#undef REAL
+#undef SFX
+#undef EXP
+
+#define REAL float
+#define SFX f32
+#define EXP expf
+#include "tm_engine_impl.h"
+#undef REAL
+#undef SFX
+#undef EXP
+
+int nnt_tm_net_run(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr, const nnt_tm_run_opts *o,
+                   nnt_tm_run_result *res) {
+  memset(res, 0, sizeof *res);
+  if (tr->T > net->T) return nnt_fail(NNT_EINVAL, "the net was compiled for %ld steps, asked for %ld", net->T, tr->T);
+  if (tm->m != net->m) return nnt_fail(NNT_EINVAL, "the net was compiled for input length %d, got %d", net->m, tm->m);
+  if (o->attention == NNT_TM_SOFTMAX && !(o->beta > 0)) return nnt_fail(NNT_EINVAL, "softmax needs beta > 0");
+  return o->precision == NNT_TM_F32 ? run_f32(net, tm, tr, o, res) : run_f64(net, tm, tr, o, res);
+}

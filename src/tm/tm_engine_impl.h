@@ -1,0 +1,280 @@
+/* tm_engine_impl.h — the compiled transformer's forward pass, instantiated by tm_engine.c once
+ * for float and once for double (REAL, SFX). Decoding is incremental: each self-attention layer
+ * caches the keys (transposed, [dk][steps], so scores vectorise over steps) and the non-zero value
+ * coordinates of every earlier step, so step i costs O(i) per attention layer, not O(i^2). */
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define R_CSR CAT(csr_, SFX)
+#define R_ATT CAT(att_, SFX)
+#define R_LAY CAT(lay_, SFX)
+
+typedef struct {
+  int rows, nnz;
+  int *ptr, *idx;
+  REAL *val;
+} R_CSR;
+
+typedef struct {
+  int dk, nv, cap, n;
+  R_CSR Q, K, V;       /* V keeps only the rows in vdims */
+  REAL *bq, *bk, *K0, *bv, *V0;
+  int *vdims;
+  REAL *kc, *vc;       /* key cache [dk][cap], value cache [cap][nv] */
+} R_ATT;
+
+typedef struct {
+  int has_self, has_enc;
+  R_ATT self, enc;
+  R_CSR W1, W2, W3;
+  REAL *b1, *b2, *b3;
+} R_LAY;
+
+static void CAT(csr_load_, SFX)(R_CSR *d, const nnt_tm_csr *s, const int *rows, int nrows) {
+  /* rows == NULL: all rows; otherwise the listed ones, in order */
+  int n = rows ? nrows : s->rows, nnz = 0;
+  for (int i = 0; i < n; i++) {
+    int r = rows ? rows[i] : i;
+    nnz += s->ptr[r + 1] - s->ptr[r];
+  }
+  d->rows = n, d->nnz = nnz;
+  d->ptr = nnt_xmalloc(sizeof(int) * (size_t)(n + 1));
+  d->idx = nnt_xmalloc(sizeof(int) * (size_t)(nnz ? nnz : 1));
+  d->val = nnt_xmalloc(sizeof(REAL) * (size_t)(nnz ? nnz : 1));
+  int p = 0;
+  for (int i = 0; i < n; i++) {
+    int r = rows ? rows[i] : i;
+    d->ptr[i] = p;
+    for (int q = s->ptr[r]; q < s->ptr[r + 1]; q++) d->idx[p] = s->idx[q], d->val[p++] = (REAL)s->val[q];
+  }
+  d->ptr[n] = p;
+}
+
+static void CAT(csr_free_, SFX)(R_CSR *c) { free(c->ptr), free(c->idx), free(c->val); }
+
+static REAL *CAT(vec_, SFX)(const double *v, int n) {
+  REAL *r = nnt_xmalloc(sizeof(REAL) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) r[i] = (REAL)v[i];
+  return r;
+}
+
+/* y = A x + b (b may be NULL), optionally ReLU */
+static inline void CAT(spmv_, SFX)(const R_CSR *A, const REAL *x, const REAL *b, REAL *y, int relu) {
+  for (int i = 0; i < A->rows; i++) {
+    REAL s = b ? b[i] : 0;
+    for (int p = A->ptr[i]; p < A->ptr[i + 1]; p++) s += A->val[p] * x[A->idx[p]];
+    y[i] = relu && s < 0 ? 0 : s;
+  }
+}
+
+static void CAT(att_load_, SFX)(R_ATT *d, const nnt_tm_attn *s, int w, int cap) {
+  d->dk = s->dk, d->cap = cap, d->n = 0;
+  int *vd = nnt_xmalloc(sizeof(int) * (size_t)w), nv = 0;
+  for (int o = 0; o < w; o++)
+    if (s->V.ptr[o + 1] > s->V.ptr[o] || s->bv[o] != 0 || s->V0[o] != 0) vd[nv++] = o;
+  d->nv = nv, d->vdims = vd;
+  CAT(csr_load_, SFX)(&d->Q, &s->Q, NULL, 0);
+  CAT(csr_load_, SFX)(&d->K, &s->K, NULL, 0);
+  CAT(csr_load_, SFX)(&d->V, &s->V, vd, nv);
+  d->bq = CAT(vec_, SFX)(s->bq, s->dk);
+  d->bk = CAT(vec_, SFX)(s->bk, s->dk);
+  d->K0 = CAT(vec_, SFX)(s->K0, s->dk);
+  d->bv = nnt_xmalloc(sizeof(REAL) * (size_t)(nv ? nv : 1));
+  d->V0 = nnt_xmalloc(sizeof(REAL) * (size_t)(nv ? nv : 1));
+  for (int i = 0; i < nv; i++) d->bv[i] = (REAL)s->bv[vd[i]], d->V0[i] = (REAL)s->V0[vd[i]];
+  d->kc = nnt_xmalloc(sizeof(REAL) * (size_t)d->dk * (size_t)(cap ? cap : 1));
+  d->vc = nnt_xmalloc(sizeof(REAL) * (size_t)(nv ? nv : 1) * (size_t)(cap ? cap : 1));
+}
+
+static void CAT(att_free_, SFX)(R_ATT *a) {
+  CAT(csr_free_, SFX)(&a->Q), CAT(csr_free_, SFX)(&a->K), CAT(csr_free_, SFX)(&a->V);
+  free(a->bq), free(a->bk), free(a->K0), free(a->bv), free(a->V0), free(a->vdims), free(a->kc), free(a->vc);
+}
+
+/* Appends key and value of x to the cache. */
+static void CAT(att_push_, SFX)(R_ATT *a, const REAL *x, REAL *tmp) {
+  CAT(spmv_, SFX)(&a->K, x, a->bk, tmp, 0);
+  for (int c = 0; c < a->dk; c++) a->kc[(long)c * a->cap + a->n] = tmp[c];
+  CAT(spmv_, SFX)(&a->V, x, a->bv, a->vc + (long)a->n * a->nv, 0);
+  a->n++;
+}
+
+/* h += attention of query h over the cache and the null key (hard-max or softmax). */
+static void CAT(att_apply_, SFX)(const R_ATT *a, REAL *h, REAL *q, REAL *sc, REAL *acc, int softmax, REAL beta) {
+  int n = a->n, dk = a->dk, nv = a->nv;
+  CAT(spmv_, SFX)(&a->Q, h, a->bq, q, 0);
+  REAL s0 = 0;
+  for (int c = 0; c < dk; c++) s0 += q[c] * a->K0[c];
+  for (int t = 0; t < n; t++) sc[t] = 0;
+  for (int c = 0; c < dk; c++) {
+    REAL qc = q[c];
+    if (qc == 0) continue;
+    const REAL *kr = a->kc + (long)c * a->cap;
+    for (int t = 0; t < n; t++) sc[t] += qc * kr[t];
+  }
+  REAL mx = s0;
+  for (int t = 0; t < n; t++) mx = sc[t] > mx ? sc[t] : mx;
+  for (int i = 0; i < nv; i++) acc[i] = 0;
+  REAL norm = 0;
+  if (!softmax) { /* ties averaged; scores are small integers, so == is exact */
+    if (s0 == mx) {
+      norm = 1;
+      for (int i = 0; i < nv; i++) acc[i] = a->V0[i];
+    }
+    for (int t = 0; t < n; t++)
+      if (sc[t] == mx) {
+        norm += 1;
+        const REAL *v = a->vc + (long)t * nv;
+        for (int i = 0; i < nv; i++) acc[i] += v[i];
+      }
+  } else {
+    REAL e0 = EXP(beta * (s0 - mx));
+    norm = e0;
+    for (int i = 0; i < nv; i++) acc[i] = e0 * a->V0[i];
+    for (int t = 0; t < n; t++) {
+      REAL e = EXP(beta * (sc[t] - mx));
+      if (e == 0) continue;
+      norm += e;
+      const REAL *v = a->vc + (long)t * nv;
+      for (int i = 0; i < nv; i++) acc[i] += e * v[i];
+    }
+  }
+  for (int i = 0; i < nv; i++) h[a->vdims[i]] += acc[i] / norm;
+}
+
+static int CAT(decode_onehot_, SFX)(const REAL *v, int n) {
+  int idx = -1;
+  for (int i = 0; i < n; i++)
+    if (v[i] > (REAL)0.5) {
+      if (idx >= 0) return -2;
+      idx = i;
+    }
+  return idx;
+}
+
+static long CAT(decode_bin_, SFX)(const REAL *v, int wpos) {
+  long x = 0;
+  for (int b = 0; b < wpos; b++) x = 2 * x + (v[b] > (REAL)0.5);
+  return x;
+}
+
+static int CAT(run_, SFX)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr,
+                          const nnt_tm_run_opts *o, nnt_tm_run_result *res) {
+  int w = net->w, wpos = net->wpos, nl = net->nlayers, m = net->m;
+  long T = tr->T, steps = T + 1;
+  const nnt_tm_groups *g = &net->g;
+  int softmax = o->attention == NNT_TM_SOFTMAX;
+  REAL beta = (REAL)o->beta;
+  double t0 = nnt_now();
+  R_LAY *L = nnt_xcalloc((size_t)nl, sizeof(R_LAY));
+  int hmax = w, dkmax = 1;
+  size_t wbytes = 0;
+  for (int l = 0; l < nl; l++) {
+    const nnt_tm_layer *s = &net->layers[l];
+    L[l].has_self = s->has_self, L[l].has_enc = s->has_enc;
+    if (s->has_self) CAT(att_load_, SFX)(&L[l].self, &s->self, w, (int)steps);
+    if (s->has_enc) CAT(att_load_, SFX)(&L[l].enc, &s->enc, w, m);
+    CAT(csr_load_, SFX)(&L[l].W1, &s->W1, NULL, 0);
+    CAT(csr_load_, SFX)(&L[l].W2, &s->W2, NULL, 0);
+    CAT(csr_load_, SFX)(&L[l].W3, &s->W3, NULL, 0);
+    L[l].b1 = CAT(vec_, SFX)(s->b1, s->W1.rows);
+    L[l].b2 = CAT(vec_, SFX)(s->b2, s->W2.rows);
+    L[l].b3 = CAT(vec_, SFX)(s->b3, w);
+    if (s->W1.rows > hmax) hmax = s->W1.rows;
+    if (s->W2.rows > hmax) hmax = s->W2.rows;
+    if (s->self.dk > dkmax) dkmax = s->self.dk;
+    if (s->enc.dk > dkmax) dkmax = s->enc.dk;
+    wbytes += (size_t)(L[l].W1.nnz + L[l].W2.nnz + L[l].W3.nnz) * (sizeof(REAL) + sizeof(int));
+    if (s->has_self) wbytes += (size_t)(L[l].self.Q.nnz + L[l].self.K.nnz + L[l].self.V.nnz) * (sizeof(REAL) + sizeof(int));
+    if (s->has_enc) wbytes += (size_t)(L[l].enc.Q.nnz + L[l].enc.K.nnz + L[l].enc.V.nnz) * (sizeof(REAL) + sizeof(int));
+  }
+  /* The encoder: Enc_c = E[x_c] + beta_enc(c), beta_enc(c)^pos1 = Bin(c + offset); its keys and
+   * values are computed once. */
+  REAL *x = nnt_xcalloc((size_t)w, sizeof(REAL)), *h = nnt_xmalloc(sizeof(REAL) * (size_t)w);
+  REAL *u1 = nnt_xmalloc(sizeof(REAL) * (size_t)hmax), *u2 = nnt_xmalloc(sizeof(REAL) * (size_t)hmax);
+  REAL *q = nnt_xmalloc(sizeof(REAL) * (size_t)dkmax), *sc = nnt_xmalloc(sizeof(REAL) * (size_t)(steps + m + 1));
+  REAL *acc = nnt_xmalloc(sizeof(REAL) * (size_t)w), *probe = nnt_xmalloc(sizeof(REAL) * (size_t)w);
+  for (int l = 0; l < nl; l++) {
+    if (!L[l].has_enc) continue;
+    for (int c = 0; c < m; c++) {
+      for (int i = 0; i < w; i++) x[i] = (REAL)net->E[(long)tm->input[c] * w + i];
+      long pos = c + net->offset;
+      for (int b = 0; b < wpos; b++) x[g->pos1 + b] += (REAL)((pos >> (wpos - 1 - b)) & 1);
+      CAT(att_push_, SFX)(&L[l].enc, x, q);
+    }
+  }
+  size_t cbytes = 0;
+  for (int l = 0; l < nl; l++) {
+    if (L[l].has_self) cbytes += (size_t)L[l].self.cap * (size_t)(L[l].self.dk + L[l].self.nv) * sizeof(REAL);
+    if (L[l].has_enc) cbytes += (size_t)L[l].enc.cap * (size_t)(L[l].enc.dk + L[l].enc.nv) * sizeof(REAL);
+  }
+  res->cache_bytes = cbytes;
+  res->weight_bytes = wbytes;
+  res->mismatches = 0, res->first_mismatch = -1, res->first_what[0] = 0, res->nonbinary = 0;
+  for (int i = 0; i < w; i++) x[i] = (REAL)net->h0[i]; /* o_0 */
+  double win_t[10] = {0};
+  long win_n[10] = {0};
+  long checked = 0;
+  for (long t = 1; t <= steps; t++) {
+    double ts = nnt_now();
+    for (int i = 0; i < w; i++) h[i] = x[i];
+    for (int b = 0; b < wpos; b++) h[g->pos1 + b] += (REAL)((t >> (wpos - 1 - b)) & 1); /* + beta(t) */
+    for (int l = 0; l < nl; l++) {
+      R_LAY *Ly = &L[l];
+      if (Ly->has_self) {
+        CAT(att_push_, SFX)(&Ly->self, h, q);
+        CAT(att_apply_, SFX)(&Ly->self, h, q, sc, acc, softmax, beta);
+      }
+      if (Ly->has_enc) CAT(att_apply_, SFX)(&Ly->enc, h, q, sc, acc, softmax, beta);
+      CAT(spmv_, SFX)(&Ly->W1, h, Ly->b1, u1, 1);
+      CAT(spmv_, SFX)(&Ly->W2, u1, Ly->b2, u2, 1);
+      CAT(spmv_, SFX)(&Ly->W3, u2, Ly->b3, h, 1);
+      if (l == net->probe_layer) memcpy(probe, h, sizeof(REAL) * (size_t)w);
+    }
+    memcpy(x, h, sizeof(REAL) * (size_t)w); /* o_t */
+    int wi = (int)((t - 1) * 10 / steps);
+    win_t[wi] += nnt_now() - ts, win_n[wi]++;
+    /* Decoder step t simulates machine step s = t - 1 (step 1 is the pre-start step). */
+    long s = t - 1;
+    int st = CAT(decode_onehot_, SFX)(h + g->st, net->nst);
+    int sy = CAT(decode_onehot_, SFX)(h + g->sym1, net->nsym);
+    long hd = CAT(decode_bin_, SFX)(h + g->pos2, wpos) - net->offset;
+    int wr = s > 0 ? CAT(decode_onehot_, SFX)(probe + g->sym2, net->nsym) : -1;
+    const char *what = NULL;
+    if (st != tr->state[s]) what = "state";
+    else if (hd != tr->head[s]) what = "head";
+    else if (sy != tr->sym[s]) what = "symbol under the head";
+    else if (s > 0 && wr != tr->written[s]) what = "written symbol";
+    if (!softmax)
+      for (int i = 0; i < w; i++)
+        if (h[i] != 0 && h[i] != 1) res->nonbinary = 1;
+    if (s > 0) checked++;
+    if (what) {
+      if (res->first_mismatch < 0) {
+        res->first_mismatch = s;
+        snprintf(res->first_what, sizeof res->first_what, "%s (decoded state %d head %ld symbol %d written %d)",
+                 what, st, hd, sy, wr);
+      }
+      res->mismatches++;
+      if (o->stop_on_mismatch) break;
+    }
+  }
+  double out = 0;
+  for (int i = 0; i < w; i++) out += net->cls[i] * (double)x[i];
+  res->output_sign = out > 0.5 ? 1 : out < -0.5 ? -1 : 0;
+  res->steps_checked = checked;
+  for (int i = 0; i < 10; i++) res->step_us[i] = win_n[i] ? win_t[i] / win_n[i] * 1e6 : 0;
+  res->seconds = nnt_now() - t0;
+  for (int l = 0; l < nl; l++) {
+    if (L[l].has_self) CAT(att_free_, SFX)(&L[l].self);
+    if (L[l].has_enc) CAT(att_free_, SFX)(&L[l].enc);
+    CAT(csr_free_, SFX)(&L[l].W1), CAT(csr_free_, SFX)(&L[l].W2), CAT(csr_free_, SFX)(&L[l].W3);
+    free(L[l].b1), free(L[l].b2), free(L[l].b3);
+  }
+  free(L), free(x), free(h), free(u1), free(u2), free(q), free(sc), free(acc), free(probe);
+  return NNT_OK;
+}
+
+#undef R_CSR
+#undef R_ATT
+#undef R_LAY
