@@ -13,7 +13,9 @@
  *   AdamW: p *= 1 - lr * wd  (decoupled, before the Adam update), then Adam with wd = 0.
  *
  * Scalars (bias corrections, step size) are computed in double, as Python floats are in
- * PyTorch; element-wise arithmetic runs in the parameter's dtype (float32 or float64). The lr
+ * PyTorch; element-wise arithmetic runs in the parameter's dtype (float32 or float64), in
+ * torch 2.x's operation order (m via lerp_: m + (1-b1)(g - m); v via mul_ then addcmul_; the
+ * step as addcdiv_), so float32 results agree with PyTorch's to rounding level. The lr
  * may be changed between steps (schedules): set o->cfg.lr. State (step, m, v / momentum
  * buffers, hyper-parameters) is saved and restored by nnt_ckpt for bit-exact resumption.
  */
