@@ -122,4 +122,64 @@ void nnt_sample_sin_thresholds(nnt_rng *r, int m, double *b, double *a);
 double nnt_barron_gauss_mass(int d);
 void nnt_sample_barron_gauss(nnt_rng *r, int d, int m, double *W, double *b, double *s);
 
+/* ||f - sin 2 pi x||^2_{L2[0,1]} exactly for f = sum_j a_j 1[x >= b_j]. */
+double nnt_sin_threshold_l2sq(int m, const double *b, const double *a);
+/* Simpson's rule with n (even) intervals. */
+double nnt_simpson(double (*f)(double, void *), void *ctx, double lo, double hi, int n);
+/* The d = 2 mass by the integration-by-parts form 4 pi int e^{-pi r^2} |sin 2 pi r| dr. */
+double nnt_barron_gauss_mass_2d_parts(void);
+
+/* ---------------------------------------------------------------- near initialisation, NTK (ntk.c) */
+
+/* Closed-form ReLU NTK (Prop 3.23, rho = 1): <x,y> (pi - arccos(cos angle)) / (2 pi). */
+double nnt_ntk_kinf(const double *x, const double *y, int d);
+/* Empirical inner-layer NTK k_m = (1/m) sum_j <x,y> 1[v_j.x >= 0] 1[v_j.y >= 0] for n pairs
+ * (X, Y: n x d), one draw of m rows v_j ~ N(0, I_d) shared by the pairs. */
+void nnt_ntk_km(nnt_rng *r, long m, int d, int n, const double *X, const double *Y, double *km);
+void nnt_random_unit(nnt_rng *r, int d, double *x);
+double nnt_relu_adversarial_gap(nnt_rng *r, long m, double B, double *gap_direct);
+double nnt_prop37_bound(long m, double B, double delta);
+double nnt_prop34_worst_ratio(nnt_rng *r, int m, int d, double B, int trials);
+void nnt_lemma315_stats(nnt_rng *r, int m, int d, int samples, double *std_over_sqrtm, double *q99_over_sqrtm);
+
+typedef struct {
+  long m, usz, min_S;          /* width, |U_i| = floor(m tau_d), min_i |S_i| */
+  double c0, scale_fit, scale_statement;
+  double fro, fro_proof, fro_statement, rowmax, rowmax_proof;
+  double max_F_F0_rel;         /* max |F(x;V) - F0(x;V)| / (1 + |F|) */
+  double max_dev, max_noise, max_excess; /* |F - c0 g|, |F(x;w0)|, dev - (|F(x;w0)| + sqrt(m)|alpha|_1) */
+} nnt_plant_result;
+/* Thm 3.10 in d = 2: targets beta (k x 2 unit rows), alpha; m = ceil(4^{d+2} ln(1/delta)/tau^{2d-2}). */
+int nnt_plant(nnt_rng *r, int k, const double *beta, const double *alpha, double tau, double delta, int ntest,
+              nnt_plant_result *res);
+void nnt_transport(nnt_rng *r, long m, double *corrected, double *draft);
+
+/* ---------------------------------------------------------------- depth separation (separation.c) */
+
+/* lb(n, P) = (2^{n-1} - P - 1) / 2^{n+2}: int_0^1 |Delta^n - g| >= lb for any continuous g with
+ * P affine pieces on [0,1]. */
+double nnt_sep_lb(int n, long P);
+typedef struct {
+  int n, hidden_layers;
+  long pieces, relus;
+  double l1, lb;
+} nnt_sep_result;
+int nnt_sep_check(const nnt_mlp *g, int n, nnt_sep_result *res);
+/* One-hidden-layer net equal to f on [0,1] (one ReLU per piece). */
+int nnt_shallow_from_pieces(nnt_mlp *out, const nnt_mlp *f);
+
+/* ---------------------------------------------------------------- the statement table (checks.c) */
+
+typedef struct {
+  char id[12], ref[32], claim[128], bound[48], measured[96], note[160];
+  int pass, erratum;
+} nnt_check_row;
+typedef struct {
+  nnt_check_row *rows;
+  int n, cap;
+} nnt_check_table;
+/* Runs every checkable statement Q1..Q31 (quick: smaller sizes); returns the number of FAIL rows. */
+int nnt_approx_check(int quick, uint64_t seed, nnt_check_table *t);
+void nnt_check_table_free(nnt_check_table *t);
+
 #endif

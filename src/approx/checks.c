@@ -1,0 +1,884 @@
+/* checks.c — `nnt approx check`: every checkable statement of the spec's table (Q1..Q31), each
+ * measured against an independent reference (network forward pass vs exact PWL engine, closed forms
+ * vs Monte Carlo). A row's PASS means the proven statement (in its corrected form) holds; rows
+ * flagged erratum also measure the draft's form and require it to be wrong as the spec says. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_approx.h"
+#include "nnt_error.h"
+#include "nnt_progress.h"
+
+static nnt_check_row *row(nnt_check_table *t, const char *id, const char *ref, const char *claim) {
+  if (t->n == t->cap) {
+    t->cap = t->cap ? 2 * t->cap : 32;
+    t->rows = nnt_xrealloc(t->rows, sizeof *t->rows * t->cap);
+  }
+  nnt_check_row *r = &t->rows[t->n++];
+  memset(r, 0, sizeof *r);
+  snprintf(r->id, sizeof r->id, "%s", id);
+  snprintf(r->ref, sizeof r->ref, "%s", ref);
+  snprintf(r->claim, sizeof r->claim, "%s", claim);
+  return r;
+}
+
+#define SET(field, ...) snprintf(r->field, sizeof r->field, __VA_ARGS__)
+
+void nnt_check_table_free(nnt_check_table *t) {
+  free(t->rows);
+  t->rows = NULL, t->n = t->cap = 0;
+}
+
+static double fwd1(const nnt_mlp *m, double x) {
+  double y;
+  nnt_mlp_forward(m, &x, &y);
+  return y;
+}
+
+/* ------------------------------------------------------------------ chapter 2 */
+
+static double g_q1(double x, void *ctx) {
+  (void)ctx;
+  return sin(7 * x) + 0.5 * fabs(x - 0.3);
+}
+
+static void q1(nnt_check_table *t, nnt_rng *rg) {
+  static const double eps[3] = {0.5, 0.05, 0.005};
+  for (int e = 0; e < 3; e++) {
+    nnt_mlp m;
+    nnt_build_steps(&m, g_q1, NULL, 7.5, eps[e]);
+    int n = m.layers[0].out;
+    double sup = 0, knot = 0;
+    for (int s = 0; s < 200000; s++) { /* off-grid sweep */
+      double x = (s + nnt_rng_uniform(rg)) / 200000;
+      sup = fmax(sup, fabs(fwd1(&m, x) - g_q1(x, NULL)));
+    }
+    for (int i = 0; i < n; i++) {
+      double b = -m.layers[0].b[i];
+      knot = fmax(knot, fabs(fwd1(&m, b) - g_q1(b, NULL)));
+      /* just left of the next knot: the worst case of the step approximation */
+      double x = fmin(1, b + eps[e] / 7.5) * (1 - 1e-12);
+      sup = fmax(sup, fabs(fwd1(&m, x) - g_q1(x, NULL)));
+    }
+    char id[12];
+    snprintf(id, sizeof id, "Q1.%d", e + 1);
+    nnt_check_row *r = row(t, id, "Prop 2.1", "");
+    SET(claim, "threshold net, rho=7.5, eps=%g: sup|f-g| <= eps, f=g at knots", eps[e]);
+    SET(bound, "%g", eps[e]);
+    SET(measured, "sup %.4f (m=%d), knots %.1e", sup, n, knot);
+    r->pass = sup <= eps[e] && knot < 1e-12;
+    nnt_mlp_free(&m);
+  }
+}
+
+static double g_lin(const double *x, int d, void *ctx) {
+  double rho = *(double *)ctx, s = 0;
+  for (int i = 0; i < d; i++) s += x[i];
+  return rho * s / sqrt(d);
+}
+
+/* sup over points 1.5 gamma inside the upper corner of their cell (where the net equals the
+ * lower-corner value a_j), and Monte-Carlo L1; batched through the network's forward pass */
+static void box_errors(const nnt_mlp *m, int d, int k, double gamma, nnt_fnd g, void *ctx, nnt_rng *rg, int npts,
+                       double *sup, double *l1) {
+  double *X = nnt_xmalloc(sizeof(double) * 2 * npts * d), *Y = nnt_xmalloc(sizeof(double) * 2 * npts);
+  for (int s = 0; s < npts; s++) {
+    double *x = X + (size_t)s * d, *c = X + (size_t)(npts + s) * d;
+    for (int i = 0; i < d; i++) {
+      x[i] = nnt_rng_uniform(rg);
+      c[i] = (floor(x[i] * k) + 1) / k - 1.5 * gamma;
+    }
+  }
+  nnt_mlp_forward_batch(m, 2 * npts, X, Y);
+  *sup = 0, *l1 = 0;
+  for (int s = 0; s < npts; s++) {
+    *l1 += fabs(Y[s] - g(X + (size_t)s * d, d, ctx)) / npts;
+    *sup = fmax(*sup, fabs(Y[npts + s] - g(X + (size_t)(npts + s) * d, d, ctx)));
+  }
+  free(X), free(Y);
+}
+
+static double g_sincos(const double *x, int d, void *ctx) {
+  (void)d, (void)ctx;
+  return sin(3 * x[0]) * cos(2 * x[1]);
+}
+
+static void q2(nnt_check_table *t, nnt_rng *rg, int quick) {
+  double rho = 1, eps = 0.05, sup_c, l1_c, sup_d, l1_d;
+  int d = 2, kc = nnt_box_k(rho, eps, d, 0), kd = nnt_box_k(rho, eps, d, 1);
+  nnt_mlp mc, md;
+  double gc = nnt_build_boxes(&mc, g_lin, &rho, d, kc, eps), gd = nnt_build_boxes(&md, g_lin, &rho, d, kd, eps);
+  box_errors(&mc, d, kc, gc, g_lin, &rho, rg, quick ? 2000 : 20000, &sup_c, &l1_c);
+  box_errors(&md, d, kd, gd, g_lin, &rho, rg, quick ? 2000 : 20000, &sup_d, &l1_d);
+  nnt_check_row *r = row(t, "Q2.1", "Thm 2.3", "box net, g=<1,x>/sqrt2, eps=0.05: error <= eps inside cells, L1 <= 2eps");
+  SET(bound, "%g / %g", eps, 2 * eps);
+  SET(measured, "k=%d: sup %.4f, L1 %.4f", kc, sup_c, l1_c);
+  SET(note, "draft k=ceil(rho/(eps sqrt d))=%d gives sup %.4f > eps; fix k=ceil(rho sqrt(d)/eps)", kd, sup_d);
+  r->erratum = 1;
+  r->pass = sup_c <= eps && l1_c <= 2 * eps && sup_d > eps;
+  nnt_mlp_free(&mc), nnt_mlp_free(&md);
+  /* the spec's sin example: k = 51, 2601 cubes, 408 shared first-layer ReLUs */
+  double eps2 = 0.1, r13 = sqrt(13);
+  int k2 = nnt_box_k(r13, eps2, 2, 0);
+  nnt_mlp m2;
+  double g2 = nnt_build_boxes(&m2, g_sincos, NULL, 2, k2, eps2);
+  double s2, L2;
+  box_errors(&m2, 2, k2, g2, g_sincos, NULL, rg, quick ? 1000 : 10000, &s2, &L2);
+  nnt_mlp_stats st = nnt_mlp_stats_of(&m2);
+  r = row(t, "Q2.2", "Thm 2.3", "g=sin3x cos2y, rho=sqrt13, eps=0.1: L1 <= 2eps (MC, net forward)");
+  SET(bound, "%g", 2 * eps2);
+  SET(measured, "L1 %.4f; k=%d, %ld ReLUs (%d shared), gamma %.3g", L2, k2, st.hidden_units, m2.layers[0].out, g2);
+  r->pass = L2 <= 2 * eps2;
+  nnt_mlp_free(&m2);
+  /* Q3: one box bump = 1 on its cube, 0 outside the gamma-box */
+  r = row(t, "Q3", "Thm 2.3 bump", "f_gamma = 1 on R_j, 0 outside the gamma-box (net forward)");
+  nnt_mlp one;
+  double zero = 0;
+  (void)zero;
+  double gm = nnt_build_boxes(&one, g_lin, &rho, 2, 4, 0.05), worst = 0, x[2];
+  /* keep only cube j = 5 (cell (1,1)): output weight 1 */
+  for (int j = 0; j < 16; j++) one.layers[2].W[j] = j == 5;
+  for (int s = 0; s < 20000; s++) {
+    x[0] = nnt_rng_uniform(rg), x[1] = nnt_rng_uniform(rg);
+    double y, want = -1;
+    nnt_mlp_forward(&one, x, &y);
+    int in = x[0] >= 0.25 && x[0] <= 0.5 && x[1] >= 0.25 && x[1] <= 0.5;
+    int out = x[0] < 0.25 - gm || x[0] > 0.5 + gm || x[1] < 0.25 - gm || x[1] > 0.5 + gm;
+    if (in) want = 1;
+    if (out) want = 0;
+    if (want >= 0) worst = fmax(worst, fabs(y - want));
+  }
+  SET(bound, "0");
+  SET(measured, "max deviation %.2e (gamma %.3g)", worst, gm);
+  r->pass = worst < 1e-12;
+  nnt_mlp_free(&one);
+}
+
+static void q4(nnt_check_table *t) {
+  /* ReLU interpolant of e^r on n knots of [-R, R]: error <= (2R/n)^2 e^R / 8 */
+  double R = 2, worst_ratio = 0;
+  int ns[3] = {4, 16, 64};
+  char meas[96] = "";
+  for (int q = 0; q < 3; q++) {
+    int n = ns[q];
+    nnt_mlp m;
+    nnt_mlp_init(&m);
+    nnt_mlp_layer *A = nnt_mlp_add(&m, 1, n, NNT_ACT_RELU), *B = nnt_mlp_add(&m, n, 1, NNT_ACT_IDENTITY);
+    double prev = 0;
+    for (int i = 0; i < n; i++) {
+      double t0 = -R + 2 * R * i / n, t1 = -R + 2 * R * (i + 1) / n, s = (exp(t1) - exp(t0)) / (t1 - t0);
+      A->W[i] = 1, A->b[i] = -t0, B->W[i] = s - prev;
+      prev = s;
+    }
+    B->b[0] = exp(-R);
+    /* exact sup of (piece - e^r) on each piece: at r = ln a (convexity) */
+    nnt_piece p[80];
+    long np = nnt_pwl_collect(&m, NULL, -R, R, p, 80);
+    double sup = 0;
+    for (long i = 0; i < np; i++) {
+      double rr = log(p[i].a);
+      if (rr < p[i].x0) rr = p[i].x0;
+      if (rr > p[i].x1) rr = p[i].x1;
+      sup = fmax(sup, fabs(p[i].a * rr + p[i].c - exp(rr)));
+    }
+    double bound = pow(2 * R / n, 2) * exp(R) / 8;
+    worst_ratio = fmax(worst_ratio, sup / bound);
+    char b[32];
+    snprintf(b, sizeof b, "%sn=%d %.2e", q ? ", " : "", n, sup);
+    strcat(meas, b);
+    nnt_mlp_free(&m);
+  }
+  nnt_check_row *r = row(t, "Q4", "Thm 2.5 step 2", "PWL interpolant of e^r on [-2,2], n knots: err <= (2R/n)^2 e^R/8");
+  SET(bound, "ratio <= 1");
+  SET(measured, "%s (max ratio %.3f)", meas, worst_ratio);
+  r->pass = worst_ratio <= 1;
+}
+
+static double abs_gp(double b, void *ctx) {
+  (void)ctx;
+  return fabs(2 * M_PI * cos(2 * M_PI * b));
+}
+static double gp_one_minus_b(double b, void *ctx) {
+  (void)ctx;
+  return 4 * fabs(2 * M_PI * cos(2 * M_PI * b)) * (1 - b);
+}
+
+static void q5_q6(nnt_check_table *t, nnt_rng *rg, int quick) {
+  double Z = nnt_simpson(abs_gp, NULL, 0, 1, 100000);
+  /* unbiasedness: mean of f(x) over trials at a few x vs sin 2 pi x, within 4 standard errors */
+  int trials = quick ? 400 : 2000, m = 50;
+  double b[1000], a[1000], worst_z = 0;
+  static const double xs[4] = {0.1, 0.37, 0.5, 0.83};
+  for (int q = 0; q < 4; q++) {
+    double s = 0, s2 = 0;
+    for (int tr = 0; tr < trials; tr++) {
+      nnt_sample_sin_thresholds(rg, m, b, a);
+      double f = 0;
+      for (int j = 0; j < m; j++) f += a[j] * (xs[q] >= b[j]);
+      s += f, s2 += f * f;
+    }
+    double mean = s / trials, se = sqrt((s2 / trials - mean * mean) / trials);
+    worst_z = fmax(worst_z, fabs(mean - sin(2 * M_PI * xs[q])) / se);
+  }
+  nnt_check_row *r = row(t, "Q5", "Prop 2.8", "sin 2pi x = int 1[x>=b] g'(b) db: Z = 4, sampler unbiased");
+  SET(bound, "Z=4, |z| <= 4");
+  SET(measured, "Z %.6f (quadrature), worst |mean-g|/se %.2f", Z, worst_z);
+  r->pass = fabs(Z - 4) < 1e-6 && worst_z <= 4;
+  /* Lemma 2.16: E||X - mean_k||^2 = (E||V||^2 - ||X||^2)/k exactly (E||V||^2 by quadrature) */
+  double EV2 = nnt_simpson(gp_one_minus_b, NULL, 0, 1, 100000), exact_c = EV2 - 0.5;
+  int ks[3] = {10, 100, 1000}, T = quick ? 200 : 1000;
+  double worst = 0, *bb = malloc(sizeof(double) * 1000), *aa = malloc(sizeof(double) * 1000);
+  char meas[96] = "";
+  for (int q = 0; q < 3; q++) {
+    double s = 0, s2 = 0;
+    for (int tr = 0; tr < T; tr++) {
+      nnt_sample_sin_thresholds(rg, ks[q], bb, aa);
+      double e = nnt_sin_threshold_l2sq(ks[q], bb, aa);
+      s += e, s2 += e * e;
+    }
+    double mean = s / T, se = sqrt((s2 / T - mean * mean) / T), want = exact_c / ks[q];
+    worst = fmax(worst, fabs(mean - want) / se);
+    char buf[40];
+    snprintf(buf, sizeof buf, "%sk=%d %.3e/%.3e", q ? " " : "", ks[q], mean, want);
+    strcat(meas, buf);
+  }
+  free(bb), free(aa);
+  r = row(t, "Q6", "Lemma 2.16", "E||X-mean_k||^2 = (E||V||^2-||X||^2)/k = 7.5/k (exact L2 per trial)");
+  SET(bound, "|z| <= 4");
+  SET(measured, "%s; worst z %.2f", meas, worst);
+  SET(note, "E||V||^2 = %.6f by quadrature; bound sup||U||^2/k = 16/k", EV2);
+  r->pass = worst <= 4 && fabs(EV2 - 8) < 1e-6;
+}
+
+static double gauss1(double x, void *ctx) { /* real part of the FT integrand of the normalised density */
+  double *p = ctx, s = p[0], w = p[1];
+  return exp(-x * x / (2 * s * s)) / sqrt(2 * M_PI * s * s) * cos(2 * M_PI * w * x);
+}
+
+static void q7_q9(nnt_check_table *t, nnt_rng *rg, int quick) {
+  double M = nnt_barron_gauss_mass(2), M2 = nnt_barron_gauss_mass_2d_parts();
+  nnt_check_row *r = row(t, "Q7", "Thm 2.12", "Gaussian d=2: |mu|_1 = iint|q| <= 4 pi int|w| g~ = 2 pi");
+  SET(bound, "%.4f", 2 * M_PI);
+  SET(measured, "%.5f (polar quadrature), %.5f (by parts)", M, M2);
+  SET(note, "representation needs ||x|| <= 1 and gives g(x)-g(0); q real-phase form (erratum P6)");
+  r->erratum = 1;
+  r->pass = M <= 2 * M_PI && fabs(M - M2) < 1e-6;
+  /* Q8: g = (2 pi s^2)^{-d/2} e^{-|x|^2/(2 s^2)} => g~ = e^{-2 pi^2 s^2 w^2}; d = 1 by quadrature */
+  double worst = 0, s = 0.7, draft_ratio = 0;
+  for (int q = 0; q < 4; q++) {
+    double p[2] = {s, 0.3 * q};
+    double ft = nnt_simpson(gauss1, p, -12 * s, 12 * s, 20000), want = exp(-2 * M_PI * M_PI * s * s * p[1] * p[1]);
+    worst = fmax(worst, fabs(ft - want));
+    draft_ratio = 2 * M_PI * s * s; /* the draft's (2 pi s^2)^{+d/2} prefactor is off by (2 pi s^2)^d */
+  }
+  r = row(t, "Q8", "Gaussian example", "normalised Gaussian (prefactor (2pi s^2)^{-d/2}): g~ = e^{-2pi^2 s^2 |w|^2}");
+  SET(bound, "1e-9");
+  SET(measured, "max |FT - closed form| %.1e (d=1, s=0.7)", worst);
+  SET(note, "draft's (2pi s^2)^{+d/2} makes g~ off by factor %.3f at d=1", draft_ratio);
+  r->erratum = 1;
+  r->pass = worst < 1e-9;
+  /* Q9: Maurey sampling of the Gaussian on the unit disk; E err <= M^2/k, decays like 1/k */
+  int ne = 400, T = quick ? 10 : 40;
+  double X[800];
+  for (int e = 0; e < ne; e++) {
+    double rad = sqrt(nnt_rng_uniform(rg)), th = 2 * M_PI * nnt_rng_uniform(rg);
+    X[2 * e] = rad * cos(th), X[2 * e + 1] = rad * sin(th);
+  }
+  int ks[3] = {10, 100, 1000};
+  double errs[3], *W = malloc(sizeof(double) * 2 * 1000), bs[1000], ss[1000];
+  char meas[96] = "";
+  int ok = 1;
+  for (int q = 0; q < 3; q++) {
+    double acc = 0;
+    for (int tr = 0; tr < T; tr++) {
+      nnt_sample_barron_gauss(rg, 2, ks[q], W, bs, ss);
+      double e2 = 0;
+      for (int e = 0; e < ne; e++) {
+        double f = 0;
+        for (int k = 0; k < ks[q]; k++) f += ss[k] * (W[2 * k] * X[2 * e] + W[2 * k + 1] * X[2 * e + 1] >= bs[k]);
+        f *= M / ks[q];
+        double g = exp(-M_PI * (X[2 * e] * X[2 * e] + X[2 * e + 1] * X[2 * e + 1])) - 1;
+        e2 += (f - g) * (f - g) / ne;
+      }
+      acc += e2 / T;
+    }
+    errs[q] = acc;
+    ok &= acc <= M * M / ks[q];
+    char buf[32];
+    snprintf(buf, sizeof buf, "%sk=%d %.2e", q ? " " : "", ks[q], acc);
+    strcat(meas, buf);
+  }
+  free(W);
+  double slope = log(errs[2] / errs[0]) / log(100.0);
+  r = row(t, "Q9", "Ex 2.18 / Lemma 2.17", "sampled Gaussian net: E||.||^2 <= |mu|_1^2/k, ~1/k decay (no plateau)");
+  SET(bound, "M^2/k; slope in [-1.3,-0.7]");
+  SET(measured, "%s; slope %.2f", meas, slope);
+  r->pass = ok && slope > -1.3 && slope < -0.7;
+}
+
+/* ------------------------------------------------------------------ chapter 3 */
+
+static void ch3(nnt_check_table *t, nnt_rng *rg, int quick) {
+  double worst = 0;
+  static const double Bs[4] = {0.1, 1, 10, 100};
+  for (int q = 0; q < 4; q++) worst = fmax(worst, nnt_prop34_worst_ratio(rg, 1000, 5, Bs[q], quick ? 10 : 25));
+  nnt_check_row *r = row(t, "Q10", "Prop 3.4", "softplus (beta=1/4), m=1000, d=5: |F-F0| <= beta|a|_inf ||V-V0||_F^2/2");
+  SET(bound, "ratio <= 1");
+  SET(measured, "max gap/bound %.4f over B=0.1..100", worst);
+  r->pass = worst <= 1;
+
+  long ms[5] = {100, 1000, 10000, 100000, 1000000};
+  int nm = quick ? 4 : 5;
+  double lo = INFINITY, hi = 0, direct_err = 0;
+  int ok = 1;
+  for (int q = 0; q < nm; q++) {
+    double direct, gap = nnt_relu_adversarial_gap(rg, ms[q], 1, &direct), c = gap / cbrt((double)ms[q]);
+    lo = fmin(lo, c), hi = fmax(hi, c);
+    direct_err = fmax(direct_err, fabs(direct - gap));
+    ok &= gap <= nnt_prop37_bound(ms[q], 1, 0.1);
+  }
+  r = row(t, "Q11", "Prop 3.7", "ReLU gap <= |a|m^{1/3}(4B^{4/3}+2B ln(1/d)^{1/4}); adversarial attains m^{1/3}");
+  SET(bound, "6.46 m^{1/3}; gap/m^{1/3} in [0.2,0.4]");
+  SET(measured, "gap/m^{1/3} in [%.3f, %.3f] (m=1e2..1e%d)", lo, hi, nm + 1);
+  r->pass = ok && lo >= 0.2 && hi <= 0.4 && direct_err < 1e-9;
+
+  /* Lemma 3.8: P[|g| <= tau] <= 2 tau / sqrt(2 pi) */
+  long N = quick ? 200000 : 2000000, c1 = 0, c2 = 0;
+  for (long i = 0; i < N; i++) {
+    double g = fabs(nnt_rng_normal(rg));
+    c1 += g <= 0.1, c2 += g <= 0.5;
+  }
+  double p1 = (double)c1 / N, p2 = (double)c2 / N;
+  r = row(t, "Q12", "Lemma 3.8", "P[|g| <= tau] <= 2 tau/sqrt(2 pi) (Monte Carlo, tau = 0.1, 0.5)");
+  SET(bound, "%.4f, %.4f", 0.2 / sqrt(2 * M_PI), 1.0 / sqrt(2 * M_PI));
+  SET(measured, "%.4f, %.4f", p1, p2);
+  r->pass = p1 <= 0.2 / sqrt(2 * M_PI) && p2 <= 1.0 / sqrt(2 * M_PI);
+
+  double sd, q99;
+  int m = 100;
+  nnt_lemma315_stats(rg, m, 5, quick ? 2000 : 10000, &sd, &q99);
+  double bound = 4 * log(2 * m / 0.01); /* 4 ||x|| sqrt(m) ln(2m/delta), divided by sqrt(m) */
+  r = row(t, "Q13", "Lemma 3.15", "|F(x;w0)| <= 4||x|| sqrt(m) ln(2m/delta) (m=100, delta=0.01)");
+  SET(bound, "%.1f sqrt(m)", bound);
+  SET(measured, "std %.3f sqrt(m) (1/sqrt2 = 0.707), q99 %.2f sqrt(m)", sd, q99);
+  SET(note, "three constants in the draft (P9); Lemma 3.15's is used");
+  r->pass = q99 <= bound && fabs(sd - sqrt(0.5)) < 0.05;
+
+  /* Thm 3.10 planting, d = 2, tau = 0.1, delta = 0.1 */
+  double beta[6], alpha[3] = {1, -0.6, 0.5};
+  for (int i = 0; i < 3; i++) beta[2 * i] = cos(2 * M_PI * i / 3), beta[2 * i + 1] = sin(2 * M_PI * i / 3);
+  nnt_plant_result pr;
+  nnt_plant(rg, 3, beta, alpha, 0.1, 0.1, quick ? 40 : 200, &pr);
+  r = row(t, "Q14", "Thm 3.10", "planting: F=F0, |S_i|>=floor(m tau_d), ||V-V0||_F = |a|_2/(tau sqrt tau_d), scale sqrt(m)/tau");
+  SET(bound, "scale %.1f, fro %.2f", pr.c0, pr.fro_proof);
+  SET(measured, "m=%ld |U|=%ld min|S|=%ld F-F0 %.0e fit %.1f fro %.2f", pr.m, pr.usz, pr.min_S, pr.max_F_F0_rel,
+      pr.scale_fit, pr.fro);
+  SET(note, "statement's constants: scale %.0f, fro %.1f (wrong); proof's hold", pr.scale_statement, pr.fro_statement);
+  r->erratum = 1;
+  r->pass = pr.max_F_F0_rel < 1e-9 && pr.min_S >= pr.usz && fabs(pr.fro / pr.fro_proof - 1) < 0.01 &&
+            fabs(pr.rowmax / pr.rowmax_proof - 1) < 1e-9 && fabs(pr.scale_fit / pr.c0 - 1) < 0.05 &&
+            pr.max_excess <= 0 && fabs(pr.scale_statement / pr.c0 - 1) > 0.5;
+
+  double corr, draft;
+  nnt_transport(rg, quick ? 100000 : 1000000, &corr, &draft);
+  r = row(t, "Q15", "Thm 3.14", "T = u: (rho/sqrt m) F0(x;V) -> u.x/2 = 0.5 with v = v0 + a T/(rho sqrt m)");
+  SET(bound, "|.-0.5| <= 0.02");
+  SET(measured, "corrected %.4f, draft scaling %.2e", corr, draft);
+  SET(note, "eq. (3.13)'s rho a T/sqrt m gives a rho^2 factor that vanishes (P11)");
+  r->erratum = 1;
+  r->pass = fabs(corr - 0.5) <= 0.02 && fabs(draft) < 0.1;
+}
+
+double nnt_ntk_slope(nnt_rng *rg, const long *ms, int nm, int d, int npairs, double *mean_err) {
+  double *X = malloc(sizeof(double) * npairs * d), *Y = malloc(sizeof(double) * npairs * d), *km = malloc(sizeof(double) * npairs);
+  for (int p = 0; p < npairs; p++) nnt_random_unit(rg, d, X + p * d), nnt_random_unit(rg, d, Y + p * d);
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (int q = 0; q < nm; q++) {
+    nnt_ntk_km(rg, ms[q], d, npairs, X, Y, km);
+    double e = 0;
+    for (int p = 0; p < npairs; p++) e += fabs(km[p] - nnt_ntk_kinf(X + p * d, Y + p * d, d)) / npairs;
+    mean_err[q] = e;
+    double lx = log((double)ms[q]), ly = log(e);
+    sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
+  }
+  free(X), free(Y), free(km);
+  return (nm * sxy - sx * sy) / (nm * sxx - sx * sx);
+}
+
+static void q16_q17(nnt_check_table *t, nnt_rng *rg, int quick) {
+  /* closed form vs Monte Carlo probability, k(x,x) = 1/2, k(x,-x) = 0 */
+  double x[5], y[5], mx[5];
+  nnt_random_unit(rg, 5, x);
+  for (int i = 0; i < 5; i++) mx[i] = -x[i];
+  double kxx = nnt_ntk_kinf(x, x, 5), kxm = nnt_ntk_kinf(x, mx, 5);
+  long m = quick ? 100000 : 1000000;
+  int np = 40;
+  double *X = malloc(sizeof(double) * np * 5), *Y = malloc(sizeof(double) * np * 5), km[40], worst = 0;
+  for (int p = 0; p < np; p++) nnt_random_unit(rg, 5, X + p * 5), nnt_random_unit(rg, 5, Y + p * 5);
+  nnt_ntk_km(rg, m, 5, np, X, Y, km);
+  double hb = sqrt(log(2 / (0.01 / np)) / (2.0 * m)); /* Hoeffding, union over pairs, delta = 0.01 */
+  int ok = 1;
+  for (int p = 0; p < np; p++) {
+    double xy = 0;
+    for (int i = 0; i < 5; i++) xy += X[p * 5 + i] * Y[p * 5 + i];
+    double e = fabs(km[p] - nnt_ntk_kinf(X + p * 5, Y + p * 5, 5));
+    worst = fmax(worst, e);
+    ok &= e <= fabs(xy) * hb;
+  }
+  free(X), free(Y);
+  (void)y;
+  nnt_check_row *r = row(t, "Q16.1", "Prop 3.23 / Thm 3.19", "k_m -> <x,x'>(pi - arccos<x,x'>)/(2pi); k(x,x)=1/2, k(x,-x)=0");
+  SET(bound, "Hoeffding |<x,x'>| %.1e", hb);
+  SET(measured, "m=%ld: max|k_m-k_inf| %.1e; k(x,x)=%.3g k(x,-x)=%.1g", m, worst, kxx, kxm);
+  r->pass = ok && fabs(kxx - 0.5) < 1e-15 && fabs(kxm) < 1e-15;
+  long ms[6] = {10, 100, 1000, 10000, 100000, 1000000};
+  int nm = quick ? 5 : 6;
+  double errs[6];
+  double slope = nnt_ntk_slope(rg, ms, nm, 5, 40, errs);
+  r = row(t, "Q16.2", "Thm 3.19 rate", "mean |k_m - k_inf| ~ m^{-1/2}: fitted log-log slope");
+  SET(bound, "[-0.6, -0.4]");
+  SET(measured, "slope %.3f; sqrt(m) err %.3f..%.3f", slope, errs[0] * sqrt(10.0), errs[nm - 1] * sqrt((double)ms[nm - 1]));
+  r->pass = slope >= -0.6 && slope <= -0.4;
+
+  /* Q17: Maclaurin coefficients of f(z) = (z+1/2)/2 - (z+1/2) arccos(z+1/2)/(2pi) by a Cauchy
+   * integral (complex arccos, radius 0.4) vs the series t/4 + t arcsin(t)/(2pi), t = z + 1/2 */
+  enum { NC = 256, NQ = 12 };
+  double coefs[NQ], series[NQ] = {0};
+  for (int q = 0; q < NQ; q++) {
+    double re = 0, rad = 0.4;
+    for (int k = 0; k < NC; k++) {
+      double th = 2 * M_PI * k / NC;
+      double complex_re = rad * cos(th), complex_im = rad * sin(th);
+      /* f at z = rad e^{i th}: use C99 complex via double pair */
+      _Complex double z = complex_re + complex_im * (_Complex double)1.0i;
+      _Complex double tt = z + 0.5;
+      _Complex double f = tt / 2 - tt * __builtin_cacos(tt) / (2 * M_PI);
+      _Complex double term = f * __builtin_cexp(-(_Complex double)1.0i * q * th);
+      re += __real__ term;
+    }
+    coefs[q] = re / NC / pow(0.4, q);
+  }
+  /* series: t arcsin t = sum_n c_n t^{2n+2}; expand (1/2 + z)^p binomially */
+  for (int n = 0; n < 400; n++) {
+    double cn = 1; /* (2n)!/(4^n n!^2 (2n+1)) */
+    for (int j = 1; j <= n; j++) cn *= (2.0 * j - 1) / (2.0 * j);
+    cn /= (2 * n + 1) * 2 * M_PI;
+    int p = 2 * n + 2;
+    double binom = 1;
+    for (int q = 0; q < NQ && q <= p; q++) {
+      series[q] += cn * binom * pow(0.5, p - q);
+      binom = binom * (p - q) / (q + 1);
+    }
+  }
+  series[0] += 0.125, series[1] += 0.25;
+  double minc = INFINITY, diff = 0;
+  for (int q = 0; q < NQ; q++) minc = fmin(minc, coefs[q]), diff = fmax(diff, fabs(coefs[q] - series[q]));
+  r = row(t, "Q17", "Prop 3.25", "padded ReLU NTK f(z): Maclaurin coefficients > 0, f(0) = 1/6");
+  SET(bound, "min coef > 0; f(0)=%.6f", 1.0 / 6);
+  SET(measured, "min coef (q<%d) %.3e, f(0) %.9f, |Cauchy-series| %.1e", NQ, minc, coefs[0], diff);
+  SET(note, "draft's kernel 'x.x'/pi' should be x.x'/2 (P14)");
+  r->erratum = 1;
+  r->pass = minc > 0 && fabs(coefs[0] - 1.0 / 6) < 1e-9 && diff < 1e-9;
+}
+
+/* ------------------------------------------------------------------ chapter 4 */
+
+static void q18_q30(nnt_check_table *t, nnt_rng *rg, int quick) {
+  int Lmax = 22, ok = 1, bad_pieces = 0;
+  double worst = 0, t22 = 0, int_err = 0;
+  for (int L = 1; L <= Lmax; L++) {
+    nnt_mlp d, half;
+    nnt_build_delta(&d, L);
+    if (L <= 20) /* closed form vs the network at random and dyadic points */
+      for (int s = 0; s < (quick ? 2000 : 20000); s++) {
+        double x = s % 2 ? nnt_rng_uniform(rg) : ldexp((double)nnt_rng_below(rg, 1u << 24), -24);
+        worst = fmax(worst, fabs(fwd1(&d, x) - nnt_delta_pow_closed(L, x)));
+      }
+    double t0 = nnt_now();
+    nnt_pwl_summary s, sr, sh;
+    nnt_pwl_summarize(&d, NULL, 0, 1, &s);
+    if (L == Lmax) t22 = nnt_now() - t0;
+    bad_pieces += s.pieces != (1L << L);
+    if (L <= 18) {
+      nnt_pwl_summarize(&d, NULL, -INFINITY, INFINITY, &sr);
+      bad_pieces += sr.pieces != (1L << L) + 2;
+      double z = 0, h = 0.5;
+      nnt_net_affine(&half, 1, 1, &z, &h);
+      nnt_pwl_summarize(&d, &half, 0, 1, &sh);
+      int_err = fmax(int_err, fmax(fabs(s.integral - 0.5), fmax(fabs(sh.l1 - 0.25), fabs(sh.l2sq - 1.0 / 12))));
+      nnt_mlp_free(&half);
+    }
+    nnt_mlp_free(&d);
+  }
+  nnt_mlp d1;
+  nnt_build_delta(&d1, 1);
+  double outside = fabs(fwd1(&d1, 1.25) - nnt_delta_pow_closed(1, 1.25));
+  nnt_mlp_free(&d1);
+  nnt_check_row *r = row(t, "Q18", "Prop 4.1", "Delta^L = Delta(<2^{L-1}x>) on [0,1]; 2^L pieces on [0,1], 2^L+2 on R");
+  SET(bound, "err 0, exact counts");
+  SET(measured, "max err %.1g (L<=20); count mismatches %d (L<=22); x=1.25: %.2f", worst, bad_pieces, outside);
+  SET(note, "identity holds on [0,1] only (outside: 0 vs periodic), P16");
+  ok = worst == 0 && bad_pieces == 0 && outside == 0.5;
+  r->pass = ok;
+  r = row(t, "Q18.t", "Prop 4.1 engine", "exact engine sweeps Delta^22 (2^22 pieces) in under 10 s");
+  SET(bound, "10 s");
+  SET(measured, "%.2f s", t22);
+  r->pass = t22 < 10;
+  r = row(t, "Q30", "uniformity of Delta^L", "int Delta^L = 1/2, int|Delta^L - 1/2| = 1/4, int(.)^2 = 1/12 (exact, L<=18)");
+  SET(bound, "1e-12");
+  SET(measured, "max deviation %.1e", int_err);
+  r->pass = int_err < 1e-12;
+}
+
+static void q19(nnt_check_table *t) {
+  int dr[4] = {2, 4, 8, 16}, err_fix[4], err_draft[4], errs_gen = 0, total_gen = 0;
+  for (int q = 0; q < 4; q++) {
+    int d = dr[q];
+    nnt_mlp fix, dra;
+    nnt_build_parity(&fix, d, 0);
+    nnt_build_parity(&dra, d, 1);
+    err_fix[q] = err_draft[q] = 0;
+    double x[16], y;
+    for (long mask = 0; mask < (1L << d); mask++) {
+      int par = 1;
+      for (int i = 0; i < d; i++) x[i] = (mask >> i) & 1 ? 1 : -1, par *= (int)x[i];
+      nnt_mlp_forward(&fix, x, &y);
+      err_fix[q] += y != par;
+      nnt_mlp_forward(&dra, x, &y);
+      err_draft[q] += y != par;
+    }
+    nnt_mlp_free(&fix), nnt_mlp_free(&dra);
+  }
+  for (int d = 1; d <= 12; d++) {
+    nnt_mlp fix;
+    nnt_build_parity(&fix, d, 0);
+    double x[12], y;
+    for (long mask = 0; mask < (1L << d); mask++) {
+      int par = 1;
+      for (int i = 0; i < d; i++) x[i] = (mask >> i) & 1 ? 1 : -1, par *= (int)x[i];
+      nnt_mlp_forward(&fix, x, &y);
+      errs_gen += y != par, total_gen++;
+    }
+    nnt_mlp_free(&fix);
+  }
+  nnt_check_row *r = row(t, "Q19", "Sec 4.1 parity", "prod x_i = 1 - 2 Delta^L((d+sum x)/(2d)), all 2^d inputs, d = 2,4,8,16");
+  SET(bound, "0 errors");
+  SET(measured, "errors %d/%d/%d/%d; general d<=12: %d/%d", err_fix[0], err_fix[1], err_fix[2], err_fix[3], errs_gen,
+      total_gen);
+  SET(note, "draft Delta^{L-1}((d+sum x)/(2d)) wrong on %d/4, %d/16, %d/256, %d/65536", err_draft[0], err_draft[1],
+      err_draft[2], err_draft[3]);
+  r->erratum = 1;
+  r->pass = !err_fix[0] && !err_fix[1] && !err_fix[2] && !err_fix[3] && !errs_gen && err_draft[3] > 0;
+}
+
+/* exact sup and L2^2 of h - x^2 on [0,1] from the engine's pieces (e = piece - x^2 is quadratic) */
+static void square_errors(const nnt_mlp *h, double *sup, double *l2sq, double *minerr, long *pieces) {
+  nnt_pwl_iter *it;
+  nnt_pwl_open(&it, h, NULL, 0, 1);
+  nnt_piece p;
+  long double L2 = 0;
+  *sup = 0, *minerr = INFINITY, *pieces = 0;
+  while (nnt_pwl_next(it, &p)) {
+    double len = p.x1 - p.x0, e0 = p.a * p.x0 + p.c - p.x0 * p.x0, e1 = p.a * p.x1 + p.c - p.x1 * p.x1;
+    double ts = 0.5 + (e1 - e0) / (2 * len * len);
+    ts = fmin(1, fmax(0, ts));
+    double em = e0 * (1 - ts) + e1 * ts + len * len * ts * (1 - ts);
+    *sup = fmax(*sup, fmax(em, fmax(fabs(e0), fabs(e1))));
+    *minerr = fmin(*minerr, fmin(e0, e1)); /* e is concave on a piece: its minimum is at an end */
+    L2 += (long double)len * ((e0 * e0 + e0 * e1 + e1 * e1) / 3 + len * len * (e0 + e1) / 6 + pow(len, 4) / 30);
+    (*pieces)++;
+  }
+  nnt_pwl_close(it);
+  *l2sq = (double)L2;
+}
+
+static void q20_q21_q28(nnt_check_table *t, nnt_rng *rg, int quick) {
+  double worst_sup = 0, worst_l2 = 0, min_e = INFINITY, worst_mid = 0, worst_closed = 0, min_ratio = INFINITY;
+  int size_ok = 1, imax = 20;
+  for (int i = 0; i <= imax; i++) {
+    nnt_mlp h;
+    nnt_build_square(&h, i);
+    double sup, l2, mn;
+    long P;
+    square_errors(&h, &sup, &l2, &mn, &P);
+    double want = pow(4, -i - 1);
+    worst_sup = fmax(worst_sup, fabs(sup / want - 1));
+    worst_l2 = fmax(worst_l2, fabs(l2 / (pow(2, -4 * i) / 30) - 1));
+    min_e = fmin(min_e, mn);
+    /* the network's own forward pass: midpoints attain 4^{-i-1}; off-grid points stay >= x^2 */
+    for (int s = 0; s < (quick ? 500 : 5000); s++) {
+      double k = (double)nnt_rng_below(rg, 1ull << i), x = (2 * k + 1) / ldexp(1, i + 1);
+      worst_mid = fmax(worst_mid, fabs((fwd1(&h, x) - x * x) / want - 1));
+      double u = nnt_rng_uniform(rg), e = fwd1(&h, u) - u * u;
+      min_e = fmin(min_e, e); /* h_i >= x^2 up to rounding of u*u */
+      worst_closed = fmax(worst_closed, fabs(fwd1(&h, u) - nnt_square_closed(i, u)));
+    }
+    nnt_mlp_stats st = nnt_mlp_stats_of(&h);
+    if (i > 0) size_ok &= st.layers - 1 == i && st.hidden_units == 4L * i && P == (1L << i);
+    min_ratio = fmin(min_ratio, l2 / (1 / (5760 * pow((double)P, 4))));
+    nnt_mlp_free(&h);
+  }
+  nnt_check_row *r = row(t, "Q20", "Thm 4.2", "sup_{[0,1]}|h_i - x^2| = 4^{-i-1} exactly, at midpoints; h_i >= x^2 (i <= 20)");
+  SET(bound, "rel 1e-12");
+  SET(measured, "sup rel err %.1e, midpoints %.1e, min (h-x^2) %.1e", worst_sup, worst_mid, min_e);
+  r->pass = worst_sup < 1e-12 && worst_mid < 1e-12 && min_e >= -4e-16;
+  r = row(t, "Q20.2", "Thm 4.2 (L2)", "int_0^1 (h_i - x^2)^2 = 2^{-4i}/30 (exact piecewise integration)");
+  SET(bound, "rel 1e-9");
+  SET(measured, "max rel err %.1e", worst_l2);
+  r->pass = worst_l2 < 1e-9;
+  r = row(t, "Q21", "Thm 4.2 sizes", "h_i: i hidden layers x 4 ReLUs, 2^i pieces, = x - sum Delta^j/4^j");
+  SET(bound, "exact");
+  SET(measured, "sizes %s, max |net - closed form| %.1g", size_ok ? "match" : "MISMATCH", worst_closed);
+  SET(note, "draft's '2i layers, 3i/5i nodes' count 2 layers per Delta (P19)");
+  r->pass = size_ok && worst_closed == 0;
+  r = row(t, "Q28", "Thm 4.6", "int(f - x^2)^2 >= 1/(5760 N_A^4): h_i vs its own piece count");
+  SET(bound, ">= 1");
+  SET(measured, "min ratio %.1f (192 expected)", min_ratio);
+  r->pass = min_ratio >= 1 && fabs(min_ratio - 192) < 1e-6;
+}
+
+static void q22_q24(nnt_check_table *t, nnt_rng *rg, int quick) {
+  static const int is[4] = {1, 4, 7, 10};
+  int ok = 1, G = quick ? 101 : 401;
+  char meas[96] = "";
+  double draft_axis = 0, worst_axis = 0;
+  for (int q = 0; q < 4; q++) {
+    nnt_mlp p, ps;
+    nnt_build_product(&p, is[q], 0);
+    nnt_build_product(&ps, is[q], 1);
+    double err = 0, axis = 0, errs = 0, axs = 0, x[2], y;
+    for (int a = 0; a < G; a++)
+      for (int b = 0; b < G; b++) {
+        x[0] = (double)a / (G - 1), x[1] = (double)b / (G - 1);
+        nnt_mlp_forward(&p, x, &y);
+        err = fmax(err, fabs(y - x[0] * x[1]));
+        if (a == 0 || b == 0) axis = fmax(axis, fabs(y));
+        x[0] = 2 * x[0] - 1, x[1] = 2 * x[1] - 1;
+        nnt_mlp_forward(&ps, x, &y);
+        errs = fmax(errs, fabs(y - x[0] * x[1]));
+        if (x[0] == 0 || x[1] == 0) axs = fmax(axs, fabs(y));
+      }
+    double bound = pow(4, -is[q]);
+    ok &= err <= bound && axis <= 1e-15 && errs <= bound && axs <= 1e-15;
+    worst_axis = fmax(worst_axis, fmax(axis, axs));
+    char buf[32];
+    snprintf(buf, sizeof buf, "%si=%d %.3e", q ? " " : "", is[q], err);
+    strcat(meas, buf);
+    if (is[q] == 4) {
+      nnt_mlp dr;
+      nnt_build_product_draft(&dr, 4);
+      x[0] = 1.0 / 16, x[1] = 0;
+      nnt_mlp_forward(&dr, x, &draft_axis);
+      nnt_mlp_free(&dr);
+    }
+    nnt_mlp_free(&p), nnt_mlp_free(&ps);
+  }
+  nnt_check_row *r = row(t, "Q22", "Cor 4.3 (fixed)", "prod = 2(h((x+y)/2)-h(x/2)-h(y/2)): |prod-xy| <= 4^{-i}, = 0 on axes; signed on [-1,1]^2");
+  SET(bound, "4^{-i}; 0 on axes (1e-15)");
+  SET(measured, "%s; |prod| on axes %.1g (rounding)", meas, worst_axis);
+  SET(note, "draft g_i(2^-4, 0) = %.4e = 1/(2*4^4), not 0 (P21)", draft_axis);
+  r->erratum = 1;
+  r->pass = ok && fabs(draft_axis - 1.0 / 512) < 1e-15;
+
+  int k = 6, nt = quick ? 2000 : 20000;
+  double worst_ratio = 0;
+  for (int l = 3; l <= 5; l++) {
+    nnt_mlp p;
+    nnt_build_product_l(&p, k, l, 0);
+    double x[5], y, err = 0;
+    for (int s = 0; s < nt; s++) {
+      double want = 1;
+      for (int i = 0; i < l; i++) x[i] = nnt_rng_uniform(rg), want *= x[i];
+      nnt_mlp_forward(&p, x, &y);
+      err = fmax(err, fabs(y - want));
+    }
+    worst_ratio = fmax(worst_ratio, err / ((l - 1) * pow(4, -k)));
+    nnt_mlp_free(&p);
+  }
+  r = row(t, "Q23", "Lemma 5.3", "prod_{k,l} with clipping: error <= (l-1) 4^{-k} (k=6, l=3..5)");
+  SET(bound, "ratio <= 1");
+  SET(measured, "max err/((l-1)4^-k) %.3f", worst_ratio);
+  SET(note, "draft states l 4^{-k} and assumes products stay in [0,1] without clipping");
+  r->pass = worst_ratio <= 1;
+
+  /* partition of unity, d = 2, s = 4 */
+  int d = 2, s = 4, kk = 8;
+  nnt_mlp parts[25];
+  int np = 0;
+  for (int a = 0; a <= s; a++)
+    for (int b = 0; b <= s; b++) {
+      double v[2] = {(double)a / s, (double)b / s};
+      nnt_build_partition(&parts[np++], d, s, v, kk);
+    }
+  double worst = 0, x[2], y;
+  int max_active = 0;
+  for (int q = 0; q < nt; q++) {
+    x[0] = nnt_rng_uniform(rg), x[1] = nnt_rng_uniform(rg);
+    double sum = 0;
+    int active = 0;
+    for (int i = 0; i < np; i++) {
+      nnt_mlp_forward(&parts[i], x, &y);
+      sum += y;
+      active += fabs(y) > 1e-12; /* exact zeros up to rounding of the merged hat layer */
+    }
+    worst = fmax(worst, fabs(sum - 1));
+    if (active > max_active) max_active = active;
+  }
+  for (int i = 0; i < np; i++) nnt_mlp_free(&parts[i]);
+  double bound = pow(2, d) * (d - 1) * pow(4, -kk);
+  r = row(t, "Q24", "Lemma 5.5", "partition of unity d=2, s=4, k=8: |sum_v phi_v - 1| <= 2^d(d-1)4^{-k}, <= 2^d active");
+  SET(bound, "%.2e; 4 active", bound);
+  SET(measured, "%.2e; max active %d", worst, max_active);
+  r->pass = worst <= bound && max_active <= 4;
+}
+
+static void random_1d_net(nnt_mlp *m, nnt_rng *r, const int *w, int nh) {
+  nnt_mlp_init(m);
+  int in = 1;
+  for (int l = 0; l <= nh; l++) {
+    int out = l < nh ? w[l] : 1;
+    nnt_mlp_layer *L = nnt_mlp_add(m, in, out, l < nh ? NNT_ACT_RELU : NNT_ACT_IDENTITY);
+    nnt_rng_fill_normal_f64(r, L->W, (size_t)in * out, 0, 1);
+    for (int u = 0; u < out; u++) L->b[u] = l == 0 ? -nnt_rng_uniform(r) * L->W[u] : nnt_rng_normal(r) * 0.5;
+    in = out;
+  }
+}
+
+static void q26_q27_q29(nnt_check_table *t, nnt_rng *rg, int quick) {
+  int trials = quick ? 50 : 200, ok = 1;
+  double min_slack = INFINITY;
+  for (int k = 0; k < trials; k++) {
+    int L = 1 + k % 4, w[4], m = 0;
+    for (int l = 0; l < L; l++) w[l] = 1 + (int)nnt_rng_below(rg, 5), m += w[l];
+    nnt_mlp g;
+    random_1d_net(&g, rg, w, L);
+    nnt_pwl_summary s;
+    nnt_pwl_summarize(&g, NULL, -INFINITY, INFINITY, &s);
+    double amgm = pow(2.0 * m / L, L), prodb = ldexp(1, L);
+    for (int l = 0; l < L; l++) prodb *= w[l];
+    ok &= s.pieces <= prodb && prodb <= amgm + 1e-9;
+    min_slack = fmin(min_slack, prodb / s.pieces);
+    nnt_mlp_free(&g);
+  }
+  nnt_check_row *r = row(t, "Q26", "Lemma 4.9", "N_A(net) <= 2^L prod m_j <= (2m/L)^L (random nets, exact counts)");
+  SET(bound, "holds");
+  SET(measured, "%d nets, min bound/N_A %.2f", trials, min_slack);
+  r->pass = ok;
+
+  /* Thm 4.4: random nets within budget (<= 2^L nodes, <= L layers) vs Delta^{L^2+2} */
+  double min_margin = INFINITY, min_l1 = INFINITY;
+  int viol = 0, n_nets = 0;
+  for (int L = 2; L <= 3; L++) {
+    int n = L * L + 2;
+    for (int k = 0; k < (quick ? 25 : 50); k++) {
+      int w[3], left = 1 << L, nh = 1 + k % L;
+      for (int l = 0; l < nh; l++) {
+        w[l] = 1 + (int)nnt_rng_below(rg, left - (nh - l - 1));
+        left -= w[l];
+        if (left < nh - l - 1) left = nh - l - 1;
+      }
+      nnt_mlp g;
+      random_1d_net(&g, rg, w, nh);
+      nnt_sep_result sr;
+      nnt_sep_check(&g, n, &sr);
+      viol += sr.l1 < sr.lb || sr.l1 < 1.0 / 32;
+      min_margin = fmin(min_margin, sr.l1 - sr.lb);
+      min_l1 = fmin(min_l1, sr.l1);
+      n_nets++;
+      nnt_mlp_free(&g);
+    }
+  }
+  /* sharper test cases: g = Delta^j (j < n) and the best constant 1/2 */
+  for (int j = 1; j <= 8; j++) {
+    nnt_mlp g;
+    nnt_build_delta(&g, j);
+    nnt_sep_result sr;
+    nnt_sep_check(&g, 11, &sr);
+    viol += sr.l1 < sr.lb;
+    min_margin = fmin(min_margin, sr.l1 - sr.lb);
+    nnt_mlp_free(&g);
+  }
+  r = row(t, "Q27", "Thm 4.4", "int|Delta^n - g| >= lb(n,P) = (2^{n-1}-P-1)/2^{n+2} and >= 1/32 within budget");
+  SET(bound, "lb(n,P); 1/32");
+  SET(measured, "%d budget nets + Delta^1..8: violations %d, min L1 %.4f, min L1-lb %.4f", n_nets, viol, min_l1, min_margin);
+  SET(note, "training collapsing to 1/2 is not evidence; this exact bound is");
+  r->pass = viol == 0;
+
+  /* capacity: one hidden layer needs 2^n - 1 kinks; the constructed shallow net equals Delta^n */
+  int n = 10;
+  nnt_mlp d, sh;
+  nnt_build_delta(&d, n);
+  nnt_shallow_from_pieces(&sh, &d);
+  nnt_pwl_summary s;
+  nnt_pwl_summarize(&sh, &d, 0, 1, &s);
+  nnt_pwl_summary sp;
+  nnt_pwl_summarize(&d, NULL, 0, 1, &sp);
+  r = row(t, "Q26.2", "Sec 4.2 capacity", "shallow net for Delta^10 on [0,1]: 2^10 - 1 kinks (+1 ReLU) vs 30 deep");
+  SET(bound, "sup diff 0");
+  SET(measured, "%d ReLUs, interior breakpoints %ld, sup|shallow - deep| %.1g", sh.layers[0].out, sp.pieces - 1, s.sup_abs);
+  r->pass = s.sup_abs < 1e-12 && sp.pieces - 1 == (1 << n) - 1;
+  nnt_mlp_free(&d), nnt_mlp_free(&sh);
+
+  /* Remark 2.2: Chebyshev interpolant of |x| of degree n vs 2 ReLUs */
+  double worst_cheb[3];
+  int degs[3] = {10, 40, 160};
+  for (int q = 0; q < 3; q++) {
+    int N = degs[q];
+    double c[161] = {0};
+    for (int j = 0; j <= N; j++) { /* interpolation at Chebyshev points via the discrete cosine sums */
+      double s2 = 0;
+      for (int k = 0; k <= N; k++) {
+        double w = (k == 0 || k == N) ? 0.5 : 1;
+        s2 += w * fabs(cos(M_PI * k / N)) * cos(M_PI * j * k / N);
+      }
+      c[j] = 2.0 / N * s2 * ((j == 0 || j == N) ? 0.5 : 1);
+    }
+    double e = 0;
+    for (int s3 = 0; s3 <= 4000; s3++) {
+      double x = -1 + 2.0 * s3 / 4000 + 1e-7, th = acos(fmax(-1, fmin(1, x))), p = 0;
+      for (int j = 0; j <= N; j++) p += c[j] * cos(j * th);
+      e = fmax(e, fabs(p - fabs(x)));
+    }
+    worst_cheb[q] = e;
+  }
+  double absw[2] = {1, -1}, ones[2] = {1, 1};
+  nnt_mlp ab;
+  nnt_mlp_init(&ab);
+  nnt_mlp_layer *A = nnt_mlp_add(&ab, 1, 2, NNT_ACT_RELU);
+  A->W[0] = absw[0], A->W[1] = absw[1];
+  nnt_mlp_layer *B = nnt_mlp_add(&ab, 2, 1, NNT_ACT_IDENTITY);
+  B->W[0] = ones[0], B->W[1] = ones[1];
+  nnt_piece pc[4];
+  long npc = nnt_pwl_collect(&ab, NULL, -1, 1, pc, 4);
+  r = row(t, "Q29", "Remark 2.2", "|x|: Chebyshev degree n error ~ c/n; 2 ReLUs exact");
+  SET(bound, "n*err in [0.1,1]");
+  SET(measured, "n*err %.3f %.3f %.3f; ReLU net %ld pieces, slopes %g %g", worst_cheb[0] * 10, worst_cheb[1] * 40,
+      worst_cheb[2] * 160, npc, pc[0].a, npc > 1 ? pc[1].a : 0);
+  r->pass = npc == 2 && pc[0].a == -1 && pc[1].a == 1 && pc[0].c == 0 && pc[1].c == 0 && worst_cheb[2] * 160 > 0.1 &&
+            worst_cheb[2] * 160 < 1;
+  nnt_mlp_free(&ab);
+}
+
+int nnt_approx_check(int quick, uint64_t seed, nnt_check_table *t) {
+  memset(t, 0, sizeof *t);
+  nnt_rng rg;
+  /* one stream per statement group so a group's numbers do not depend on the others */
+  nnt_rng_init(&rg, seed, 1), q1(t, &rg);
+  nnt_rng_init(&rg, seed, 2), q2(t, &rg, quick);
+  q4(t);
+  nnt_rng_init(&rg, seed, 5), q5_q6(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 7), q7_q9(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 10), ch3(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 16), q16_q17(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 18), q18_q30(t, &rg, quick);
+  q19(t);
+  nnt_rng_init(&rg, seed, 20), q20_q21_q28(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 22), q22_q24(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 26), q26_q27_q29(t, &rg, quick);
+  int fails = 0;
+  for (int i = 0; i < t->n; i++) fails += !t->rows[i].pass;
+  return fails;
+}

@@ -1,0 +1,220 @@
+/* ntk.c — near initialisation (ch. 3): linearisation gaps (Props 3.4, 3.7), Lemma 3.15 noise,
+ * Thm 3.10 planting, the transport map with the corrected scaling, empirical vs closed-form NTK.
+ * Model: F(x; V) = sum_j a_j s(v_j . x), a_j = +-1, v_j ~ N(0, I_d) (the book's init). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_approx.h"
+#include "nnt_error.h"
+
+double nnt_ntk_kinf(const double *x, const double *y, int d) {
+  double xy = 0, xx = 0, yy = 0;
+  for (int i = 0; i < d; i++) xy += x[i] * y[i], xx += x[i] * x[i], yy += y[i] * y[i];
+  double c = xy / sqrt(xx * yy);
+  c = fmax(-1, fmin(1, c));
+  return xy * (M_PI - acos(c)) / (2 * M_PI);
+}
+
+void nnt_ntk_km(nnt_rng *r, long m, int d, int n, const double *X, const double *Y, double *km) {
+  double *v = nnt_xmalloc(sizeof(double) * d);
+  long *cnt = nnt_xcalloc(n, sizeof(long));
+  for (long j = 0; j < m; j++) {
+    nnt_rng_fill_normal_f64(r, v, d, 0, 1);
+    for (int p = 0; p < n; p++) {
+      double a = 0, b = 0;
+      for (int i = 0; i < d; i++) a += v[i] * X[p * d + i], b += v[i] * Y[p * d + i];
+      cnt[p] += a >= 0 && b >= 0;
+    }
+  }
+  for (int p = 0; p < n; p++) {
+    double xy = 0;
+    for (int i = 0; i < d; i++) xy += X[p * d + i] * Y[p * d + i];
+    km[p] = xy * (double)cnt[p] / (double)m;
+  }
+  free(v), free(cnt);
+}
+
+void nnt_random_unit(nnt_rng *r, int d, double *x) {
+  double n2 = 0;
+  do {
+    nnt_rng_fill_normal_f64(r, x, d, 0, 1);
+    n2 = 0;
+    for (int i = 0; i < d; i++) n2 += x[i] * x[i];
+  } while (n2 == 0);
+  for (int i = 0; i < d; i++) x[i] /= sqrt(n2);
+}
+
+static int cmp_abs(const void *a, const void *b) {
+  double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+  return (x > y) - (x < y);
+}
+
+/* Prop 3.7's adversarial perturbation: flip the a_j = +1 units with the smallest |v_j . x| by
+ * v_j -> v_j - 2 (v_j . x) x while ||V - V0||_F <= B. The gap F(V) - F(V0) - <dF(V0), V - V0>
+ * is then sum |v_j . x| over flipped units (derivation in docs/approx.md). Returns that gap, and
+ * also verifies it by direct evaluation of F on the flipped units (gap_direct). */
+double nnt_relu_adversarial_gap(nnt_rng *r, long m, double B, double *gap_direct) {
+  /* x = e_1 without loss of generality (v ~ N(0, I) is rotation invariant): v_j . x ~ N(0,1) */
+  double *z = nnt_xmalloc(sizeof(double) * m);
+  long np = 0;
+  for (long j = 0; j < m; j++) {
+    double zj = nnt_rng_normal(r);
+    if (nnt_rng_u64(r) & 1) z[np++] = zj; /* a_j = +1 */
+  }
+  qsort(z, np, sizeof(double), cmp_abs);
+  double budget = B * B, used = 0, gap = 0, direct = 0;
+  for (long j = 0; j < np; j++) {
+    double cost = 4 * z[j] * z[j]; /* ||v_j - v0_j||^2 = (2 z_j)^2 */
+    if (used + cost > budget) break;
+    used += cost;
+    gap += fabs(z[j]);
+    /* direct: F change s(-z) - s(z); linear term s'(z) * (x . (-2 z x)) = -2 z 1[z > 0] */
+    double dF = fmax(0, -z[j]) - fmax(0, z[j]), lin = z[j] > 0 ? -2 * z[j] : 0;
+    direct += dF - lin;
+  }
+  free(z);
+  if (gap_direct) *gap_direct = direct;
+  return gap;
+}
+
+double nnt_prop37_bound(long m, double B, double delta) {
+  return cbrt((double)m) * (4 * pow(B, 4.0 / 3) + 2 * B * pow(log(1 / delta), 0.25));
+}
+
+static double softplus(double z) { return z > 30 ? z : log1p(exp(z)); }
+static double sigmoid(double z) { return 1 / (1 + exp(-z)); }
+
+/* Prop 3.4 with softplus (beta = 1/4): worst ratio gap / bound over `trials` random perturbations
+ * of Frobenius norm B at a random unit x. */
+double nnt_prop34_worst_ratio(nnt_rng *r, int m, int d, double B, int trials) {
+  double *V0 = nnt_xmalloc(sizeof(double) * m * d), *D = nnt_xmalloc(sizeof(double) * m * d), *a = nnt_xmalloc(sizeof(double) * m);
+  double x[64], worst = 0;
+  nnt_rng_fill_normal_f64(r, V0, (size_t)m * d, 0, 1);
+  for (int j = 0; j < m; j++) a[j] = nnt_rng_u64(r) & 1 ? 1 : -1;
+  for (int t = 0; t < trials; t++) {
+    nnt_random_unit(r, d, x);
+    nnt_rng_fill_normal_f64(r, D, (size_t)m * d, 0, 1);
+    double n2 = 0;
+    for (long k = 0; k < (long)m * d; k++) n2 += D[k] * D[k];
+    double s = B / sqrt(n2);
+    long double gap = 0;
+    for (int j = 0; j < m; j++) {
+      double z0 = 0, dz = 0;
+      for (int i = 0; i < d; i++) z0 += V0[j * d + i] * x[i], dz += s * D[j * d + i] * x[i];
+      gap += a[j] * (softplus(z0 + dz) - softplus(z0) - sigmoid(z0) * dz);
+    }
+    double bound = 0.25 * 1 / 2 * B * B;
+    worst = fmax(worst, fabs((double)gap) / bound);
+  }
+  free(V0), free(D), free(a);
+  return worst;
+}
+
+/* Lemma 3.15: |F(x; w0)| over random unit x at init (one fresh init per sample); returns the
+ * empirical std and 99% quantile of |F| / sqrt(m). */
+void nnt_lemma315_stats(nnt_rng *r, int m, int d, int samples, double *std_over_sqrtm, double *q99_over_sqrtm) {
+  double *F = nnt_xmalloc(sizeof(double) * samples), x[64], v[64];
+  double s2 = 0;
+  for (int t = 0; t < samples; t++) {
+    nnt_random_unit(r, d, x);
+    double f = 0;
+    for (int j = 0; j < m; j++) {
+      nnt_rng_fill_normal_f64(r, v, d, 0, 1);
+      double z = 0;
+      for (int i = 0; i < d; i++) z += v[i] * x[i];
+      f += (nnt_rng_u64(r) & 1 ? 1 : -1) * fmax(0, z);
+    }
+    F[t] = fabs(f) / sqrt(m);
+    s2 += F[t] * F[t];
+  }
+  qsort(F, samples, sizeof(double), cmp_abs);
+  *std_over_sqrtm = sqrt(s2 / samples);
+  *q99_over_sqrtm = F[(int)(0.99 * (samples - 1))];
+  free(F);
+}
+
+/* Thm 3.10 planting in d = 2 (targets on the circle), following the proof. */
+int nnt_plant(nnt_rng *r, int k, const double *beta, const double *alpha, double tau, double delta, int ntest,
+              nnt_plant_result *res) {
+  const int d = 2;
+  long m = (long)ceil(pow(4, d + 2) * log(1 / delta) / pow(tau, 2 * d - 2));
+  double tau_d = pow(tau, d - 1) / pow(2, d + 2);
+  long usz = (long)floor(m * tau_d);
+  double c = 1 / (tau * tau_d * sqrt((double)m)), c0 = sqrt((double)m) / tau;
+  double *V0 = nnt_xmalloc(sizeof(double) * m * d), *V = nnt_xmalloc(sizeof(double) * m * d);
+  signed char *a = nnt_xmalloc(m);
+  nnt_rng_fill_normal_f64(r, V0, (size_t)m * d, 0, 1);
+  for (long j = 0; j < m; j++) a[j] = nnt_rng_u64(r) & 1 ? 1 : -1;
+  memcpy(V, V0, sizeof(double) * m * d);
+  memset(res, 0, sizeof *res);
+  res->m = m, res->usz = usz, res->c0 = c0, res->min_S = m;
+  double amax = 0, a2 = 0;
+  for (int i = 0; i < k; i++) amax = fmax(amax, fabs(alpha[i])), a2 += alpha[i] * alpha[i];
+  for (int i = 0; i < k; i++) {
+    long S = 0, U = 0;
+    for (long j = 0; j < m; j++) {
+      double nv = hypot(V0[j * d], V0[j * d + 1]);
+      double dx = beta[i * d] - V0[j * d] / nv, dy = beta[i * d + 1] - V0[j * d + 1] / nv;
+      if (hypot(dx, dy) > tau || (a[j] > 0) != (alpha[i] > 0)) continue;
+      S++;
+      if (U < usz) {
+        for (int q = 0; q < d; q++) V[j * d + q] += c * fabs(alpha[i]) * V0[j * d + q] / nv;
+        U++;
+      }
+    }
+    if (S < res->min_S) res->min_S = S;
+  }
+  double fro = 0, rowmax = 0;
+  for (long j = 0; j < m; j++) {
+    double rr = 0;
+    for (int q = 0; q < d; q++) rr += (V[j * d + q] - V0[j * d + q]) * (V[j * d + q] - V0[j * d + q]);
+    fro += rr, rowmax = fmax(rowmax, sqrt(rr));
+  }
+  res->fro = sqrt(fro), res->rowmax = rowmax;
+  res->fro_proof = sqrt(a2) / (tau * sqrt(tau_d));
+  res->rowmax_proof = c * amax;
+  res->scale_statement = pow(2, d + 1) * sqrt((double)m) / pow(tau, d - 1);
+  res->fro_statement = pow(2, d + 1) * sqrt(a2) / pow(tau, d - 1);
+  /* test points in the unit disk: F(V), F0(V) = F(V0) + <dF(V0), V - V0>, g */
+  double sgg = 0, sgF = 0, a1 = 0;
+  for (int i = 0; i < k; i++) a1 += fabs(alpha[i]);
+  res->max_F_F0_rel = 0, res->max_excess = -INFINITY;
+  for (int t = 0; t < ntest; t++) {
+    double x[2], rad = sqrt(nnt_rng_uniform(r)), th = 2 * M_PI * nnt_rng_uniform(r);
+    x[0] = rad * cos(th), x[1] = rad * sin(th);
+    long double F = 0, F0 = 0, Fw0 = 0;
+    for (long j = 0; j < m; j++) {
+      double z0 = V0[j * d] * x[0] + V0[j * d + 1] * x[1], z = V[j * d] * x[0] + V[j * d + 1] * x[1];
+      F += a[j] * fmax(0, z);
+      Fw0 += a[j] * fmax(0, z0);
+      F0 += a[j] * (fmax(0, z0) + (z0 > 0 ? z - z0 : 0)); /* min-norm Clarke element: s'(0) = 0 */
+    }
+    double g = 0;
+    for (int i = 0; i < k; i++) g += alpha[i] * fmax(0, beta[i * d] * x[0] + beta[i * d + 1] * x[1]);
+    res->max_F_F0_rel = fmax(res->max_F_F0_rel, fabsl(F - F0) / (1 + fabsl(F)));
+    double dev = fabs((double)F - c0 * g), allowed = fabs((double)Fw0) + sqrt((double)m) * a1;
+    res->max_excess = fmax(res->max_excess, dev - allowed);
+    res->max_dev = fmax(res->max_dev, dev);
+    res->max_noise = fmax(res->max_noise, fabs((double)Fw0));
+    sgg += g * g, sgF += g * (double)(F - Fw0);
+  }
+  res->scale_fit = sgF / sgg;
+  free(V0), free(V), free(a);
+  return NNT_OK;
+}
+
+/* Thm 3.14 with T = u: (rho/sqrt m) F0(x; V) for the corrected scaling v_j = v0_j + a_j u/(rho sqrt m)
+ * and the draft's v_j = v0_j + a_j rho u / sqrt m; the limit is u.x/2. x = e_1, u = e_1. */
+void nnt_transport(nnt_rng *r, long m, double *corrected, double *draft) {
+  double rho = 1 / pow(log(1 + (double)m), 2);
+  long double F = 0, lin = 0;
+  for (long j = 0; j < m; j++) {
+    double z = nnt_rng_normal(r), a = nnt_rng_u64(r) & 1 ? 1 : -1;
+    F += a * fmax(0, z);
+    lin += z > 0; /* sum_j a_j s'(z_j) x . (a_j u) = #active (u.x = 1) */
+  }
+  double sm = sqrt((double)m);
+  *corrected = (double)(rho / sm * F + lin / (double)m);
+  *draft = (double)(rho / sm * F + rho * rho * lin / (double)m);
+}

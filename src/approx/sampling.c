@@ -1,0 +1,109 @@
+/* sampling.c — infinite-width threshold networks and Maurey sampling (ch. 2.3-2.4). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "nnt_approx.h"
+#include "nnt_error.h"
+
+/* Inverse CDF of the density |2 pi cos(2 pi b)| / 4 on [0,1]: the CDF is piecewise
+ * (sin 2 pi b)/4-type on quarters, inverted in closed form. */
+static double sin_icdf(double u) {
+  /* F(b) = (1/4) int_0^b |2 pi cos 2 pi t| dt; each quarter [q/4, (q+1)/4] carries mass 1/4 */
+  int q = (int)(u * 4);
+  if (q > 3) q = 3;
+  double w = u * 4 - q; /* fraction of the quarter's mass, in [0,1) */
+  /* within a quarter, mass from its start is |sin 2 pi t - sin 2 pi t_q| which runs 0..1 */
+  double t;
+  switch (q) {
+    case 0: t = asin(w) / (2 * M_PI); break;
+    case 1: t = 0.5 - asin(1 - w) / (2 * M_PI); break;
+    case 2: t = 0.5 + asin(w) / (2 * M_PI); break;
+    default: t = 1 - asin(1 - w) / (2 * M_PI); break;
+  }
+  return t;
+}
+
+void nnt_sample_sin_thresholds(nnt_rng *r, int m, double *b, double *a) {
+  for (int j = 0; j < m; j++) {
+    b[j] = sin_icdf(nnt_rng_uniform(r));
+    a[j] = 4.0 * (cos(2 * M_PI * b[j]) >= 0 ? 1 : -1) / m;
+  }
+}
+
+static int cmp_d(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+/* ||f - sin 2 pi x||^2 on U[0,1] exactly, f = sum a_j 1[x >= b_j] (a_j all of one magnitude). */
+double nnt_sin_threshold_l2sq(int m, const double *b, const double *a) {
+  double *p = nnt_xmalloc(sizeof(double) * 2 * m);
+  for (int j = 0; j < m; j++) p[2 * j] = b[j], p[2 * j + 1] = a[j];
+  qsort(p, m, 2 * sizeof(double), cmp_d);
+  long double ff = 0, fg = 0, S = 0;
+  for (int j = 0; j < m; j++) {
+    S += p[2 * j + 1];
+    double next = j + 1 < m ? p[2 * j + 2] : 1;
+    ff += S * S * (next - p[2 * j]);
+    fg += p[2 * j + 1] * (cos(2 * M_PI * p[2 * j]) - 1) / (2 * M_PI);
+  }
+  free(p);
+  return (double)(ff - 2 * fg + 0.5L);
+}
+
+/* Simpson's rule on [lo, hi] with n (even) intervals. */
+double nnt_simpson(double (*f)(double, void *), void *ctx, double lo, double hi, int n) {
+  double h = (hi - lo) / n, s = f(lo, ctx) + f(hi, ctx);
+  for (int i = 1; i < n; i++) s += f(lo + i * h, ctx) * (i % 2 ? 4 : 2);
+  return s * h / 3;
+}
+
+static double mass_integrand(double r, void *ctx) {
+  (void)ctx;
+  return exp(-M_PI * r * r) * fabs(sin(2 * M_PI * r));
+}
+
+/* |mu|_1 = int_w 4 pi g~(w) int_0^|w| |sin 2 pi b| db dw; integrating by parts in polar
+ * coordinates gives 4 pi int_0^inf e^{-pi r^2} |sin 2 pi r| dr for d = 2. For general d the
+ * radial weight is |S^{d-1}| r^{d-1}; we integrate the double integral numerically. */
+typedef struct {
+  int d;
+} mass_ctx;
+
+static double inner_S(double r) { /* int_0^r |sin 2 pi b| db in closed form */
+  double full = floor(2 * r);      /* half-periods of length 1/2, each with integral 1/pi */
+  double rest = r - full / 2;
+  return full / M_PI + (1 - cos(2 * M_PI * rest)) / (2 * M_PI);
+}
+
+static double radial(double r, void *ctx) {
+  int d = ((mass_ctx *)ctx)->d;
+  return pow(r, d - 1) * exp(-M_PI * r * r) * inner_S(r);
+}
+
+double nnt_barron_gauss_mass(int d) {
+  mass_ctx c = {d};
+  double sphere = 2 * pow(M_PI, d / 2.0) / tgamma(d / 2.0); /* |S^{d-1}| */
+  return 4 * M_PI * sphere * nnt_simpson(radial, &c, 0, 8, 40000);
+}
+
+double nnt_barron_gauss_mass_2d_parts(void) { return 4 * M_PI * nnt_simpson(mass_integrand, NULL, 0, 8, 40000); }
+
+void nnt_sample_barron_gauss(nnt_rng *r, int d, int m, double *W, double *b, double *s) {
+  for (int k = 0; k < m; k++) {
+    double rad, bb;
+    do { /* radius ~ r^d e^{-pi r^2} = chi_{d+1} / sqrt(2 pi); b ~ U[0, r], accept w.p. |sin 2 pi b| */
+      double c2 = 0;
+      for (int i = 0; i < d + 1; i++) {
+        double z = nnt_rng_normal(r);
+        c2 += z * z;
+      }
+      rad = sqrt(c2 / (2 * M_PI));
+      bb = rad * nnt_rng_uniform(r);
+    } while (nnt_rng_uniform(r) >= fabs(sin(2 * M_PI * bb)));
+    nnt_random_unit(r, d, W + (size_t)k * d);
+    for (int i = 0; i < d; i++) W[(size_t)k * d + i] *= rad;
+    b[k] = bb;
+    s[k] = sin(2 * M_PI * bb) > 0 ? -1 : 1; /* q = -4 pi g~ sin(2 pi b) */
+  }
+}
