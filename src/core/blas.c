@@ -2,51 +2,49 @@
 
 #include <cblas.h>
 #include <omp.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 long nnt_gemm_blas_threshold = 48L * 48 * 48;
 static int nthreads = 1;
 
-/* C[M,N] = beta*C + alpha * op(A)[M,K] op(B)[K,N]; the inner loop always runs over a contiguous
- * row so it vectorises: for op(B) = B we stream rows of B, for op(B) = B^T we take dot products. */
-#define GEMM_LOOPS(T)                                                                           \
-  for (int i = 0; i < M; i++) {                                                                 \
-    T *c = C + (size_t)i * ldc;                                                                 \
-    if (beta == 0) for (int j = 0; j < N; j++) c[j] = 0;                                        \
-    else if (beta != 1) for (int j = 0; j < N; j++) c[j] *= beta;                               \
-    if (!transB) {                                                                              \
-      for (int k = 0; k < K; k++) {                                                             \
-        T a = alpha * (transA ? A[(size_t)k * lda + i] : A[(size_t)i * lda + k]);               \
-        const T *b = B + (size_t)k * ldb;                                                       \
-        for (int j = 0; j < N; j++) c[j] += a * b[j];                                           \
-      }                                                                                         \
-    } else if (!transA) {                                                                       \
-      const T *a = A + (size_t)i * lda;                                                         \
-      for (int j = 0; j < N; j++) {                                                             \
-        const T *b = B + (size_t)j * ldb;                                                       \
-        T s = 0;                                                                                \
-        for (int k = 0; k < K; k++) s += a[k] * b[k];                                           \
-        c[j] += alpha * s;                                                                      \
-      }                                                                                         \
-    } else {                                                                                    \
-      for (int j = 0; j < N; j++) {                                                             \
-        const T *b = B + (size_t)j * ldb;                                                       \
-        T s = 0;                                                                                \
-        for (int k = 0; k < K; k++) s += A[(size_t)k * lda + i] * b[k];                         \
-        c[j] += alpha * s;                                                                      \
-      }                                                                                         \
-    }                                                                                           \
-  }
+/* The loop path: a register-blocked kernel (nn_gemm.inc) for float and double. Vectors are GCC
+ * vector extensions; fused multiply-add comes from the FMA intrinsics when the target has them
+ * (ISO C mode does not contract a*b+c on its own). */
+#define GLUE_(a, b) a##b
+#define GLUE(a, b) GLUE_(a, b)
+typedef float nnt_v8f __attribute__((vector_size(32), aligned(4), __may_alias__));
+typedef double nnt_v4d __attribute__((vector_size(32), aligned(8), __may_alias__));
+#if defined(__FMA__) && defined(__AVX__)
+#include <immintrin.h>
+#define FMA_F(a, b, c) ((nnt_v8f)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
+#define FMA_D(a, b, c) ((nnt_v4d)_mm256_fmadd_pd((__m256d)(a), (__m256d)(b), (__m256d)(c)))
+#else
+#define FMA_F(a, b, c) ((a) * (b) + (c))
+#define FMA_D(a, b, c) ((a) * (b) + (c))
+#endif
 
-void nnt_sgemm_loops(int transA, int transB, int M, int N, int K, float alpha, const float *A, int lda,
-                     const float *B, int ldb, float beta, float *C, int ldc) {
-  GEMM_LOOPS(float)
-}
-
-void nnt_dgemm_loops(int transA, int transB, int M, int N, int K, double alpha, const double *A,
-                     int lda, const double *B, int ldb, double beta, double *C, int ldc) {
-  GEMM_LOOPS(double)
-}
+#define GT float
+#define GV nnt_v8f
+#define GL 8
+#define GFMA FMA_F
+#define GSPLAT(x) ((nnt_v8f){(x), (x), (x), (x), (x), (x), (x), (x)})
+#define GNAME nnt_sgemm_loops
+#include "nn_gemm.inc"
+#undef GT
+#undef GV
+#undef GL
+#undef GFMA
+#undef GSPLAT
+#undef GNAME
+#define GT double
+#define GV nnt_v4d
+#define GL 4
+#define GFMA FMA_D
+#define GSPLAT(x) ((nnt_v4d){(x), (x), (x), (x)})
+#define GNAME nnt_dgemm_loops
+#include "nn_gemm.inc"
 
 void nnt_sgemm(int transA, int transB, int M, int N, int K, float alpha, const float *A, int lda,
                const float *B, int ldb, float beta, float *C, int ldc) {

@@ -10,6 +10,8 @@
 #include "nnt_test.h"
 
 static nnt_rng rng;
+/* e = max(e, d), where a NaN d makes e infinite (fmax would skip it) */
+#define ACC(e, d) ((e) = isnan(d) ? INFINITY : fmax((e), (d)))
 
 static double *randn(size_t n, double std) {
   double *x = malloc(sizeof(double) * (n ? n : 1));
@@ -23,13 +25,19 @@ static float *to_f32(const double *x, size_t n) {
 }
 static double maxdiff(const double *a, const double *b, size_t n) {
   double m = 0;
-  for (size_t i = 0; i < n; i++) m = fmax(m, fabs(a[i] - b[i]));
+  for (size_t i = 0; i < n; i++) {
+    if (!isfinite(a[i] - b[i])) return INFINITY; /* fmax would skip a NaN */
+    m = fmax(m, fabs(a[i] - b[i]));
+  }
   return m;
 }
 /* max|a - b| / max|b| for a float32 result against the float64 one. */
 static double relerr32(const float *a, const double *b, size_t n) {
   double m = 0, s = 1e-30;
-  for (size_t i = 0; i < n; i++) m = fmax(m, fabs(a[i] - b[i])), s = fmax(s, fabs(b[i]));
+  for (size_t i = 0; i < n; i++) {
+    if (!isfinite(a[i] - b[i])) return INFINITY;
+    m = fmax(m, fabs(a[i] - b[i])), s = fmax(s, fabs(b[i]));
+  }
   return m / s;
 }
 static double sigm(double x) { return 1 / (1 + exp(-x)); }
@@ -56,7 +64,7 @@ static void test_linear_layernorm_losses(void) {
     for (int o = 0; o < OC; o++) {
       double s = b[o];
       for (int c = 0; c < C; c++) s += x[n * C + c] * W[o * C + c];
-      e = fmax(e, fabs(s - y[n * OC + o]));
+      ACC(e, fabs(s - y[n * OC + o]));
     }
   CHECK_MSG(e < 1e-13, "linear vs direct sum: %g", e);
 
@@ -67,7 +75,7 @@ static void test_linear_layernorm_losses(void) {
     double m = 0, v = 0;
     for (int c = 0; c < C; c++) m += x[n * C + c] / C;
     for (int c = 0; c < C; c++) v += (x[n * C + c] - m) * (x[n * C + c] - m) / C;
-    for (int c = 0; c < C; c++) e = fmax(e, fabs((x[n * C + c] - m) / sqrt(v + 1e-5) * g[c] + be[c] - z[n * C + c]));
+    for (int c = 0; c < C; c++) ACC(e, fabs((x[n * C + c] - m) / sqrt(v + 1e-5) * g[c] + be[c] - z[n * C + c]));
   }
   CHECK_MSG(e < 1e-13, "layernorm vs direct: %g", e);
 
@@ -80,7 +88,7 @@ static void test_linear_layernorm_losses(void) {
     double s = 0;
     for (int v = 0; v < V; v++) s += exp(lg[n * V + v]);
     ref -= log(exp(lg[n * V + tg[n]]) / s) / N;
-    for (int v = 0; v < V; v++) e = fmax(e, fabs(exp(lg[n * V + v]) / s - sm[n * V + v]));
+    for (int v = 0; v < V; v++) ACC(e, fabs(exp(lg[n * V + v]) / s - sm[n * V + v]));
   }
   CHECK_CLOSE(ce, ref, 1e-13);
   CHECK_MSG(e < 1e-15 && maxdiff(pr, sm, N * V) < 1e-15, "softmax vs direct: %g", e);
@@ -248,7 +256,7 @@ static void test_conv(void) {
               for (int dj = -1; dj <= 1; dj++)
                 if (i + di >= 0 && i + di < H && j + dj >= 0 && j + dj < W)
                   s += w[((o * C + c) * 3 + di + 1) * 3 + dj + 1] * x[((b * C + c) * H + i + di) * W + j + dj];
-          e = fmax(e, fabs(s - out[((b * OC + o) * H + i) * W + j]));
+          ACC(e, fabs(s - out[((b * OC + o) * H + i) * W + j]));
         }
   CHECK_MSG(e < 1e-13, "conv3x3 vs direct sum: %g", e);
   free(x), free(w), free(bias), free(out), free(ws);
