@@ -42,8 +42,8 @@ int nnt_tm_parse_standard(const char *text, const char *where, nnt_tm *tm);
  *   symbols: _ 0 1 #       first is the blank; names without spaces
  *   input: 0 1 1           optional, symbol names separated by spaces
  *   A 0 -> 1 R B           state, read, write, move (L, R, S), next (a state, halt, accept, reject)
- * '#' starts a comment only at the beginning of a line or after whitespace. Pairs without a rule
- * are undefined. Errors: NNT_EFORMAT "where:LINE:COL: ...". */
+ * Lines whose first non-blank character is '#' are comments ('#' may be a symbol name). Pairs
+ * without a rule are undefined. Errors: NNT_EFORMAT "where:LINE:COL: ...". */
 int nnt_tm_parse_text(const char *text, const char *where, nnt_tm *tm);
 /* A file in either format (the text format if it contains "states:"), or, when `arg` is not an
  * existing file, `arg` itself in standard notation. */

@@ -1,5 +1,6 @@
 /* Runs a compiled transformer in float64 or float32 and checks it against a direct simulation. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

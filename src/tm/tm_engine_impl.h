@@ -20,7 +20,11 @@ typedef struct {
   R_CSR Q, K, V;       /* V keeps only the rows in vdims */
   REAL *bq, *bk, *K0, *bv, *V0;
   int *vdims;
-  REAL *kc, *vc;       /* key cache [dk][cap], value cache [cap][nv] */
+  /* Key cache [dk][cap]: int8 while every key entry is a small integer (exact; 8x less memory
+   * traffic, which bounds the cost of long runs), REAL from the first entry that is not. */
+  int narrow;
+  int8_t *kc8;
+  REAL *kc, *vc;       /* value cache [cap][nv] */
 } R_ATT;
 
 typedef struct {
@@ -82,19 +86,32 @@ static void CAT(att_load_, SFX)(R_ATT *d, const nnt_tm_attn *s, int w, int cap) 
   d->bv = nnt_xmalloc(sizeof(REAL) * (size_t)(nv ? nv : 1));
   d->V0 = nnt_xmalloc(sizeof(REAL) * (size_t)(nv ? nv : 1));
   for (int i = 0; i < nv; i++) d->bv[i] = (REAL)s->bv[vd[i]], d->V0[i] = (REAL)s->V0[vd[i]];
-  d->kc = nnt_xmalloc(sizeof(REAL) * (size_t)d->dk * (size_t)(cap ? cap : 1));
+  d->narrow = 1;
+  d->kc = NULL;
+  d->kc8 = nnt_xmalloc((size_t)d->dk * (size_t)(cap ? cap : 1));
   d->vc = nnt_xmalloc(sizeof(REAL) * (size_t)(nv ? nv : 1) * (size_t)(cap ? cap : 1));
 }
 
 static void CAT(att_free_, SFX)(R_ATT *a) {
   CAT(csr_free_, SFX)(&a->Q), CAT(csr_free_, SFX)(&a->K), CAT(csr_free_, SFX)(&a->V);
-  free(a->bq), free(a->bk), free(a->K0), free(a->bv), free(a->V0), free(a->vdims), free(a->kc), free(a->vc);
+  free(a->bq), free(a->bk), free(a->K0), free(a->bv), free(a->V0), free(a->vdims), free(a->kc), free(a->kc8), free(a->vc);
 }
 
 /* Appends key and value of x to the cache. */
 static void CAT(att_push_, SFX)(R_ATT *a, const REAL *x, REAL *tmp) {
   CAT(spmv_, SFX)(&a->K, x, a->bk, tmp, 0);
-  for (int c = 0; c < a->dk; c++) a->kc[(long)c * a->cap + a->n] = tmp[c];
+  if (a->narrow) {
+    for (int c = 0; c < a->dk; c++)
+      if (!(tmp[c] >= -127 && tmp[c] <= 127 && tmp[c] == (REAL)(int8_t)tmp[c])) a->narrow = 0;
+    if (!a->narrow) { /* widen the cache once */
+      a->kc = nnt_xmalloc(sizeof(REAL) * (size_t)a->dk * (size_t)a->cap);
+      for (long i = 0; i < (long)a->dk * a->cap; i++) a->kc[i] = i % a->cap < a->n ? (REAL)a->kc8[i] : 0;
+    }
+  }
+  for (int c = 0; c < a->dk; c++) {
+    if (a->narrow) a->kc8[(long)c * a->cap + a->n] = (int8_t)tmp[c];
+    else a->kc[(long)c * a->cap + a->n] = tmp[c];
+  }
   CAT(spmv_, SFX)(&a->V, x, a->bv, a->vc + (long)a->n * a->nv, 0);
   a->n++;
 }
@@ -105,15 +122,24 @@ static void CAT(att_apply_, SFX)(const R_ATT *a, REAL *h, REAL *q, REAL *sc, REA
   CAT(spmv_, SFX)(&a->Q, h, a->bq, q, 0);
   REAL s0 = 0;
   for (int c = 0; c < dk; c++) s0 += q[c] * a->K0[c];
-  for (int t = 0; t < n; t++) sc[t] = 0;
-  for (int c = 0; c < dk; c++) {
-    REAL qc = q[c];
-    if (qc == 0) continue;
-    const REAL *kr = a->kc + (long)c * a->cap;
-    for (int t = 0; t < n; t++) sc[t] += qc * kr[t];
-  }
   REAL mx = s0;
-  for (int t = 0; t < n; t++) mx = sc[t] > mx ? sc[t] : mx;
+  enum { BLK = 512 }; /* a block of scores stays in L1 while every key row streams past it */
+  for (int t0 = 0; t0 < n; t0 += BLK) {
+    int t1 = t0 + BLK < n ? t0 + BLK : n;
+    for (int t = t0; t < t1; t++) sc[t] = 0;
+    for (int c = 0; c < dk; c++) {
+      REAL qc = q[c];
+      if (qc == 0) continue;
+      if (a->narrow) {
+        const int8_t *kr = a->kc8 + (long)c * a->cap;
+        for (int t = t0; t < t1; t++) sc[t] += qc * (REAL)kr[t];
+      } else {
+        const REAL *kr = a->kc + (long)c * a->cap;
+        for (int t = t0; t < t1; t++) sc[t] += qc * kr[t];
+      }
+    }
+    for (int t = t0; t < t1; t++) mx = sc[t] > mx ? sc[t] : mx;
+  }
   for (int i = 0; i < nv; i++) acc[i] = 0;
   REAL norm = 0;
   if (!softmax) { /* ties averaged; scores are small integers, so == is exact */
@@ -205,8 +231,8 @@ static int CAT(run_, SFX)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_
   }
   size_t cbytes = 0;
   for (int l = 0; l < nl; l++) {
-    if (L[l].has_self) cbytes += (size_t)L[l].self.cap * (size_t)(L[l].self.dk + L[l].self.nv) * sizeof(REAL);
-    if (L[l].has_enc) cbytes += (size_t)L[l].enc.cap * (size_t)(L[l].enc.dk + L[l].enc.nv) * sizeof(REAL);
+    if (L[l].has_self) cbytes += (size_t)L[l].self.cap * (L[l].self.dk + L[l].self.nv * sizeof(REAL));
+    if (L[l].has_enc) cbytes += (size_t)L[l].enc.cap * (L[l].enc.dk + L[l].enc.nv * sizeof(REAL));
   }
   res->cache_bytes = cbytes;
   res->weight_bytes = wbytes;

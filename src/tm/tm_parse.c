@@ -135,10 +135,10 @@ int nnt_tm_parse_text(const char *text, const char *where, nnt_tm *out) {
     lineno++;
     const char *e = strchr(p, '\n');
     size_t len = e ? (size_t)(e - p) : strlen(p);
-    /* Strip a comment: '#' at the start or after whitespace. */
-    for (size_t i = 0; i < len; i++)
-      if (p[i] == '#' && (i == 0 || isspace((unsigned char)p[i - 1]))) {
-        len = i;
+    /* A comment line: '#' as its first non-blank character ('#' can be a symbol elsewhere). */
+    for (size_t i = 0; i < len && !(p[i] != ' ' && p[i] != '\t' && p[i] != '#'); i++)
+      if (p[i] == '#') {
+        len = 0;
         break;
       }
     line_cur l = {p, len, 0};
@@ -183,6 +183,7 @@ int nnt_tm_parse_text(const char *text, const char *where, nnt_tm *out) {
         if (k < 0 || nsym < 0) FAIL(col, "a transition before states: and symbols:");
         if (!tm.delta) {
           tm_alloc(&tm, k, nsym);
+          snprintf(tm.state_name[k], NNT_TM_NAME, "accept");
           for (int z = 0; z < k; z++) memcpy(tm.state_name[z], states[z], NNT_TM_NAME);
           for (int a = 0; a < nsym; a++) memcpy(tm.sym_name[a], syms[a], NNT_TM_NAME);
         }

@@ -1,0 +1,23 @@
+# Command-line tests of nnt tm: the shipped examples (compiled and checked step by step), the
+# softmax and float32 paths, and bad input (one line, exit 2).
+set(TMEX ${NNT_SRC_DIR}/examples/tm)
+nnt_cli_test(tm_run_bb4 0 "steps=107 halt_step=107 nonblank=13" tm run ${TMEX}/bb4.tm --steps 107)
+nnt_cli_test(tm_run_string 0 "halt_step=6 nonblank=4" tm run 1RB1LB_1LA1RZ --steps 10)
+nnt_cli_test(tm_compile_bb2 0 "steps_checked=6 mismatches=0" tm compile ${TMEX}/bb2.tm)
+nnt_cli_test(tm_compile_bb3 0 "steps_checked=21 mismatches=0" tm compile ${TMEX}/bb3.tm --precision f32)
+nnt_cli_test(tm_compile_bb4 0 "exactly binary: yes.*steps_checked=107 mismatches=0" tm compile ${TMEX}/bb4.tm)
+nnt_cli_test(tm_compile_bb4_beta 0 "beta_min f64=[0-9.]+ f32=[0-9.]+.*steps_checked=107 mismatches=0"
+             tm compile ${TMEX}/bb4.tm --beta-search)
+nnt_cli_test(tm_compile_bb4_softmax 0 "steps_checked=107 mismatches=0" tm compile ${TMEX}/bb4.tm --attention softmax --beta 20 --precision f32)
+nnt_cli_test(tm_compile_bb4_softmax_low_beta 1 "mismatches=[1-9]" tm compile ${TMEX}/bb4.tm --attention softmax --beta 0.5)
+nnt_cli_test(tm_compile_palindrome 0 "\\+1 \\(halted, accept\\).*steps_checked=60 mismatches=0" tm compile ${TMEX}/palindrome.tm --steps 60)
+nnt_cli_test(tm_compile_palindrome_reject 0 "-1 \\(reject\\).*steps_checked=40 mismatches=0" tm compile ${TMEX}/palindrome.tm --steps 40 --input abbab)
+nnt_cli_test(tm_compile_counter 0 "steps_checked=2000 mismatches=0" tm compile ${TMEX}/counter.tm --steps 2000 --precision f32)
+nnt_cli_test(tm_compile_quick 0 "steps_checked=200 mismatches=0" tm compile ${TMEX}/counter.tm --steps 10000 --quick)
+nnt_cli_test(tm_bad_state 2 "machine:col 13: undefined state 'C'" tm run 1RB1LB_1LA1RC --steps 5)
+nnt_cli_test(tm_bad_symbol 2 "machine:col 1: undefined symbol '2'" tm compile 2RB1LB_1LA1RZ --steps 5)
+nnt_cli_test(tm_bad_input 2 "--input:col 2: 'x' is not a symbol" tm run 1RB1LB_1LA1RZ --steps 5 --input 0x)
+nnt_cli_test(tm_bad_steps 2 "--steps: 0 is out of range" tm compile 1RB1LB_1LA1RZ --steps 0)
+nnt_cli_test(tm_bad_softmax 2 "needs --beta" tm compile 1RB1LB_1LA1RZ --attention softmax)
+nnt_cli_test(tm_no_halt 2 "does not halt within 10\\^4 steps" tm compile 1RB0LA_1LA0RB)
+nnt_cli_test(tm_bad_sub 2 "unknown subcommand 'frob'" tm frob)
