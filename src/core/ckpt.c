@@ -89,7 +89,7 @@ int nnt_ckpt_save(const char *path, const char *kind, const nnt_params *P, const
   const char *meta = meta_json ? meta_json : "";
   if (strlen(meta) > MAX_META) return nnt_fail(NNT_EINVAL, "%s: metadata longer than %d bytes", path, MAX_META);
   if (*meta) {
-    cJSON *j = cJSON_Parse(meta);
+    cJSON *j = cJSON_ParseWithOpts(meta, NULL, 1);
     if (!j) return nnt_fail(NNT_EINVAL, "%s: checkpoint metadata is not valid JSON", path);
     cJSON_Delete(j);
   }
@@ -309,6 +309,12 @@ int nnt_ckpt_load(const char *path, const char *kind, nnt_params *P, nnt_optim *
     if (c.cfg.kind != opt->cfg.kind) {
       st = nnt_fail(NNT_EFORMAT, "%s: optimizer state is %s, expected %s", path, nnt_optim_kind_name(c.cfg.kind),
                     nnt_optim_kind_name(opt->cfg.kind));
+      goto out;
+    }
+    if (nnt_optim_check(&c.cfg)) {
+      char why[256];
+      snprintf(why, sizeof why, "%s", nnt_errmsg()); /* nnt_fail overwrites the message it would read */
+      st = nnt_fail(NNT_EFORMAT, "%s: stored optimizer settings are invalid (%s)", path, why);
       goto out;
     }
     if (c.has_m != (uint32_t)nnt_optim_has_m(&c.cfg) || c.has_v != (uint32_t)nnt_optim_has_v(&c.cfg)) {

@@ -54,6 +54,8 @@ typedef struct {
 /* Validates cfg (NNT_EINVAL naming the bad value: lr < 0, betas outside [0, 1), eps < 0, wd < 0,
  * nesterov without momentum or with dampening) and allocates zeroed state for every parameter. */
 int nnt_optim_init(nnt_optim *o, nnt_params *P, nnt_optim_config cfg);
+/* The validation alone (NNT_OK or NNT_EINVAL with the message). */
+int nnt_optim_check(const nnt_optim_config *cfg);
 void nnt_optim_free(nnt_optim *o);
 /* One update of every parameter from its current grad (grads are left unchanged). */
 void nnt_optim_step(nnt_optim *o);

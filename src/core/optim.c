@@ -33,7 +33,7 @@ const char *nnt_optim_kind_name(nnt_optim_kind k) {
 int nnt_optim_has_m(const nnt_optim_config *c) { return c->kind != NNT_OPT_SGD || c->momentum != 0; }
 int nnt_optim_has_v(const nnt_optim_config *c) { return c->kind != NNT_OPT_SGD; }
 
-static int check_config(const nnt_optim_config *c) {
+int nnt_optim_check(const nnt_optim_config *c) {
   const char *k = nnt_optim_kind_name(c->kind);
   if (c->kind != NNT_OPT_SGD && c->kind != NNT_OPT_ADAM && c->kind != NNT_OPT_ADAMW)
     return nnt_fail(NNT_EINVAL, "unknown optimizer kind %d", (int)c->kind);
@@ -55,7 +55,7 @@ static int check_config(const nnt_optim_config *c) {
 }
 
 int nnt_optim_init(nnt_optim *o, nnt_params *P, nnt_optim_config cfg) {
-  int st = check_config(&cfg);
+  int st = nnt_optim_check(&cfg);
   if (st) return st;
   o->cfg = cfg;
   o->params = P;

@@ -25,8 +25,7 @@ void nnt_params_free(nnt_params *P) {
 
 nnt_param *nnt_params_add(nnt_params *P, const char *name, nnt_dtype dtype, int ndim, const int *shape) {
   if (!name || !*name || nnt_params_find(P, name)) {
-    fprintf(stderr, "nnt: parameter name %s\n", name && *name ? "registered twice" : "empty");
-    if (name && *name) fprintf(stderr, "nnt: duplicate: %s\n", name);
+    fprintf(stderr, "nnt: parameter name '%s' %s\n", name ? name : "", name && *name ? "registered twice" : "is empty");
     abort();
   }
   if (P->n == P->cap) {

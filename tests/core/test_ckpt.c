@@ -241,6 +241,20 @@ int main(void) {
   copy[n] = 0;
   spit(bad, copy, n + 1);
   expect_bad(bad, "test-model", 0, 1, NNT_OPT_ADAMW, "unexpected bytes");
+  /* a well-formed file (valid checksum) whose stored lr is negative */
+  {
+    size_t lr_at = off + 4 + 69 + 57 + 93 + 4 + 4;
+    double lr;
+    memcpy(&lr, file + lr_at, 8);
+    CHECK(lr == 0.02);
+    memcpy(copy, file, n);
+    lr = -1;
+    memcpy(copy + lr_at, &lr, 8);
+    uint64_t h = fnv(copy, n - 8);
+    memcpy(copy + n - 8, &h, 8);
+    spit(bad, copy, n);
+    expect_bad(bad, "test-model", 0, 1, NNT_OPT_ADAMW, "stored optimizer settings are invalid (adamw: learning rate -1");
+  }
   expect_bad(path, "other-model", 0, 1, NNT_OPT_ADAMW, "model kind 'test-model', expected 'other-model'");
   expect_bad(path, "test-model", 1, 1, NNT_OPT_ADAMW, "tensor 'w' is float32 [3, 4], the model's is float32 [4, 3]");
   expect_bad(path, "test-model", 0, 1, NNT_OPT_ADAM, "optimizer state is adamw, expected adam");
@@ -262,6 +276,7 @@ int main(void) {
   snprintf(tmp, sizeof tmp, "%s/missing.ckpt", dir);
   CHECK(nnt_ckpt_load(tmp, "test-model", &P, NULL, NULL, NULL) == NNT_EIO);
   CHECK(nnt_ckpt_save(tmp, "test-model", &P, NULL, 0, "{not json") == NNT_EINVAL && !nnt_file_exists(tmp));
+  CHECK(nnt_ckpt_save(tmp, "test-model", &P, NULL, 0, "{} trailing") == NNT_EINVAL && !nnt_file_exists(tmp));
 
   free(copy);
   free(file);
