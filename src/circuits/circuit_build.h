@@ -1,0 +1,36 @@
+/* circuit_build.h — private to src/circuits: the builder the three readers share. Signals are
+ * interned by name; gates are defined once; finishing checks for undefined signals and cycles
+ * and stores the gates in topological order. */
+#ifndef NNT_CIRCUIT_BUILD_H
+#define NNT_CIRCUIT_BUILD_H
+#include <stddef.h>
+
+#include "nnt_circuits.h"
+
+typedef struct {
+  const char *file;
+  int n, cap;
+  nnt_gate_type *type;
+  int *nin, **in;
+  char **name;
+  int *def_line, *use_line; /* def_line 0: used but not (yet) defined */
+  int *ht, htcap;           /* open addressing: signal index + 1, 0 = empty */
+  int ninputs, incap, *inputs;
+  int noutputs, outcap, *outputs, *out_line;
+  int anon;                 /* counter for generated gate names */
+} cbuild;
+
+void cb_init(cbuild *b, const char *file);
+void cb_free(cbuild *b);
+/* The signal called name[0..len), created on first use (line = where it was first used). */
+int cb_sig(cbuild *b, const char *name, size_t len, int line);
+/* Defines signal s as a gate; NNT_EFORMAT if s is already defined. */
+int cb_define(cbuild *b, int s, nnt_gate_type t, int nin, const int *in, int line);
+/* A fresh gate with a generated name "<base>#<k>". */
+int cb_gate(cbuild *b, const char *base, nnt_gate_type t, int nin, const int *in, int line);
+int cb_input(cbuild *b, int s, int line);
+void cb_output(cbuild *b, int s, int line);
+/* Checks and moves everything into c (b is freed either way). */
+int cb_finish(cbuild *b, nnt_circuit *c);
+
+#endif

@@ -1,0 +1,146 @@
+/* nnt_circuits.h — boolean circuits: readers (ISCAS .bench, BLIF, AIGER .aag), layering, direct
+ * evaluation, the compiler to the feedforward ReLU net of Wei, Chen & Ma (Lemma 3.2 / B.1) with
+ * optional correction layers (Lemma 3.3, Definition D.1), verification, and the parameter-space
+ * all-layer margin (eq. 2.1) of any nnt_mlp.
+ *
+ * A circuit is a DAG of gates stored in topological order (every gate's fan-in comes before it).
+ * Inputs are gates of type NNT_GATE_INPUT; outputs are a list of gate indices (a gate may be
+ * listed more than once). Readers return NNT_EFORMAT with "file:line: what" on malformed,
+ * cyclic, sequential (latches) or incomplete (undefined signals) circuits.
+ */
+#ifndef NNT_CIRCUITS_H
+#define NNT_CIRCUITS_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nnt_mlp.h"
+#include "nnt_rng.h"
+
+typedef enum {
+  NNT_GATE_INPUT = 0,
+  NNT_GATE_CONST0,
+  NNT_GATE_CONST1,
+  NNT_GATE_BUF, /* ID gate */
+  NNT_GATE_NOT,
+  NNT_GATE_AND,
+  NNT_GATE_NAND,
+  NNT_GATE_OR,
+  NNT_GATE_NOR,
+  NNT_GATE_XOR,
+  NNT_GATE_XNOR,
+  NNT_GATE_NTYPES
+} nnt_gate_type;
+
+typedef struct {
+  nnt_gate_type type;
+  int nin;
+  int *in; /* fan-in gate indices, all smaller than this gate's index */
+  char *name;
+} nnt_gate;
+
+typedef struct {
+  int ngates;
+  nnt_gate *gates;
+  int ninputs, noutputs;
+  int *inputs;  /* gate indices, in declaration order: input bit i of x */
+  int *outputs; /* gate indices, in declaration order: output bit j */
+} nnt_circuit;
+
+const char *nnt_gate_name(nnt_gate_type t);
+void nnt_circuit_free(nnt_circuit *c);
+
+/* Readers. `name` labels error messages ("name:line: what"). The text need not be
+ * NUL-terminated. read_file picks the format from the extension (.bench, .blif, .aag). */
+int nnt_circuit_parse_bench(const char *text, size_t len, const char *name, nnt_circuit *c);
+int nnt_circuit_parse_blif(const char *text, size_t len, const char *name, nnt_circuit *c);
+int nnt_circuit_parse_aag(const char *text, size_t len, const char *name, nnt_circuit *c);
+int nnt_circuit_read(const char *path, nnt_circuit *c);
+
+/* A random layered circuit with m inputs, depth q and width r (Section 3's class G_{q,r,s}):
+ * layers 1..q-1 hold r gates, layer q the single output gate; each gate is NOT of one gate of
+ * the previous layer (probability 1/6) or AND/OR/NAND/NOR/XOR of two distinct ones, all drawn
+ * from (seed, stream). Gates outside the output's cone are removed by layering. */
+void nnt_circuit_random(int m, int q, int r, uint64_t seed, uint64_t stream, nnt_circuit *c);
+
+/* Direct evaluation on 64 inputs at once: X[i] holds input bit i of the 64 input vectors (bit k
+ * = vector k), Y[j] receives output bit j. */
+void nnt_circuit_eval64(const nnt_circuit *c, const uint64_t *X, uint64_t *Y);
+/* One input vector x[ninputs] in {0,1}; y[noutputs]. */
+void nnt_circuit_eval(const nnt_circuit *c, const uint8_t *x, uint8_t *y);
+
+/* A layered circuit (Section 3): layer 0 is the inputs; every node of layer l >= 1 reads only
+ * nodes of layer l-1; ID (BUF) nodes carry signals across layers; the last layer q holds the
+ * outputs in declaration order. Gates outside the outputs' cone are dropped. */
+typedef struct {
+  nnt_gate_type type;
+  int nin;
+  int *in; /* node indices within the previous layer */
+} nnt_lnode;
+
+typedef struct {
+  int depth;       /* q: layers after the input layer */
+  int *width;      /* width[l], l = 0..depth; width[0] = number of inputs */
+  nnt_lnode **nodes; /* nodes[l][k], l = 1..depth */
+  int width_max;   /* r (including the input layer, as in the paper) */
+  long size;       /* s: nodes of layers 1..q, ID gates included */
+  long id_gates;   /* ID gates inserted by layering */
+  long orig_gates; /* gates of the circuit kept (cone of the outputs, inputs excluded) */
+} nnt_layered;
+
+void nnt_circuit_layer(const nnt_circuit *c, nnt_layered *L);
+void nnt_layered_free(nnt_layered *L);
+
+/* The compiled net (Lemma B.1): each circuit layer becomes two ReLU layers
+ * f(h) = relu(W2 relu(W1 h + b1) + b2); with `correct`, the correction round(z) =
+ * relu(3z - 1) - relu(3z - 2) follows every block but the last, as two more ReLU layers
+ * (Lemma 3.3). Output j of the net is output bit j of the circuit, exactly 0 or 1. */
+void nnt_circuit_compile(const nnt_layered *L, int correct, nnt_mlp *net);
+
+/* Compares the net's own batched forward pass with direct evaluation: every input when
+ * ninputs <= exhaustive_max (checked = 2^ninputs), else `samples` uniform random inputs drawn
+ * from (seed, stream 0). Counts input vectors with any output differing from the circuit's bit
+ * (the net must give exactly 0.0 or 1.0). */
+typedef struct {
+  long checked, mismatches;
+  int exhaustive;
+  double max_abs_err; /* max |net - circuit| over all outputs checked */
+  long first_bad;     /* index of the first mismatching vector in enumeration order, -1 if none */
+} nnt_verify_result;
+
+nnt_verify_result nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
+                                     long samples, uint64_t seed);
+
+/* ---- All-layer margin (eq. 2.1), parameter space ----
+ * rho(theta, x, y) = min ||delta||_2 subject to (y - 0.5) * F_j(x, theta + delta) <= 0, over all
+ * weights and biases of every layer of an nnt_mlp whose activations are relu or identity, for
+ * output coordinate j. The estimate is an UPPER bound: the norm of an explicit perturbation that
+ * was checked (by a forward pass) to flip the decision. It is the minimum over:
+ *   - DeepFool-style linearised steps on all layers jointly and on each layer alone,
+ *   - projected gradient descent on the sphere of radius r from random starts, with bisection
+ *     on r (all layers jointly), which also works where the gradient at theta vanishes,
+ *   - each successful perturbation shrunk by bisection along its ray.
+ * Returns 0 if the net already misclassifies x, INFINITY if no flip was found. */
+typedef struct {
+  int restarts;     /* random starts per radius (default 4) */
+  int steps;        /* PGD steps per start (default 40) */
+  int bisections;   /* radius bisection steps (default 12) */
+  int deepfool_its; /* DeepFool iterations (default 60) */
+  uint64_t seed;
+} nnt_margin_opts;
+
+typedef struct {
+  double rho;        /* upper bound on the all-layer margin */
+  double output;     /* F_j(x, theta) */
+  int best_layer;    /* layer holding most of the best perturbation's squared norm */
+  long forward_passes;
+} nnt_margin_result;
+
+void nnt_margin_opts_default(nnt_margin_opts *o);
+nnt_margin_result nnt_mlp_margin(const nnt_mlp *net, const double *x, int j, int y, const nnt_margin_opts *o);
+
+/* Gradient of F_j(x, theta) with respect to every parameter, laid out layer by layer as
+ * (W row-major, then b); returns F_j. grad holds nnt_mlp_stats_of(net).params doubles.
+ * Exposed for the finite-difference check. */
+double nnt_mlp_output_grad(const nnt_mlp *net, const double *x, int j, double *grad);
+
+#endif

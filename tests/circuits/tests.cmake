@@ -1,0 +1,59 @@
+# Command-line tests of nnt circuit: every shipped example compiled and checked exhaustively,
+# with and without correction layers; a compile/load round trip; bad input; margin presets.
+set(EX ${NNT_SRC_DIR}/examples/circuits)
+set(BAD ${NNT_SRC_DIR}/tests/circuits/bad)
+foreach(f fulladder.bench fulladder.blif fulladder.aag adder10.bench mux4.blif majority5.blif parity8.bench compare4.aag)
+  nnt_cli_test(circuit_verify_${f} 0 "mode=exhaustive.*|inputs_checked=[0-9]+ mismatches=0 mode=exhaustive"
+               circuit verify ${EX}/${f})
+  nnt_cli_test(circuit_verify_correct_${f} 0 "inputs_checked=[0-9]+ mismatches=0 mode=exhaustive"
+               circuit verify ${EX}/${f} --correct)
+endforeach()
+nnt_cli_test(circuit_verify_adder10_count 0 "inputs_checked=1048576 mismatches=0 mode=exhaustive"
+             circuit verify ${EX}/adder10.bench)
+nnt_cli_test(circuit_verify_random_mode 0 "inputs_checked=5000 mismatches=0 mode=random"
+             circuit verify ${EX}/adder10.bench --exhaustive-max 10 --samples 5000)
+# c432 (ISCAS-85, 36 inputs) from the shared reference folder when present (not shipped: no licence text)
+if(EXISTS ${NNT_SRC_DIR}/../shared/reference/circuits/c432.bench)
+  nnt_cli_test(circuit_verify_c432 0 "inputs=36 outputs=7.*inputs_checked=100000 mismatches=0 mode=random"
+               circuit verify ${NNT_SRC_DIR}/../shared/reference/circuits/c432.bench)
+  nnt_cli_test(circuit_verify_c432_correct 0 "inputs_checked=100000 mismatches=0 mode=random"
+               circuit verify ${NNT_SRC_DIR}/../shared/reference/circuits/c432.bench --correct)
+endif()
+# compile to a file, then verify the file's net (it must reload bit for bit)
+add_test(NAME cli/circuit_compile_roundtrip
+         COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --correct --out $2 && $0 circuit verify $1 --net $2 | grep -q 'mismatches=0 mode=exhaustive'"
+                 ${NNT_EXE} ${EX}/compare4.aag ${CMAKE_BINARY_DIR}/circuit-compare4.json)
+set_tests_properties(cli/circuit_compile_roundtrip PROPERTIES LABELS cli)
+# a wrong net must fail verification with exit 1: the adder's net against the 4:1 mux is the wrong shape (exit 2),
+# the full adder's .bench net against its AIGER twin is right, against majority5 wrong.
+add_test(NAME cli/circuit_verify_mismatch
+         COMMAND sh -c "$0 circuit compile $1 --out $3 && $0 circuit verify $1 --net $3 >/dev/null && $0 circuit verify $2 --net $3; test $? -eq 1"
+                 ${NNT_EXE} ${EX}/fulladder.bench ${NNT_SRC_DIR}/tests/circuits/swapped_outputs.bench ${CMAKE_BINARY_DIR}/circuit-fa.json)
+set_tests_properties(cli/circuit_verify_mismatch PROPERTIES LABELS cli)
+nnt_cli_test(circuit_net_shape 2 "the net maps 3 inputs to 2 outputs" circuit verify ${EX}/mux4.blif --net ${CMAKE_BINARY_DIR}/circuit-fa.json)
+set_tests_properties(cli/circuit_net_shape PROPERTIES DEPENDS cli/circuit_verify_mismatch)
+# bad input: one line with file:line, exit 2
+nnt_cli_test(circuit_bad_cycle_bench 2 "cycle.bench:4: combinational cycle through signal .y." circuit verify ${BAD}/cycle.bench)
+nnt_cli_test(circuit_bad_undefined_bench 2 "undefined.bench:3: signal 'b' is used but never defined" circuit verify ${BAD}/undefined.bench)
+nnt_cli_test(circuit_bad_dff 2 "dff.bench:3: flip-flop DFF" circuit verify ${BAD}/dff.bench)
+nnt_cli_test(circuit_bad_gate 2 "unknown_gate.bench:3: unknown gate type 'MAJ'" circuit verify ${BAD}/unknown_gate.bench)
+nnt_cli_test(circuit_bad_malformed 2 "malformed.bench:3:" circuit verify ${BAD}/malformed.bench)
+nnt_cli_test(circuit_bad_latch_blif 2 "latch.blif:4: .latch: sequential" circuit verify ${BAD}/latch.blif)
+nnt_cli_test(circuit_bad_cube 2 "badcube.blif:5: cube character" circuit verify ${BAD}/badcube.blif)
+nnt_cli_test(circuit_bad_undefined_blif 2 "undefined.blif:4: signal 'z'" circuit verify ${BAD}/undefined.blif)
+nnt_cli_test(circuit_bad_latch_aag 2 "latch.aag:1: 1 latches" circuit verify ${BAD}/latch.aag)
+nnt_cli_test(circuit_bad_cycle_aag 2 "cycle.aag:[0-9]+: combinational cycle" circuit verify ${BAD}/cycle.aag)
+nnt_cli_test(circuit_bad_literal 2 "badlit.aag:4: literal 8 exceeds" circuit verify ${BAD}/badlit.aag)
+nnt_cli_test(circuit_bad_truncated 2 "truncated.aag:4: unexpected end of file" circuit verify ${BAD}/truncated.aag)
+nnt_cli_test(circuit_bad_ext 2 "unknown circuit format" circuit verify ${NNT_SRC_DIR}/README.md)
+nnt_cli_test(circuit_missing 2 "cannot open" circuit verify /nonexistent.bench)
+nnt_cli_test(circuit_no_file 2 "missing argument" circuit verify)
+nnt_cli_test(circuit_compile_no_out 2 "--out NET is required" circuit compile ${EX}/mux4.blif)
+nnt_cli_test(circuit_bad_sub 2 "unknown subcommand" circuit frobnicate)
+nnt_cli_test(circuit_bad_samples 2 "--samples" circuit verify ${EX}/mux4.blif --samples 0)
+# margin: file mode and the quick depth sweep; a bad option leaves no folder behind
+nnt_cli_test(circuit_margin_file 0 "margin compiled\\+correction +min=" circuit margin ${EX}/fulladder.bench --quick
+             --out ${CMAKE_BINARY_DIR}/circuit-margin-fa)
+nnt_cli_test(circuit_margin_sweep 0 "median_rho_corrected" circuit margin --quick --depths 1,4 --out ${CMAKE_BINARY_DIR}/circuit-margin-sweep)
+nnt_cli_test(circuit_margin_bad_output 2 "--output: the circuit has 2 outputs" circuit margin ${EX}/fulladder.bench --output 5
+             --out ${CMAKE_BINARY_DIR}/circuit-margin-never)
