@@ -371,7 +371,7 @@ static void ch3(nnt_check_table *t, nnt_rng *rg, int quick) {
   double beta[6], alpha[3] = {1, -0.6, 0.5};
   for (int i = 0; i < 3; i++) beta[2 * i] = cos(2 * M_PI * i / 3), beta[2 * i + 1] = sin(2 * M_PI * i / 3);
   nnt_plant_result pr;
-  nnt_plant(rg, 3, beta, alpha, 0.1, 0.1, quick ? 40 : 200, &pr);
+  nnt_plant(rg, 3, beta, alpha, 0.1, 0.1, quick ? 40 : 200, &pr, 0, NULL, NULL, NULL);
   r = row(t, "Q14", "Thm 3.10", "planting: F=F0, |S_i|>=floor(m tau_d), ||V-V0||_F = |a|_2/(tau sqrt tau_d), scale sqrt(m)/tau");
   SET(bound, "scale %.1f, fro %.2f", pr.c0, pr.fro_proof);
   SET(measured, "m=%ld |U|=%ld min|S|=%ld F-F0 %.0e fit %.1f fro %.2f", pr.m, pr.usz, pr.min_S, pr.max_F_F0_rel,

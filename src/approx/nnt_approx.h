@@ -149,9 +149,11 @@ typedef struct {
   double max_F_F0_rel;         /* max |F(x;V) - F0(x;V)| / (1 + |F|) */
   double max_dev, max_noise, max_excess; /* |F - c0 g|, |F(x;w0)|, dev - (|F(x;w0)| + sqrt(m)|alpha|_1) */
 } nnt_plant_result;
-/* Thm 3.10 in d = 2: targets beta (k x 2 unit rows), alpha; m = ceil(4^{d+2} ln(1/delta)/tau^{2d-2}). */
+/* Thm 3.10 in d = 2: targets beta (k x 2 unit rows), alpha; m = ceil(4^{d+2} ln(1/delta)/tau^{2d-2}).
+ * ntest random points of the unit disk give the statistics; F(x;V) and F(x;w0) are also returned
+ * at the neval points Xe (neval x 2) when neval > 0. */
 int nnt_plant(nnt_rng *r, int k, const double *beta, const double *alpha, double tau, double delta, int ntest,
-              nnt_plant_result *res);
+              nnt_plant_result *res, int neval, const double *Xe, double *Fe, double *Fw0e);
 void nnt_transport(nnt_rng *r, long m, double *corrected, double *draft);
 
 /* ---------------------------------------------------------------- depth separation (separation.c) */

@@ -136,7 +136,7 @@ void nnt_lemma315_stats(nnt_rng *r, int m, int d, int samples, double *std_over_
 
 /* Thm 3.10 planting in d = 2 (targets on the circle), following the proof. */
 int nnt_plant(nnt_rng *r, int k, const double *beta, const double *alpha, double tau, double delta, int ntest,
-              nnt_plant_result *res) {
+              nnt_plant_result *res, int neval, const double *Xe, double *Fe, double *Fw0e) {
   const int d = 2;
   long m = (long)ceil(pow(4, d + 2) * log(1 / delta) / pow(tau, 2 * d - 2));
   double tau_d = pow(tau, d - 1) / pow(2, d + 2);
@@ -200,6 +200,14 @@ int nnt_plant(nnt_rng *r, int k, const double *beta, const double *alpha, double
     sgg += g * g, sgF += g * (double)(F - Fw0);
   }
   res->scale_fit = sgF / sgg;
+  for (int e = 0; e < neval; e++) {
+    long double F = 0, Fw0 = 0;
+    for (long j = 0; j < m; j++) {
+      F += a[j] * fmax(0, V[j * d] * Xe[2 * e] + V[j * d + 1] * Xe[2 * e + 1]);
+      Fw0 += a[j] * fmax(0, V0[j * d] * Xe[2 * e] + V0[j * d + 1] * Xe[2 * e + 1]);
+    }
+    Fe[e] = (double)F, Fw0e[e] = (double)Fw0;
+  }
   free(V0), free(V), free(a);
   return NNT_OK;
 }
