@@ -31,7 +31,8 @@ static const char *help =
     "  --exhaustive-max K check all 2^m inputs when m <= K (default 20, at most 30)\n"
     "  --inputs N         inputs per circuit for margin (default 16; --quick 4)\n"
     "  --output J         output bit whose margin is measured (default 0)\n"
-    "  --depths LIST      circuit depths of the sweep (default 1,2,4,8,16; --quick 1,2,4,8)\n"
+    "  --depths LIST      circuit depths of the sweep (default 1,2,4,8,16,32; --quick 1,2,4,8)\n"
+    "  --family F         sweep circuits: chain (ID gates, Claim 3.5; default) or random\n"
     "  --width R          width of the random circuits (default 4)\n"
     "  --circuits C       random circuits per depth (default 4; --quick 2)\n" NNT_COMMON_HELP;
 
@@ -45,12 +46,14 @@ enum {
   O_OUTPUT,
   O_DEPTHS,
   O_WIDTH,
-  O_CIRCUITS
+  O_CIRCUITS,
+  O_FAMILY
 };
 
 typedef struct {
   nnt_common co;
-  int correct, logit, exmax, inputs, output, width, circuits, ndepths;
+  int correct, logit, exmax, inputs, output, width, circuits, ndepths, family;
+  int family_set;
   long samples, depths[32];
   const char *net;
   const char *file;
@@ -77,6 +80,7 @@ static int parse_opts(int argc, char **argv, copts *o, const char *default_out, 
                                        {"depths", required_argument, 0, O_DEPTHS},
                                        {"width", required_argument, 0, O_WIDTH},
                                        {"circuits", required_argument, 0, O_CIRCUITS},
+                                       {"family", required_argument, 0, O_FAMILY},
                                        {0, 0, 0, 0}};
   nnt_cli_reset();
   int c, st;
@@ -106,6 +110,12 @@ static int parse_opts(int argc, char **argv, copts *o, const char *default_out, 
       case O_CIRCUITS:
         if ((st = nnt_parse_int("--circuits", optarg, 1, 1000, &o->circuits))) return st;
         break;
+      case O_FAMILY: {
+        static const char *const fams[] = {"chain", "random", NULL};
+        if ((st = nnt_parse_choice("--family", optarg, fams, &o->family))) return st;
+        o->family_set = 1;
+        break;
+      }
       default:
         if ((st = nnt_cli_common(c, argv, &o->co))) return st;
     }
@@ -317,16 +327,28 @@ typedef struct {
   double depth[32], med[2][32], lo[2][32], hi[2][32];
 } sweep_result;
 
-/* Random layered circuits of each depth: the median margin without corrections falls with depth,
- * with corrections it stays put (Lemma 3.3, Theorem D.6). */
-static int margin_sweep(const nnt_common *co, const long *depths, int nd, int width, int circuits, int inputs,
-                        sweep_result *res) {
+/* A chain of q ID gates, x -> y: Claim 3.5's product network as the compiler builds it. */
+static void chain_circuit(int q, nnt_circuit *c) {
+  size_t cap = 64 + (size_t)q * 40, len = 0;
+  char *s = nnt_xmalloc(cap);
+  len += (size_t)snprintf(s, cap, "INPUT(g0)\nOUTPUT(g%d)\n", q);
+  for (int i = 1; i <= q; i++) len += (size_t)snprintf(s + len, cap - len, "g%d = BUFF(g%d)\n", i, i - 1);
+  nnt_circuit_parse_bench(s, len, "chain", c); /* well formed by construction */
+  free(s);
+}
+
+/* Circuits of each depth (family 0: a chain of ID gates, both inputs; family 1: random layered
+ * circuits): the margin without corrections falls with depth, with corrections it stays put
+ * (Claim 3.5, Lemma 3.3, Theorem D.6). */
+static int margin_sweep(const nnt_common *co, int family, const long *depths, int nd, int width, int circuits,
+                        int inputs, sweep_result *res) {
   nnt_csv csv;
   int st = nnt_csv_open(&csv, co->out, "margin_depth.csv",
                         "depth,circuit,input,label,kind,layers,l1_norm,rho_upper,best_layer");
   if (st) return st;
   const char *kinds[2] = {"compiled", "compiled+correction"};
-  int m = width;
+  int m = family ? width : 1;
+  if (!family) circuits = 1, inputs = 2;
   double *vals = nnt_xmalloc(sizeof(double) * (size_t)circuits * inputs);
   nnt_progress pr;
   nnt_progress_start(&pr, "margin sweep", (long)nd * circuits * inputs * 2);
@@ -340,7 +362,8 @@ static int margin_sweep(const nnt_common *co, const long *depths, int nd, int wi
       nnt_circuit c;
       nnt_layered L;
       nnt_mlp net[2];
-      nnt_circuit_random(m, q, width, co->seed, (uint64_t)(q * 1000 + ci), &c);
+      if (family) nnt_circuit_random(m, q, width, co->seed, (uint64_t)(q * 1000 + ci), &c);
+      else chain_circuit(q, &c);
       nnt_circuit_layer(&c, &L);
       for (int k = 0; k < 2; k++) nnt_circuit_compile(&L, k, &net[k]), add_head(&net[k], 0);
       nnt_rng rng;
@@ -348,7 +371,7 @@ static int margin_sweep(const nnt_common *co, const long *depths, int nd, int wi
       double x[256];
       uint8_t xb[256], y;
       for (int v = 0; v < inputs; v++) {
-        pick_input(&c, v, 0, &rng, x, xb);
+        pick_input(&c, v, !family, &rng, x, xb);
         nnt_circuit_eval(&c, xb, &y);
         for (int k = 0; k < 2; k++) {
           nnt_margin_opts mo;
@@ -377,7 +400,8 @@ static int margin_sweep(const nnt_common *co, const long *depths, int nd, int wi
   nnt_progress_end(&pr);
   free(vals);
   if ((st = nnt_csv_close(&csv))) return st;
-  nnt_plot *p = nnt_plot_new("all-layer margin vs circuit depth (random layered circuits)", "circuit depth q",
+  nnt_plot *p = nnt_plot_new(family ? "all-layer margin vs depth (random layered circuits)"
+                                    : "all-layer margin vs depth (chain of ID gates)", "circuit depth q",
                              "all-layer margin (upper bound)");
   nnt_plot_log(p, 1, 1);
   for (int k = 0; k < 2; k++) {
@@ -395,23 +419,26 @@ static int cmd_margin(int argc, char **argv) {
   if (st) return st;
   if (o.co.help) return fputs(help, stdout), NNT_OK;
   if (o.file) {
-    if (o.ndepths || o.circuits > 0) return nnt_fail(NNT_EINVAL, "--depths/--circuits: only for the sweep without FILE");
+    if (o.ndepths || o.circuits > 0 || o.family_set)
+      return nnt_fail(NNT_EINVAL, "--depths/--circuits/--family: only for the sweep without FILE");
     return margin_file(&o);
   }
   if (o.net || o.logit) return nnt_fail(NNT_EINVAL, "--net: needs a circuit FILE to label the inputs");
   if (!o.ndepths) {
-    static const long def[] = {1, 2, 4, 8, 16};
-    o.ndepths = o.co.quick ? 4 : 5;
+    static const long def[] = {1, 2, 4, 8, 16, 32};
+    o.ndepths = o.co.quick ? 4 : 6;
     memcpy(o.depths, def, sizeof def);
   }
   int circuits = o.circuits > 0 ? o.circuits : (o.co.quick ? 2 : 4), inputs = o.inputs > 0 ? o.inputs : (o.co.quick ? 4 : 16);
   if ((st = nnt_cli_begin(&o.co))) return st;
   sweep_result res;
-  if ((st = margin_sweep(&o.co, o.depths, o.ndepths, o.width, circuits, inputs, &res))) return st;
-  printf("depth  median_rho_compiled  median_rho_corrected  (upper bounds; %d circuits x %d inputs, width %d)\n",
-         circuits, inputs, o.width);
+  if ((st = margin_sweep(&o.co, o.family, o.depths, o.ndepths, o.width, circuits, inputs, &res))) return st;
+  if (o.family) printf("depth  median_rho_compiled  median_rho_corrected  (upper bounds; random circuits: %d x %d inputs, width %d)\n",
+                       circuits, inputs, o.width);
+  else printf("depth  median_rho_compiled  median_rho_corrected  (upper bounds; chain of ID gates, inputs 0 and 1)\n");
   for (int d = 0; d < res.ndepths; d++) printf("%5g  %19.4g  %20.4g\n", res.depth[d], res.med[0][d], res.med[1][d]);
   cJSON *cfg = cJSON_CreateObject();
+  cJSON_AddStringToObject(cfg, "family", o.family ? "random" : "chain");
   cJSON_AddNumberToObject(cfg, "width", o.width);
   cJSON_AddNumberToObject(cfg, "circuits", circuits);
   cJSON_AddNumberToObject(cfg, "inputs", inputs);
@@ -480,16 +507,16 @@ int tour_circuits(nnt_tour *t) {
   }
   nnt_layered_free(&L), nnt_circuit_free(&c);
   if (st) return st;
-  static const long depths[] = {1, 2, 4, 8};
+  static const long depths[] = {1, 2, 4, 8, 16};
   nnt_common co;
   nnt_common_init(&co, dir);
   co.out = dir;
   co.seed = t->seed;
   sweep_result res;
-  if ((st = margin_sweep(&co, depths, 4, 4, 2, 4, &res))) return st;
+  if ((st = margin_sweep(&co, 0, depths, 5, 1, 1, 2, &res))) return st;
   nnt_tour_printf(t, "\nAll-layer margin (eq. 2.1, parameter space; upper bounds from checked perturbations, "
-                  "docs/circuits_tm.md) of compiled random layered circuits of width 4, with the readout "
-                  "z ↦ 2z − 1; median over 2 circuits × 4 inputs:\n\n| depth q | without correction | with correction |\n|---|---|---|\n");
+                  "docs/circuits_tm.md) of a compiled chain of q ID gates (Claim 3.5's setting), with the readout "
+                  "z ↦ 2z − 1; median over the inputs 0 and 1:\n\n| depth q | without correction | with correction |\n|---|---|---|\n");
   for (int d = 0; d < res.ndepths; d++)
     nnt_tour_printf(t, "| %g | %.4f | %.4f |\n", res.depth[d], res.med[0][d], res.med[1][d]);
   nnt_tour_printf(t, "\n![margin vs depth](circuits/margin_depth.png)\n");

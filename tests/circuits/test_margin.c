@@ -2,6 +2,7 @@
  * margins where they are known in closed form. */
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "nnt_circuits.h"
@@ -110,7 +111,38 @@ static void test_two_layer_scalar(void) {
   nnt_mlp_free(&m);
 }
 
+/* Claim 3.5 inside the compiler: a chain of q ID gates at x = 1. Scaling the 2q unit weights by
+ * (1 - e) flips the readout 2z - 1 once (1 - e)^(2q) <= 1/2, a perturbation of norm about
+ * ln 2 / sqrt(2q); the estimate (an upper bound) must be at least that good. With correction
+ * layers the same depth keeps the margin of a single block (regression bound, not a theorem). */
+static void test_chain(void) {
+  const int q = 16;
+  char text[2048];
+  int n = snprintf(text, sizeof text, "INPUT(g0)\nOUTPUT(g%d)\n", q);
+  for (int i = 1; i <= q; i++) n += snprintf(text + n, sizeof text - n, "g%d = BUFF(g%d)\n", i, i - 1);
+  nnt_circuit c;
+  CHECK(nnt_circuit_parse_bench(text, (size_t)n, "chain", &c) == 0);
+  nnt_layered L;
+  nnt_circuit_layer(&c, &L);
+  double rho[2], x = 1;
+  for (int corr = 0; corr < 2; corr++) {
+    nnt_mlp net;
+    nnt_circuit_compile(&L, corr, &net);
+    nnt_mlp_layer *H = nnt_mlp_add(&net, 1, 1, NNT_ACT_IDENTITY); /* readout 2z - 1 */
+    H->W[0] = 2, H->b[0] = -1;
+    nnt_margin_opts o;
+    nnt_margin_opts_default(&o);
+    rho[corr] = nnt_mlp_margin(&net, &x, 0, 1, &o).rho;
+    nnt_mlp_free(&net);
+  }
+  double scaling = log(2.0) / sqrt(2.0 * q);
+  CHECK_MSG(rho[0] > 0 && rho[0] <= scaling, "uncorrected %g, scaling perturbation %g", rho[0], scaling);
+  CHECK_MSG(rho[1] > 1.5 * rho[0], "corrected %g, uncorrected %g", rho[1], rho[0]);
+  nnt_layered_free(&L), nnt_circuit_free(&c);
+}
+
 int main(void) {
+  test_chain();
   test_gradcheck();
   test_linear_exact();
   test_two_layer_scalar();
