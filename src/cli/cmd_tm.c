@@ -225,6 +225,8 @@ static int cmd_compile(int argc, char **argv) {
          c.peak_rss_mb);
   if (o.attention == NNT_TM_SOFTMAX) printf("softmax beta=%g\n", o.beta);
   if (o.attention == NNT_TM_HARD) printf("every o_t exactly binary: %s\n", r->nonbinary ? "no" : "yes");
+  printf("smallest gap between the top two attention scores: %g (the proof needs >= 1); largest ||h||_2: %.3f\n",
+         r->min_score_gap, r->lambda);
   printf("output theta_cls^T o_T: %s\n", r->output_sign > 0 ? "+1 (halted, accept)" : r->output_sign < 0 ? "-1 (reject)" : "0 (not halted)");
   if (o.beta_search) {
     printf("beta_min f64=%.4g f32=%.4g (smallest softmax inverse temperature exact at every step)\n", c.beta64, c.beta32);

@@ -135,6 +135,8 @@ typedef struct {
   double seconds;
   size_t cache_bytes, weight_bytes;
   double step_us[10];      /* mean time per decoded step in ten equal windows of t */
+  double min_score_gap;    /* smallest gap between the largest and second-largest attention score */
+  double lambda;           /* largest ||h||_2 of any layer's output or hidden vector (Condition D.4) */
 } nnt_tm_run_result;
 
 /* Runs the compiled transformer for tr->T machine steps and compares, for every step t <= T, the

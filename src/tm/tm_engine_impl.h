@@ -117,12 +117,13 @@ static void CAT(att_push_, SFX)(R_ATT *a, const REAL *x, REAL *tmp) {
 }
 
 /* h += attention of query h over the cache and the null key (hard-max or softmax). */
-static void CAT(att_apply_, SFX)(const R_ATT *a, REAL *h, REAL *q, REAL *sc, REAL *acc, int softmax, REAL beta) {
+static void CAT(att_apply_, SFX)(const R_ATT *a, REAL *h, REAL *q, REAL *sc, REAL *acc, int softmax, REAL beta,
+                                  double *min_gap) {
   int n = a->n, dk = a->dk, nv = a->nv;
   CAT(spmv_, SFX)(&a->Q, h, a->bq, q, 0);
   REAL s0 = 0;
   for (int c = 0; c < dk; c++) s0 += q[c] * a->K0[c];
-  REAL mx = s0;
+  REAL mx = s0, mx2 = -INFINITY; /* largest and second-largest distinct score */
   enum { BLK = 512 }; /* a block of scores stays in L1 while every key row streams past it */
   for (int t0 = 0; t0 < n; t0 += BLK) {
     int t1 = t0 + BLK < n ? t0 + BLK : n;
@@ -138,8 +139,12 @@ static void CAT(att_apply_, SFX)(const R_ATT *a, REAL *h, REAL *q, REAL *sc, REA
         for (int t = t0; t < t1; t++) sc[t] += qc * kr[t];
       }
     }
-    for (int t = t0; t < t1; t++) mx = sc[t] > mx ? sc[t] : mx;
+    for (int t = t0; t < t1; t++) {
+      if (sc[t] > mx) mx2 = mx, mx = sc[t];
+      else if (sc[t] < mx && sc[t] > mx2) mx2 = sc[t];
+    }
   }
+  if (mx2 > -INFINITY && (double)(mx - mx2) < *min_gap) *min_gap = (double)(mx - mx2);
   for (int i = 0; i < nv; i++) acc[i] = 0;
   REAL norm = 0;
   if (!softmax) { /* ties averaged; scores are small integers, so == is exact */
@@ -166,6 +171,12 @@ static void CAT(att_apply_, SFX)(const R_ATT *a, REAL *h, REAL *q, REAL *sc, REA
     }
   }
   for (int i = 0; i < nv; i++) h[a->vdims[i]] += acc[i] / norm;
+}
+
+static void CAT(norm_max_, SFX)(const REAL *v, int n, double *mx) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += (double)v[i] * (double)v[i];
+  if (sqrt(s) > *mx) *mx = sqrt(s);
 }
 
 static int CAT(decode_onehot_, SFX)(const REAL *v, int n) {
@@ -236,6 +247,7 @@ static int CAT(run_, SFX)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_
   }
   res->cache_bytes = cbytes;
   res->weight_bytes = wbytes;
+  res->min_score_gap = INFINITY, res->lambda = 0;
   res->mismatches = 0, res->first_mismatch = -1, res->first_what[0] = 0, res->nonbinary = 0;
   for (int i = 0; i < w; i++) x[i] = (REAL)net->h0[i]; /* o_0 */
   double win_t[10] = {0};
@@ -249,12 +261,16 @@ static int CAT(run_, SFX)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_
       R_LAY *Ly = &L[l];
       if (Ly->has_self) {
         CAT(att_push_, SFX)(&Ly->self, h, q);
-        CAT(att_apply_, SFX)(&Ly->self, h, q, sc, acc, softmax, beta);
+        CAT(att_apply_, SFX)(&Ly->self, h, q, sc, acc, softmax, beta, &res->min_score_gap);
       }
-      if (Ly->has_enc) CAT(att_apply_, SFX)(&Ly->enc, h, q, sc, acc, softmax, beta);
+      if (Ly->has_enc) CAT(att_apply_, SFX)(&Ly->enc, h, q, sc, acc, softmax, beta, &res->min_score_gap);
+      CAT(norm_max_, SFX)(h, w, &res->lambda);
       CAT(spmv_, SFX)(&Ly->W1, h, Ly->b1, u1, 1);
       CAT(spmv_, SFX)(&Ly->W2, u1, Ly->b2, u2, 1);
       CAT(spmv_, SFX)(&Ly->W3, u2, Ly->b3, h, 1);
+      CAT(norm_max_, SFX)(u1, Ly->W1.rows, &res->lambda);
+      CAT(norm_max_, SFX)(u2, Ly->W2.rows, &res->lambda);
+      CAT(norm_max_, SFX)(h, w, &res->lambda);
       if (l == net->probe_layer) memcpy(probe, h, sizeof(REAL) * (size_t)w);
     }
     memcpy(x, h, sizeof(REAL) * (size_t)w); /* o_t */
