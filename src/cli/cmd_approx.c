@@ -296,8 +296,10 @@ static int demo_separation(int argc, char **argv) {
   if ((st = nnt_mlp_load(a.net, &g))) return st;
   nnt_sep_result r;
   if ((st = nnt_sep_check(&g, a.n, &r))) {
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", nnt_errmsg());
     nnt_mlp_free(&g);
-    return nnt_fail(NNT_EINVAL, "%s: %s", a.net, nnt_errmsg());
+    return nnt_fail(NNT_EINVAL, "%s: %s", a.net, msg);
   }
   if ((st = nnt_cli_begin(&co))) return nnt_mlp_free(&g), st;
   double t0 = nnt_now();
