@@ -221,8 +221,10 @@ static int parse(const char *path, parsed *c) {
    * so that a crafted file cannot read out of bounds. */
   const char *broken = "malformed checkpoint body";
   if (!get_str(&r, &c->kind, &c->kind_len, MAX_NAME) || !get(&r, &c->step, 8) ||
-      !get_str(&r, &c->meta, &c->meta_len, MAX_META) || !get_u32(&r, &c->ntensors) || c->ntensors > (1u << 24))
+      !get_str(&r, &c->meta, &c->meta_len, MAX_META) || !get_u32(&r, &c->ntensors))
     return bad(path, broken);
+  /* a tensor record takes at least 21 bytes (name length, 1-byte name, dtype, ndim, 1 dim, 4 data bytes) */
+  if (c->ntensors > (r.n - r.off) / 21) return bad(path, broken);
   c->t = nnt_xcalloc(c->ntensors ? c->ntensors : 1, sizeof *c->t);
   for (uint32_t i = 0; i < c->ntensors; i++) {
     tensor_rec *t = &c->t[i];
