@@ -89,12 +89,13 @@ void nnt_optim_free(nnt_optim *o) {
                       int first) {                                                       \
     const T lr = (T)c->lr, wd = (T)c->weight_decay, mom = (T)c->momentum;                \
     const T damp = (T)(1 - c->dampening);                                                \
+    const int decay = c->weight_decay != 0, use_mom = c->momentum != 0, nest = c->nesterov; \
     for (size_t i = 0; i < n; i++) {                                                     \
       T g = grad[i];                                                                     \
-      if (c->weight_decay != 0) g = g + wd * p[i];                                       \
-      if (c->momentum != 0) {                                                            \
+      if (decay) g = g + wd * p[i];                                                      \
+      if (use_mom) {                                                                     \
         buf[i] = first ? g : mom * buf[i] + damp * g;                                    \
-        g = c->nesterov ? g + mom * buf[i] : buf[i];                                     \
+        g = nest ? g + mom * buf[i] : buf[i];                                            \
       }                                                                                  \
       p[i] = p[i] - lr * g;                                                              \
     }                                                                                    \
