@@ -1,0 +1,95 @@
+/* qSTR model layouts (offsets into one flat parameter vector) and PyTorch-default initialisation. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_error.h"
+#include "nnt_qstr.h"
+
+const char *const nnt_qstr_arch_names[] = {"tr", "trp", "ffn", "gru", "rnn", NULL};
+
+int nnt_qstr_model_setup(nnt_qstr_model *mo, nnt_qstr_arch arch, int N, int D, int m, int H, int n_hidden,
+                         const int *hidden) {
+  memset(mo, 0, sizeof *mo);
+  mo->arch = arch, mo->N = N, mo->D = D, mo->m = m, mo->H = H;
+  size_t o = 0;
+#define TAKE(field, n) (mo->field = o, o += (size_t)(n))
+  switch (arch) {
+  case NNT_QSTR_TR:
+    if (m < 1) return nnt_fail(NNT_EINVAL, "MLP width must be >= 1");
+    TAKE(win, 3 * D * D), TAKE(bin, 3 * D), TAKE(wo, D * D), TAKE(bo, D);
+    TAKE(w1, m * D), TAKE(b1, m), TAKE(w2, m), TAKE(b2, 1);
+    break;
+  case NNT_QSTR_TRP:
+    if (m < 1 || H < 1) return nnt_fail(NNT_EINVAL, "heads and MLP width must be >= 1");
+    TAKE(wqk, (size_t)H * D * D), TAKE(w1, (size_t)m * H * D), TAKE(b1, m), TAKE(w2, m);
+    break;
+  case NNT_QSTR_FFN:
+    if (n_hidden < 0 || n_hidden > NNT_QSTR_MAXL - 1) return nnt_fail(NNT_EINVAL, "FFN: at most %d hidden layers", NNT_QSTR_MAXL - 1);
+    mo->nl = n_hidden + 1;
+    mo->width[0] = N * D;
+    for (int l = 0; l < n_hidden; l++) {
+      if (hidden[l] < 1) return nnt_fail(NNT_EINVAL, "FFN: hidden widths must be >= 1");
+      mo->width[l + 1] = hidden[l];
+    }
+    mo->width[mo->nl] = N;
+    for (int l = 0; l < mo->nl; l++) TAKE(fw[l], (size_t)mo->width[l + 1] * mo->width[l]), TAKE(fb[l], mo->width[l + 1]);
+    break;
+  case NNT_QSTR_GRU:
+  case NNT_QSTR_RNN: {
+    if (H < 1) return nnt_fail(NNT_EINVAL, "hidden size must be >= 1");
+    int G = arch == NNT_QSTR_GRU ? 3 : 1;
+    for (int r = 0; r < 2; r++) TAKE(gwi[r], G * H * D), TAKE(gwh[r], G * H * H), TAKE(gbi[r], G * H), TAKE(gbh[r], G * H);
+    TAKE(w2, 2 * H), TAKE(b2, 1);
+    break;
+  }
+  default:
+    return nnt_fail(NNT_EINVAL, "unknown model");
+  }
+#undef TAKE
+  mo->np = o;
+  return NNT_OK;
+}
+
+static void unif(nnt_rng *r, double *p, size_t n, double bound) {
+  for (size_t k = 0; k < n; k++) p[k] = (2 * nnt_rng_uniform(r) - 1) * bound;
+}
+
+/* nn.Linear: weight and bias U(+-1/sqrt(fan_in)) */
+static void linear(nnt_rng *r, double *w, double *b, int out, int in) {
+  double s = 1 / sqrt((double)in);
+  unif(r, w, (size_t)out * in, s);
+  if (b) unif(r, b, out, s);
+}
+
+void nnt_qstr_model_init(const nnt_qstr_model *mo, nnt_rng *r, double *p) {
+  int D = mo->D, m = mo->m, H = mo->H;
+  memset(p, 0, sizeof(double) * mo->np);
+  switch (mo->arch) {
+  case NNT_QSTR_TR:
+    unif(r, p + mo->win, (size_t)3 * D * D, sqrt(6.0 / (D + 3.0 * D))); /* xavier over the 3D x D stack; bias 0 */
+    linear(r, p + mo->wo, NULL, D, D);                                    /* out_proj weight; bias 0 */
+    linear(r, p + mo->w1, p + mo->b1, m, D);
+    linear(r, p + mo->w2, p + mo->b2, 1, m);
+    break;
+  case NNT_QSTR_TRP:
+    unif(r, p + mo->wqk, (size_t)H * D * D, 1 / sqrt((double)D));
+    linear(r, p + mo->w1, p + mo->b1, m, H * D);
+    linear(r, p + mo->w2, NULL, 1, m);
+    break;
+  case NNT_QSTR_FFN:
+    for (int l = 0; l < mo->nl; l++) linear(r, p + mo->fw[l], p + mo->fb[l], mo->width[l + 1], mo->width[l]);
+    break;
+  case NNT_QSTR_GRU:
+  case NNT_QSTR_RNN: {
+    int G = mo->arch == NNT_QSTR_GRU ? 3 : 1;
+    double s = 1 / sqrt((double)H);
+    for (int d = 0; d < 2; d++) {
+      unif(r, p + mo->gwi[d], (size_t)G * H * D, s), unif(r, p + mo->gwh[d], (size_t)G * H * H, s);
+      unif(r, p + mo->gbi[d], (size_t)G * H, s), unif(r, p + mo->gbh[d], (size_t)G * H, s);
+    }
+    linear(r, p + mo->w2, p + mo->b2, 1, 2 * H);
+    break;
+  }
+  }
+}

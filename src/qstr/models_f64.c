@@ -1,0 +1,13 @@
+/* float64 instance of the qSTR model kernels (finite-difference gradient checks). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_blas.h"
+#include "nnt_error.h"
+#include "nnt_qstr.h"
+
+#define REAL double
+#define SFX f64
+#define GEMM nnt_dgemm
+#include "models.inc"

@@ -1,0 +1,191 @@
+/* nnt_qstr.h — q-sparse token retrieval (seed 001, Mousavi-Hosseini, Sanford, Wu, Erdogdu 2025).
+ *
+ * The qSTR task generator, the models of the paper's experiments and theory (transformer with
+ * PyTorch multi-head-attention semantics, the theory's H-head merged-QK transformer, the FFN on
+ * flattened tokens, bidirectional GRU and ReLU RNN) with fused forward/backward kernels, the
+ * online AdamW trainer that measures "samples needed", and the theory calculators (eq. A.2
+ * construction, Theorem 6 min-norm least squares, head lower bounds). Spec:
+ * shared/specs/seed_001_qstr.md; docs/qstr.md.
+ *
+ * Layouts (row-major): a batch of B prompts is X[B][N][D] (token i of prompt b is the D-vector
+ * z_i = [x_i, codes]; the FFN reads the same memory as B rows of length N*D) and labels y[B][N].
+ * Model parameters live in one flat vector (weights and biases of every layer, see the offsets in
+ * nnt_qstr_model), so AdamW and checkpoints see a single array.
+ */
+#ifndef NNT_QSTR_H
+#define NNT_QSTR_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nnt_rng.h"
+
+/* ---------------------------------------------------------------- task generator */
+typedef enum { NNT_QSTR_LINK_LINEAR = 0, NNT_QSTR_LINK_NORMSQ, NNT_QSTR_LINK_RELU } nnt_qstr_link;
+typedef enum { NNT_QSTR_LAW_UNIFORM = 0, NNT_QSTR_LAW_ADVERSARIAL } nnt_qstr_law;
+typedef enum { NNT_QSTR_ENC_CODE = 0, NNT_QSTR_ENC_PAPER } nnt_qstr_enc;
+
+typedef struct {
+  int N, d, q, de;     /* tokens, token dim, sparsity, code dim (0 -> floor(5 ln N)) */
+  int simple;          /* 1: one index tuple t shared by all positions (simple-qSTR) */
+  nnt_qstr_link link;
+  nnt_qstr_law law;    /* adversarial: tokens i >= N/2 are 0 and point at (0..q-1) (Prop. 3) */
+  nnt_qstr_enc enc;    /* code: [x, E[i], E[t_i1..q]]; paper: codes scaled by sqrt(d/q) */
+  double noise;        /* std of Gaussian label noise (extension; 0 = the paper) */
+  int no_dup_codes;    /* redraw E until its rows are distinct */
+  int teacher_m;       /* width of the random ReLU teacher (link relu) */
+} nnt_qstr_task_cfg;
+
+typedef struct {
+  nnt_qstr_task_cfg c;
+  int D;               /* d + (q+1) de */
+  double *E;           /* N x de code vectors, entries +-1/sqrt(de) */
+  double *u;           /* q x d unit vectors of the linear link (u_j = u for all j, see docs) */
+  double *tw, *tb, *ta;/* teacher: m x qd, m, m */
+  double tmean, tstd;  /* teacher output normalisation (Monte Carlo, fixed) */
+} nnt_qstr_task;
+
+void nnt_qstr_task_cfg_default(nnt_qstr_task_cfg *c, int N);
+int nnt_qstr_default_de(int N); /* floor(5 ln N) */
+/* Validates c (NNT_EINVAL with a message) and draws the shared randomness: E from stream
+ * (seed, N) and u from a stream that does not depend on N (the released code's sharing). */
+int nnt_qstr_task_init(nnt_qstr_task *t, const nnt_qstr_task_cfg *c, uint64_t seed);
+void nnt_qstr_task_free(nnt_qstr_task *t);
+/* B prompts into X[B][N][D] and y[B][N] (floats); simple = -1 follows the task, 0/1 overrides
+ * the index law (the released code's test set is always simple). idx (optional) receives t as
+ * [B][N][q]. */
+void nnt_qstr_sample_f32(const nnt_qstr_task *t, nnt_rng *r, int B, int simple, float *X, float *y, int *idx);
+void nnt_qstr_sample_f64(const nnt_qstr_task *t, nnt_rng *r, int B, int simple, double *X, double *y, int *idx);
+/* g(xs) for the q retrieved tokens xs[q][d], taken to have unit variance (no noise). */
+double nnt_qstr_link_value(const nnt_qstr_task *t, const double *xs);
+/* Largest |<E_i, E_j>| over i != j, and whether two rows coincide. */
+double nnt_qstr_code_coherence(const nnt_qstr_task *t, int *has_dup);
+
+/* ---------------------------------------------------------------- models */
+typedef enum { NNT_QSTR_TR = 0, NNT_QSTR_TRP, NNT_QSTR_FFN, NNT_QSTR_GRU, NNT_QSTR_RNN } nnt_qstr_arch;
+extern const char *const nnt_qstr_arch_names[]; /* "tr", "trp", "ffn", "gru", "rnn", NULL */
+
+enum { NNT_QSTR_MAXL = 4 };
+typedef struct {
+  nnt_qstr_arch arch;
+  int N, D;           /* tokens, token width */
+  int m;              /* tr/trp: width of the ReLU MLP (100 / m_g) */
+  int H;              /* trp: heads; gru/rnn: hidden size per direction */
+  int nl, width[NNT_QSTR_MAXL + 2]; /* ffn: widths N*D, hidden..., N */
+  size_t np;          /* number of parameters */
+  /* offsets into the flat parameter vector */
+  size_t win, bin, wo, bo, w1, b1, w2, b2;        /* tr: in-proj 3DxD, 3D; out DxD, D; mlp mxD, m, m, 1 */
+  size_t wqk;                                     /* trp: H x D x D (then w1 m x HD, b1 m, w2 m) */
+  size_t fw[NNT_QSTR_MAXL + 1], fb[NNT_QSTR_MAXL + 1]; /* ffn layers */
+  size_t gwi[2], gwh[2], gbi[2], gbh[2];          /* gru/rnn per direction (gates r,z,n stacked) */
+} nnt_qstr_model;
+
+/* tr: m = MLP width. trp: H heads, m width. ffn: hidden list (n_hidden values). gru/rnn: H hidden. */
+int nnt_qstr_model_setup(nnt_qstr_model *mo, nnt_qstr_arch arch, int N, int D, int m, int H,
+                         int n_hidden, const int *hidden);
+/* PyTorch default initialisation (xavier_uniform over the stacked in-projection with zero
+ * in/out biases; U(+-1/sqrt(fan_in)) for Linear weights and biases; U(+-1/sqrt(H)) for GRU/RNN);
+ * trp uses U(+-1/sqrt(D)) for each W^(h) and Linear defaults for the MLP. */
+void nnt_qstr_model_init(const nnt_qstr_model *mo, nnt_rng *r, double *p);
+
+/* Workspaces hold the activations of one batch of up to Bmax prompts (kept for backward). */
+typedef struct nnt_qstr_ws_f32 nnt_qstr_ws_f32;
+typedef struct nnt_qstr_ws_f64 nnt_qstr_ws_f64;
+nnt_qstr_ws_f32 *nnt_qstr_ws_new_f32(const nnt_qstr_model *mo, int Bmax);
+nnt_qstr_ws_f64 *nnt_qstr_ws_new_f64(const nnt_qstr_model *mo, int Bmax);
+void nnt_qstr_ws_free_f32(nnt_qstr_ws_f32 *w);
+void nnt_qstr_ws_free_f64(nnt_qstr_ws_f64 *w);
+/* yhat[B][N] for X[B][N][D]; activations stay in ws for the backward pass. */
+void nnt_qstr_forward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B, float *yhat);
+void nnt_qstr_forward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const double *p, const double *X, int B, double *yhat);
+/* grad += d(sum_b,i dy[b][i] * yhat[b][i]) / dp, after a forward on the same X. */
+void nnt_qstr_backward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B, const float *dy, float *grad);
+void nnt_qstr_backward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const double *p, const double *X, int B, const double *dy, double *grad);
+/* Attention weights of head h for prompt b of the last forward (tr, trp): N x N, row = query. */
+const float *nnt_qstr_attention_f32(const nnt_qstr_model *mo, const nnt_qstr_ws_f32 *ws, int b, int h);
+
+/* ---------------------------------------------------------------- online trainer */
+typedef struct {
+  int batch;           /* 64 */
+  double lr, wd;       /* 1e-3, 0.01 */
+  double threshold;    /* test MSE to reach */
+  int check_every;     /* steps between test evaluations */
+  int n_test;          /* fixed test prompts */
+  int test_simple;     /* 1: test prompts use the simple law (released code), 0: same as training */
+  long max_samples;    /* budget; a run that does not cross is censored */
+  int keep_params;     /* copy the final parameters to the result */
+} nnt_qstr_train_cfg;
+
+typedef struct {
+  long samples;        /* prompts seen when the test MSE first fell below the threshold */
+  int censored;        /* 1: budget exhausted without crossing */
+  int diverged;        /* 1: loss became NaN/Inf (then censored too) */
+  long steps;
+  double final_mse, wall_s;
+  float *params;       /* when keep_params: the trained flat vector (caller frees) */
+} nnt_qstr_result;
+
+void nnt_qstr_train_cfg_default(nnt_qstr_train_cfg *c);
+/* One run: init stream, train-data stream and test-data stream are (seed, 8*point+k), so a point
+ * gives the same result whatever thread runs it. */
+void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, const nnt_qstr_train_cfg *c,
+                           uint64_t seed, uint64_t point, nnt_qstr_result *res);
+/* Test MSE (mean over prompts and positions) of params p on the n prompts X, y. */
+double nnt_qstr_eval_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, int Bmax, const float *p,
+                         const float *X, const float *y, int n);
+
+/* Fixed-dataset epoch trainer (Figure 2's script): n_train prompts drawn once (law `simple` as in
+ * nnt_qstr_sample), shuffled mini-batches, AdamW, at most max_epochs, stopping when the epoch's
+ * mean training loss is below stop_loss; then the test MSE on n_test fresh prompts.
+ * res->samples = prompts processed, res->steps = epochs run, res->params = trained weights. */
+void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, int simple, int n_train, int n_test,
+                          int max_epochs, int batch, double lr, double wd, double stop_loss, uint64_t seed,
+                          uint64_t point, nnt_qstr_result *res, double *train_loss);
+
+/* ---------------------------------------------------------------- sweeps */
+typedef struct {
+  nnt_qstr_arch arch;
+  nnt_qstr_task_cfg task;  /* template; N is set per point */
+  nnt_qstr_train_cfg train;
+  int m, H;                /* tr/trp MLP width, trp heads or gru/rnn hidden size */
+  int n_hidden, hidden[NNT_QSTR_MAXL]; /* ffn; a value 0 means N*d (the released code's first layer) */
+  int nN, Ns[64], reps;
+  uint64_t seed;
+  int progress;            /* show a progress line on stderr */
+} nnt_qstr_sweep_cfg;
+
+typedef struct {
+  int N, rep, de, D;
+  size_t np;
+  nnt_qstr_result r;
+} nnt_qstr_point;
+
+/* Builds the model of cfg at length N (validates; NNT_EINVAL). */
+int nnt_qstr_sweep_model(const nnt_qstr_sweep_cfg *s, int N, int D, nnt_qstr_model *mo);
+/* Runs every (N, rep) point, in parallel over points (OpenMP), into pts[nN * reps] ordered by N
+ * then rep. Point ids are N * 1024 + rep, so results do not depend on the thread count. */
+int nnt_qstr_sweep(const nnt_qstr_sweep_cfg *s, nnt_qstr_point *pts);
+
+/* ---------------------------------------------------------------- theory */
+/* Eq. (A.2) construction as a trp model: H = q heads, W^(h) = alpha I in rows of the query's
+ * code of t_ih and columns of the key's own code, 2NN a = (1, -1), W = (u; -u)/sqrt(q) on each
+ * head's x part (needs the linear link, uniform law). Sets up mo and p (caller frees p). */
+int nnt_qstr_construct(const nnt_qstr_task *t, double alpha, nnt_qstr_model *mo, double **p);
+/* For n prompts: the closed form (1/q) sum_j (sum_h [j = t_ih] - A^h_ij)^2 of the conditional MSE
+ * given the indices (attention weights computed directly from the codes), and the Monte-Carlo MSE
+ * of the constructed model on the same prompts (forward pass, Gaussian tokens), with its
+ * standard error. */
+void nnt_qstr_construct_mse(const nnt_qstr_task *t, double alpha, nnt_rng *r, int n, double *closed, double *mc,
+                            double *mc_se);
+/* MSE of the eq. (A.2) attention (q heads, sharpness alpha) followed by the exact link applied to
+ * the retrieved mixtures sum_j A^h_ij x_j: the construction's error for any link (uniform law). */
+double nnt_qstr_construct_link_mse(const nnt_qstr_task *t, double alpha, nnt_rng *r, int n);
+/* Theorem 6 mechanism: n simple-1STR training inputs x in R^{Nd} (tokens only), u uniform on the
+ * sphere; for each index t the min-norm least-squares fit of y = <u, x_t> on those inputs (the
+ * best a first layer in their span can do). Returns the Monte-Carlo test MSE on n_test fresh
+ * prompts with uniform t, averaged over `trials` draws (expect 1 - n/(Nd) for n <= Nd). */
+double nnt_qstr_ffn_minnorm_mse(int N, int d, int n, int n_test, int trials, nnt_rng *r, double *se);
+/* Head lower bounds: 1 - H(q+d)/(qd) (Prop. 3) and 1 - H/q (Prop. 21), clipped at 0. */
+double nnt_qstr_heads_bound(int H, int q, int d);
+double nnt_qstr_heads_bound_exact(int H, int q);
+
+#endif

@@ -1,0 +1,245 @@
+/* Online AdamW training with threshold stopping on a fixed test set (spec §4.7), and sweeps. */
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_blas.h"
+#include "nnt_error.h"
+#include "nnt_optim.h"
+#include "nnt_params.h"
+#include "nnt_progress.h"
+#include "nnt_qstr.h"
+
+enum { EVAL_CHUNK = 500 };
+
+void nnt_qstr_train_cfg_default(nnt_qstr_train_cfg *c) {
+  memset(c, 0, sizeof *c);
+  c->batch = 64, c->lr = 1e-3, c->wd = 0.01, c->threshold = 0.7, c->check_every = 10, c->n_test = 5000;
+  c->test_simple = 0, c->max_samples = 1000000;
+}
+
+double nnt_qstr_eval_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, int Bmax, const float *p, const float *X,
+                         const float *y, int n) {
+  int N = mo->N, D = mo->D;
+  float *yh = nnt_xmalloc(sizeof(float) * (size_t)Bmax * N);
+  double s = 0;
+  for (int b0 = 0; b0 < n; b0 += Bmax) {
+    int B = n - b0 < Bmax ? n - b0 : Bmax;
+    nnt_qstr_forward_f32(mo, ws, p, X + (size_t)b0 * N * D, B, yh);
+    const float *yb = y + (size_t)b0 * N;
+    for (int k = 0; k < B * N; k++) s += (double)(yh[k] - yb[k]) * (yh[k] - yb[k]);
+  }
+  free(yh);
+  return s / ((double)n * N);
+}
+
+void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, const nnt_qstr_train_cfg *c,
+                           uint64_t seed, uint64_t point, nnt_qstr_result *res) {
+  double t0 = nnt_now();
+  memset(res, 0, sizeof *res);
+  int N = mo->N, D = mo->D, Bt = c->batch, Bmax = Bt > EVAL_CHUNK ? Bt : EVAL_CHUNK;
+  size_t np = mo->np;
+  nnt_rng rinit, rtrain, rtest;
+  nnt_rng_init(&rinit, seed, 8 * point);
+  nnt_rng_init(&rtrain, seed, 8 * point + 1);
+  nnt_rng_init(&rtest, seed, 8 * point + 2);
+  double *p64 = nnt_xmalloc(sizeof(double) * np);
+  nnt_qstr_model_init(mo, &rinit, p64);
+  /* one flat parameter for the core's AdamW (PyTorch semantics, decay on every parameter) */
+  nnt_params P;
+  nnt_params_init(&P);
+  nnt_param *th = nnt_params_add_f32(&P, "qstr.theta", 1, (int)np);
+  float *p = th->value.data, *g = th->grad.data;
+  for (size_t k = 0; k < np; k++) p[k] = (float)p64[k];
+  free(p64);
+  float *Xt = nnt_xmalloc(sizeof(float) * (size_t)c->n_test * N * D), *yt = nnt_xmalloc(sizeof(float) * (size_t)c->n_test * N);
+  nnt_qstr_sample_f32(task, &rtest, c->n_test, c->test_simple ? 1 : -1, Xt, yt, NULL);
+  float *X = nnt_xmalloc(sizeof(float) * (size_t)Bt * N * D), *y = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);
+  float *yh = nnt_xmalloc(sizeof(float) * (size_t)Bt * N), *dy = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);
+  nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(mo, Bmax);
+  nnt_optim opt;
+  nnt_optim_config oc = nnt_adamw_defaults();
+  oc.lr = c->lr, oc.weight_decay = c->wd;
+  nnt_optim_init(&opt, &P, oc);
+  res->censored = 1;
+  res->final_mse = NAN;
+  long steps = 0;
+  while ((long)(steps + 1) * Bt <= c->max_samples) {
+    nnt_qstr_sample_f32(task, &rtrain, Bt, -1, X, y, NULL);
+    nnt_qstr_forward_f32(mo, ws, p, X, Bt, yh);
+    double loss = 0;
+    float sc = 2.0f / ((float)Bt * N);
+    for (int k = 0; k < Bt * N; k++) {
+      float e = yh[k] - y[k];
+      loss += (double)e * e;
+      dy[k] = sc * e;
+    }
+    steps++;
+    if (!isfinite(loss)) {
+      res->diverged = 1;
+      break;
+    }
+    memset(g, 0, sizeof(float) * np);
+    nnt_qstr_backward_f32(mo, ws, p, X, Bt, dy, g);
+    nnt_optim_step(&opt);
+    if (steps % c->check_every == 0) {
+      double mse = nnt_qstr_eval_f32(mo, ws, Bmax, p, Xt, yt, c->n_test);
+      res->final_mse = mse;
+      if (!isfinite(mse)) {
+        res->diverged = 1;
+        break;
+      }
+      if (mse < c->threshold) {
+        res->censored = 0;
+        break;
+      }
+    }
+  }
+  res->steps = steps;
+  res->samples = steps * Bt;
+  if (c->keep_params) {
+    res->params = nnt_xmalloc(sizeof(float) * np);
+    memcpy(res->params, p, sizeof(float) * np);
+  }
+  nnt_optim_free(&opt);
+  nnt_params_free(&P);
+  nnt_qstr_ws_free_f32(ws);
+  free(Xt), free(yt), free(X), free(y), free(yh), free(dy);
+  res->wall_s = nnt_now() - t0;
+}
+
+int nnt_qstr_sweep_model(const nnt_qstr_sweep_cfg *s, int N, int D, nnt_qstr_model *mo) {
+  int hid[NNT_QSTR_MAXL];
+  for (int l = 0; l < s->n_hidden; l++) hid[l] = s->hidden[l] ? s->hidden[l] : N * s->task.d;
+  return nnt_qstr_model_setup(mo, s->arch, N, D, s->m, s->H, s->n_hidden, hid);
+}
+
+typedef struct {
+  int i;
+  double cost;
+} job;
+
+static int by_cost(const void *a, const void *b) {
+  double ca = ((const job *)a)->cost, cb = ((const job *)b)->cost;
+  return ca < cb ? 1 : ca > cb ? -1 : ((const job *)a)->i - ((const job *)b)->i;
+}
+
+int nnt_qstr_sweep(const nnt_qstr_sweep_cfg *s, nnt_qstr_point *pts) {
+  int nN = s->nN, R = s->reps, n = nN * R, st = NNT_OK;
+  nnt_qstr_task *tasks = nnt_xcalloc(nN, sizeof *tasks);
+  nnt_qstr_model *models = nnt_xcalloc(nN, sizeof *models);
+  for (int k = 0; k < nN && !st; k++) {
+    nnt_qstr_task_cfg tc = s->task;
+    tc.N = s->Ns[k];
+    if ((st = nnt_qstr_task_init(&tasks[k], &tc, s->seed))) break;
+    st = nnt_qstr_sweep_model(s, tc.N, tasks[k].D, &models[k]);
+  }
+  job *jobs = nnt_xmalloc(sizeof(job) * (n ? n : 1));
+  for (int i = 0; i < n && !st; i++) {
+    const nnt_qstr_model *mo = &models[i / R];
+    jobs[i].i = i, jobs[i].cost = (double)mo->np * mo->N;
+    pts[i].N = s->Ns[i / R], pts[i].rep = i % R, pts[i].de = tasks[i / R].c.de, pts[i].D = tasks[i / R].D;
+    pts[i].np = mo->np;
+  }
+  if (!st) {
+    qsort(jobs, n, sizeof(job), by_cost); /* longest first: better load balance */
+    nnt_progress pr;
+    if (s->progress) nnt_progress_start(&pr, "qstr sweep", n);
+    int nthreads = nnt_threads_get();
+    openblas_set_num_threads(1); /* parallel over points; each GEMM single-threaded */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
+    for (int j = 0; j < n; j++) {
+      int i = jobs[j].i, k = i / R;
+      nnt_qstr_train_online(&tasks[k], &models[k], &s->train, s->seed, (uint64_t)s->Ns[k] * 1024 + (uint64_t)(i % R),
+                            &pts[i].r);
+      if (s->progress) nnt_progress_add(&pr, 1);
+    }
+    openblas_set_num_threads(nthreads);
+    if (s->progress) nnt_progress_end(&pr);
+  }
+  for (int k = 0; k < nN; k++) nnt_qstr_task_free(&tasks[k]);
+  free(tasks), free(models), free(jobs);
+  return st;
+}
+
+void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, int simple, int n_train, int n_test,
+                          int max_epochs, int batch, double lr, double wd, double stop_loss, uint64_t seed,
+                          uint64_t point, nnt_qstr_result *res, double *train_loss) {
+  double t0 = nnt_now();
+  memset(res, 0, sizeof *res);
+  int N = mo->N, D = mo->D, Bmax = batch > EVAL_CHUNK ? batch : EVAL_CHUNK;
+  size_t np = mo->np, row = (size_t)N * D;
+  nnt_rng rinit, rtrain, rtest;
+  nnt_rng_init(&rinit, seed, 8 * point);
+  nnt_rng_init(&rtrain, seed, 8 * point + 1);
+  nnt_rng_init(&rtest, seed, 8 * point + 2);
+  double *p64 = nnt_xmalloc(sizeof(double) * np);
+  nnt_qstr_model_init(mo, &rinit, p64);
+  nnt_params P;
+  nnt_params_init(&P);
+  nnt_param *th = nnt_params_add_f32(&P, "qstr.theta", 1, (int)np);
+  float *p = th->value.data, *g = th->grad.data;
+  for (size_t k = 0; k < np; k++) p[k] = (float)p64[k];
+  free(p64);
+  float *Xa = nnt_xmalloc(sizeof(float) * n_train * row), *ya = nnt_xmalloc(sizeof(float) * n_train * N);
+  nnt_qstr_sample_f32(task, &rtrain, n_train, simple, Xa, ya, NULL);
+  float *X = nnt_xmalloc(sizeof(float) * batch * row), *y = nnt_xmalloc(sizeof(float) * batch * N);
+  float *yh = nnt_xmalloc(sizeof(float) * batch * N), *dy = nnt_xmalloc(sizeof(float) * batch * N);
+  int *perm = nnt_xmalloc(sizeof(int) * n_train);
+  nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(mo, Bmax);
+  nnt_optim opt;
+  nnt_optim_config oc = nnt_adamw_defaults();
+  oc.lr = lr, oc.weight_decay = wd;
+  nnt_optim_init(&opt, &P, oc);
+  double el = NAN;
+  int ep;
+  for (ep = 0; ep < max_epochs; ep++) {
+    nnt_rng_permutation(&rtrain, perm, n_train);
+    double sum = 0;
+    long cnt = 0;
+    for (int b0 = 0; b0 < n_train; b0 += batch) {
+      int B = n_train - b0 < batch ? n_train - b0 : batch;
+      for (int b = 0; b < B; b++) {
+        memcpy(X + b * row, Xa + (size_t)perm[b0 + b] * row, sizeof(float) * row);
+        memcpy(y + b * N, ya + (size_t)perm[b0 + b] * N, sizeof(float) * N);
+      }
+      nnt_qstr_forward_f32(mo, ws, p, X, B, yh);
+      double loss = 0;
+      float sc = 2.0f / ((float)B * N);
+      for (int k = 0; k < B * N; k++) {
+        float e = yh[k] - y[k];
+        loss += (double)e * e, dy[k] = sc * e;
+      }
+      sum += loss / ((double)B * N), cnt++;
+      res->samples += B;
+      memset(g, 0, sizeof(float) * np);
+      nnt_qstr_backward_f32(mo, ws, p, X, B, dy, g);
+      nnt_optim_step(&opt);
+    }
+    el = sum / cnt;
+    if (!isfinite(el)) {
+      res->diverged = 1;
+      ep++;
+      break;
+    }
+    if (el < stop_loss) {
+      ep++;
+      break;
+    }
+  }
+  res->steps = ep;
+  res->censored = !(el < stop_loss);
+  *train_loss = el;
+  free(Xa), free(ya);
+  float *Xt = nnt_xmalloc(sizeof(float) * (size_t)n_test * row), *yt = nnt_xmalloc(sizeof(float) * (size_t)n_test * N);
+  nnt_qstr_sample_f32(task, &rtest, n_test, simple, Xt, yt, NULL);
+  res->final_mse = nnt_qstr_eval_f32(mo, ws, Bmax, p, Xt, yt, n_test);
+  res->params = nnt_xmalloc(sizeof(float) * np);
+  memcpy(res->params, p, sizeof(float) * np);
+  nnt_optim_free(&opt);
+  nnt_params_free(&P);
+  nnt_qstr_ws_free_f32(ws);
+  free(Xt), free(yt), free(X), free(y), free(yh), free(dy), free(perm);
+  res->wall_s = nnt_now() - t0;
+}

@@ -1,0 +1,112 @@
+/* qSTR models: central finite differences (float64) for every model's backward pass, float32 vs
+ * float64 forward agreement, parameter counts of the spec, PyTorch-default init ranges. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_qstr.h"
+#include "nnt_test.h"
+
+/* L(p) = sum_b,i c[b,i] yhat[b,i]: backward with dy = c gives dL/dp */
+static double objective(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const double *p, const double *X, int B,
+                        const double *c, double *yh) {
+  nnt_qstr_forward_f64(mo, ws, p, X, B, yh);
+  double s = 0;
+  for (int k = 0; k < B * mo->N; k++) s += c[k] * yh[k];
+  return s;
+}
+
+static void gradcheck(const char *name, nnt_qstr_arch arch, int N, int m, int H, int nh, const int *hid, int enc) {
+  nnt_qstr_task_cfg tc;
+  nnt_qstr_task_cfg_default(&tc, N);
+  tc.d = 3, tc.de = 3, tc.enc = enc, tc.q = arch == NNT_QSTR_TRP ? H : 1;
+  nnt_qstr_task t;
+  CHECK(nnt_qstr_task_init(&t, &tc, 5) == 0);
+  nnt_qstr_model mo;
+  CHECK(nnt_qstr_model_setup(&mo, arch, N, t.D, m, H, nh, hid) == 0);
+  int B = 3, n = B * N * t.D;
+  nnt_rng r;
+  nnt_rng_init(&r, 11, arch);
+  double *p = malloc(sizeof(double) * mo.np), *g = calloc(mo.np, sizeof(double));
+  nnt_qstr_model_init(&mo, &r, p);
+  if (arch == NNT_QSTR_TRP) /* larger scores so the softmax is far from uniform */
+    for (size_t k = mo.wqk; k < mo.w1; k++) p[k] *= 4;
+  double *X = malloc(sizeof(double) * n), *y = malloc(sizeof(double) * B * N), *yh = malloc(sizeof(double) * B * N);
+  double *c = malloc(sizeof(double) * B * N);
+  nnt_qstr_sample_f64(&t, &r, B, -1, X, y, NULL);
+  for (int k = 0; k < B * N; k++) c[k] = nnt_rng_normal(&r);
+  nnt_qstr_ws_f64 *ws = nnt_qstr_ws_new_f64(&mo, B);
+  objective(&mo, ws, p, X, B, c, yh);
+  nnt_qstr_backward_f64(&mo, ws, p, X, B, c, g);
+  double worst = 0, gmax = 0;
+  size_t stride = mo.np > 600 ? mo.np / 600 : 1;
+  for (size_t k = 0; k < mo.np; k += stride) {
+    double h = 1e-5, p0 = p[k];
+    p[k] = p0 + h;
+    double lp = objective(&mo, ws, p, X, B, c, yh);
+    p[k] = p0 - h;
+    double lm = objective(&mo, ws, p, X, B, c, yh);
+    p[k] = p0;
+    double fd = (lp - lm) / (2 * h), err = fabs(fd - g[k]) / (1e-4 + fabs(fd) + fabs(g[k]));
+    if (err > worst) worst = err;
+    gmax = fmax(gmax, fabs(g[k]));
+  }
+  CHECK_MSG(worst < 1e-5, "%s: worst relative gradient error %.3g", name, worst);
+  printf("%-28s params %7zu  worst rel. grad error %.2e (max |grad| %.2f)\n", name, mo.np, worst, gmax);
+  CHECK(gmax > 1e-2);
+  /* float32 forward agrees with float64 */
+  float *pf = malloc(sizeof(float) * mo.np), *Xf = malloc(sizeof(float) * n), *yf = malloc(sizeof(float) * B * N);
+  for (size_t k = 0; k < mo.np; k++) pf[k] = (float)p[k];
+  for (int k = 0; k < n; k++) Xf[k] = (float)X[k];
+  nnt_qstr_ws_f32 *wf = nnt_qstr_ws_new_f32(&mo, B);
+  nnt_qstr_forward_f32(&mo, wf, pf, Xf, B, yf);
+  objective(&mo, ws, p, X, B, c, yh);
+  double fe = 0;
+  for (int k = 0; k < B * N; k++) fe = fmax(fe, fabs(yf[k] - yh[k]));
+  CHECK_MSG(fe < 1e-4, "%s: float32 vs float64 forward differ by %g", name, fe);
+  nnt_qstr_ws_free_f32(wf);
+  nnt_qstr_ws_free_f64(ws);
+  nnt_qstr_task_free(&t);
+  free(p), free(g), free(X), free(y), free(yh), free(c), free(pf), free(Xf), free(yf);
+}
+
+static void counts(void) {
+  nnt_qstr_model mo;
+  int hid[2] = {120, 1000};
+  nnt_qstr_model_setup(&mo, NNT_QSTR_TR, 12, 34, 100, 1, 0, NULL);
+  CHECK(mo.np == 8361);
+  nnt_qstr_model_setup(&mo, NNT_QSTR_TR, 31, 44, 100, 1, 0, NULL);
+  CHECK(mo.np == 12521);
+  nnt_qstr_model_setup(&mo, NNT_QSTR_TR, 100, 56, 100, 1, 0, NULL);
+  CHECK(mo.np == 18569);
+  nnt_qstr_model_setup(&mo, NNT_QSTR_FFN, 12, 34, 0, 0, 2, hid);
+  CHECK(mo.np == 182092);
+  hid[0] = 250;
+  nnt_qstr_model_setup(&mo, NNT_QSTR_FFN, 25, 42, 0, 0, 2, hid);
+  CHECK(mo.np == 538775);
+  nnt_qstr_model_setup(&mo, NNT_QSTR_GRU, 12, 34, 0, 500, 0, NULL);
+  CHECK(mo.np > 1550000 && mo.np < 1640000);
+  /* init ranges: in-projection within sqrt(1.5/D), zero biases; MLP within 1/sqrt(fan_in) */
+  nnt_qstr_model_setup(&mo, NNT_QSTR_TR, 12, 34, 100, 1, 0, NULL);
+  double *p = malloc(sizeof(double) * mo.np), mx = 0, mb = 0, m1 = 0;
+  nnt_rng r;
+  nnt_rng_init(&r, 1, 0);
+  nnt_qstr_model_init(&mo, &r, p);
+  for (size_t k = mo.win; k < mo.bin; k++) mx = fmax(mx, fabs(p[k]));
+  for (size_t k = mo.bin; k < mo.wo; k++) mb = fmax(mb, fabs(p[k]));
+  for (size_t k = mo.w1; k < mo.b1; k++) m1 = fmax(m1, fabs(p[k]));
+  CHECK(mx <= sqrt(1.5 / 34) && mx > 0.9 * sqrt(1.5 / 34));
+  CHECK(mb == 0 && p[mo.bo] == 0 && p[mo.bo + 33] == 0);
+  CHECK(m1 <= 1 / sqrt(34.0) && m1 > 0.9 / sqrt(34.0));
+  free(p);
+}
+
+int main(void) {
+  int hid[2] = {7, 5};
+  gradcheck("tr (torch MHA + MLP)", NNT_QSTR_TR, 5, 6, 1, 0, NULL, 0);
+  gradcheck("trp H=2 (merged QK)", NNT_QSTR_TRP, 5, 6, 2, 0, NULL, 1);
+  gradcheck("ffn [7,5]", NNT_QSTR_FFN, 4, 0, 0, 2, hid, 0);
+  gradcheck("bigru H=4", NNT_QSTR_GRU, 5, 0, 4, 0, NULL, 0);
+  gradcheck("birnn-relu H=4", NNT_QSTR_RNN, 5, 0, 4, 0, NULL, 0);
+  counts();
+  TEST_MAIN_END();
+}

@@ -1,0 +1,20 @@
+# Command-line tests of nnt qstr: bad input (exit 2, no output folder), the quick presets with
+# assertions on their outcome (tests/qstr/quick.cmake), verification commands (exit 0 = verified).
+nnt_cli_test(qstr_help 0 "sweep.*ffn-bound" qstr --help)
+nnt_cli_test(qstr_no_sub 2 "missing subcommand" qstr)
+nnt_cli_test(qstr_bad_sub 2 "is not one of" qstr frob)
+nnt_cli_test(qstr_bad_model 2 "--model: 'cnn' is not one of" qstr sweep --model cnn --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_no_model 2 "--model .* is required" qstr sweep --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_bad_N 2 "N must be >= 2" qstr sweep --model tr --N 1,4 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_bad_q 2 "q must be in \\[1, N\\]" qstr sweep --model tr --N 4 --q 5 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_bad_de 2 "d_e must be >= 1" qstr sweep --model tr --de 0 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_bad_threshold 2 "threshold must be > 0" qstr sweep --model tr --threshold 0 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_bad_testtask 2 "--test-task" qstr sweep --model tr --test-task other --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_plot_missing 2 "cannot open" qstr plot ${CMAKE_BINARY_DIR}/qstr-none --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_ffn_bound_bad_n 2 "exceeds Nd" qstr ffn-bound --N 4 --d 5 --n 21 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_construct 0 "Monte Carlo within 5 standard errors: 7/7" qstr construct --quick)
+nnt_cli_test(qstr_ffn_bound 0 "1 - n/\\(Nd\\)" qstr ffn-bound --quick)
+add_test(NAME cli/qstr_quick
+         COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/qstr-test
+                 -P ${NNT_SRC_DIR}/tests/qstr/quick.cmake)
+set_tests_properties(cli/qstr_quick PROPERTIES LABELS cli TIMEOUT 900)
