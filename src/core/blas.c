@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-long nnt_gemm_blas_threshold = 48L * 48 * 48;
+long nnt_gemm_blas_threshold = 200L * 200 * 200;
 static int nthreads = 1;
 
 /* The loop path: a register-blocked kernel (nn_gemm.inc) for float and double. Vectors are GCC

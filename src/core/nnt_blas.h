@@ -16,7 +16,7 @@ void nnt_sgemm_loops(int transA, int transB, int M, int N, int K, float alpha, c
                      const float *B, int ldb, float beta, float *C, int ldc);
 void nnt_dgemm_loops(int transA, int transB, int M, int N, int K, double alpha, const double *A, int lda,
                      const double *B, int ldb, double beta, double *C, int ldc);
-/* M*N*K at or above which nnt_sgemm calls OpenBLAS. */
+/* M*N*K at or above which nnt_sgemm / nnt_dgemm call OpenBLAS (measured: docs/core_layers.md). */
 extern long nnt_gemm_blas_threshold;
 
 /* Sets the thread count of OpenMP regions and of OpenBLAS (n <= 0: number of cores). */

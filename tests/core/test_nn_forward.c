@@ -352,7 +352,7 @@ static void test_f32_vs_f64(void) {
 
 /* The attention splits (batch, head) pairs over threads: results must not depend on their number. */
 static void test_threads(void) {
-  int B = 64, T = 12, C = 34, H = 2;
+  int B = 32, T = 40, C = 64, H = 4; /* B*H*T*T*hs = 3.3M: above the parallel threshold */
   double *qkv = randn(B * T * 3 * C, 1);
   float *qf = to_f32(qkv, B * T * 3 * C), *o[2], *att = malloc(sizeof(float) * NNT_ATTN_WS(B, H, T));
   float *ws = malloc(sizeof(float) * NNT_ATTN_WS(B, H, T)), *dq[2];
