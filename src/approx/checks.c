@@ -862,6 +862,26 @@ static void q26_q27_q29(nnt_check_table *t, nnt_rng *rg, int quick) {
   nnt_mlp_free(&ab);
 }
 
+static void q25(nnt_check_table *t, nnt_rng *rg, int quick) {
+  int ok = 1;
+  char meas[96] = "";
+  static const int rs[2] = {2, 3};
+  for (int q = 0; q < 2; q++) {
+    nnt_sobolev_report rep;
+    nnt_sobolev_measure(2, rs[q], quick ? 4 : 8, 8, quick ? 500 : 2000, rg, &rep);
+    ok &= rep.sup <= rep.bound;
+    char buf[48];
+    snprintf(buf, sizeof buf, "%sr=%d: %.2e <= %.2e", q ? ", " : "", rs[q], rep.sup, rep.bound);
+    strcat(meas, buf);
+  }
+  nnt_check_row *r = row(t, "Q25", "Thm \"5.4\" (fixed)", "Sobolev net d=2 (Taylor deg r-1, signed products, clipping): sup err <= bound");
+  SET(bound, "2^d 4^-k + 2^d(d-1)4^-k + C4^-k + Md^r/(r!s^r)");
+  SET(measured, "s=%d k=8 %s", quick ? 4 : 8, meas);
+  SET(note, "draft's degree-r Taylor / unclipped products / draft product break the proof (P21, P22)");
+  r->erratum = 1;
+  r->pass = ok;
+}
+
 int nnt_approx_check(int quick, uint64_t seed, nnt_check_table *t) {
   memset(t, 0, sizeof *t);
   nnt_rng rg;
@@ -877,6 +897,7 @@ int nnt_approx_check(int quick, uint64_t seed, nnt_check_table *t) {
   q19(t);
   nnt_rng_init(&rg, seed, 20), q20_q21_q28(t, &rg, quick);
   nnt_rng_init(&rg, seed, 22), q22_q24(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 25), q25(t, &rg, quick);
   nnt_rng_init(&rg, seed, 26), q26_q27_q29(t, &rg, quick);
   int fails = 0;
   for (int i = 0; i < t->n; i++) fails += !t->rows[i].pass;

@@ -107,11 +107,31 @@ int nnt_box_k(double rho, double eps, int d, int draft);
 
 /* ---------------------------------------------------------------- Sobolev (build_sobolev.c) */
 
-/* f(x) = sum_v prod2(clip(f_v(x)), phi_v(x)) with f_v the degree-(r-1) Taylor polynomial of g at
- * the grid point v (grid {0,1/s,..,1}^d). d in {1,2}, r in {1,2,3}. derivs(v, out) fills the
- * partial derivatives of order < r at v in the order: value; d/dx_j; d2/dx_j dx_l (j <= l). */
+/* f(x) = sum_v prod2(clip_[-1,1](f_v(x)), phi_v(x)), f_v the degree-(r-1) Taylor polynomial of g at
+ * the grid point v in {0,1/s,..,1}^d (signed-product monomials of x - v), phi_v the partition of
+ * unity. d in {1,2}, r in {1,2,3}. derivs(v, d, out, ctx) fills: value; d/dx_j (j < d);
+ * d2/dx_j dx_l (j <= l). The network is block diagonal: one sub-network per grid point, summed. */
 typedef void (*nnt_derivs)(const double *v, int d, double *out, void *ctx);
-void nnt_build_sobolev(nnt_mlp *m, nnt_derivs derivs, void *ctx, int d, int r, int s, int k);
+typedef struct {
+  int d, r, s, k, nv;
+  nnt_mlp *parts; /* nv sub-networks d -> 1 */
+} nnt_sobolev;
+void nnt_sobolev_build(nnt_sobolev *S, nnt_derivs derivs, void *ctx, int d, int r, int s, int k);
+void nnt_sobolev_eval(const nnt_sobolev *S, int n, const double *X, double *Y);
+nnt_mlp_stats nnt_sobolev_stats(const nnt_sobolev *S);
+void nnt_sobolev_free(nnt_sobolev *S);
+/* Provable sup bound: 2^d 4^-k (products) + 2^d (d-1) 4^-k (partition) + max_v sum|quadratic
+ * coefficients| 4^-k (r = 3 monomials) + M d^r / (r! s^r) (Taylor remainder), valid when the
+ * Taylor polynomials stay within [-1,1] near their grid point. */
+double nnt_sobolev_bound(int d, int r, int s, int k, double M, double max_quad_coef);
+double nnt_sobolev_demo_g(const double *x, int d);
+void nnt_sobolev_demo_derivs(const double *v, int d, double *out, void *ctx);
+typedef struct {
+  double sup, bound; /* measured sup |f - g| at random points (all sub-networks' forward), bound */
+  int nv;
+  nnt_mlp_stats stats;
+} nnt_sobolev_report;
+void nnt_sobolev_measure(int d, int r, int s, int k, int npts, nnt_rng *rg, nnt_sobolev_report *rep);
 
 /* ---------------------------------------------------------------- sampling (sampling.c) */
 
