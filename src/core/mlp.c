@@ -178,7 +178,7 @@ int nnt_mlp_load(const char *path, nnt_mlp *out) {
   const cJSON *layers = cJSON_GetObjectItemCaseSensitive(j, "layers");
   if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "nnt-mlp")) {
     st = nnt_fail(NNT_EFORMAT, "%s: \"format\" must be \"nnt-mlp\"", path);
-  } else if (!cJSON_IsNumber(ver) || ver->valueint != 1) {
+  } else if (!cJSON_IsNumber(ver) || ver->valuedouble != 1.0) {
     st = nnt_fail(NNT_EFORMAT, "%s: unsupported \"version\" (this nnt reads version 1)", path);
   } else if (!cJSON_IsArray(layers) || cJSON_GetArraySize(layers) == 0) {
     st = nnt_fail(NNT_EFORMAT, "%s: \"layers\" must be a non-empty array", path);
