@@ -143,4 +143,27 @@ nnt_margin_result nnt_mlp_margin(const nnt_mlp *net, const double *x, int j, int
  * Exposed for the finite-difference check. */
 double nnt_mlp_output_grad(const nnt_mlp *net, const double *x, int j, double *grad);
 
+/* ---- Learnability (beyond the paper): SGD-trained ReLU nets on circuit-labelled samples ----
+ * A net of `depth` hidden ReLU layers of width `width` and two output logits (float32, PyTorch's
+ * nn.Linear initialisation) is trained with Adam on softmax cross-entropy over n samples
+ * x ~ U({0,1}^m) labelled by output bit `bit` of the circuit, for `steps` minibatch steps of
+ * size min(batch, n), all drawn from (seed, stream). Test error is measured on the given set. */
+typedef struct {
+  int depth, steps, batch;
+  double lr;
+  uint64_t seed;
+} nnt_learn_opts;
+
+typedef struct {
+  double test_err, train_err, train_loss;
+} nnt_learn_result;
+
+/* X holds ntest input vectors as 0/1 bytes [ntest, m], Y their labels. When `trained` is not
+ * NULL it receives the net in float64 with one output, the logit difference (class 1 minus
+ * class 0): positive = predicts 1. NNT_ENUMERIC if the loss becomes NaN/Inf. */
+int nnt_circuit_learn(const nnt_circuit *c, int bit, int width, int n, const nnt_learn_opts *o, uint64_t stream,
+                      const uint8_t *X, const uint8_t *Y, int ntest, nnt_learn_result *res, nnt_mlp *trained);
+/* n inputs drawn from (seed, stream) with their labels (output bit `bit`). */
+void nnt_circuit_sample(const nnt_circuit *c, int bit, int n, uint64_t seed, uint64_t stream, uint8_t *X, uint8_t *Y);
+
 #endif

@@ -14,6 +14,7 @@ static const char *help =
     "       nnt circuit verify FILE [--correct] [--net NET] [--samples N] [--exhaustive-max K]\n"
     "       nnt circuit margin FILE [--inputs N] [--output J] [--net NET [--logit]] [--out DIR]\n"
     "       nnt circuit margin [--depths LIST] [--width R] [--circuits C] [--inputs N] [--out DIR]\n"
+    "       nnt circuit learn [FILE] [--widths LIST] [--samples LIST] [--steps S] [--out DIR]\n"
     "\nFILE is an ISCAS .bench, BLIF .blif or AIGER ASCII .aag circuit (docs/circuits_tm.md).\n"
     "compile  writes the ReLU net of Lemma B.1 (two ReLU layers per circuit layer) as an nnt-mlp\n"
     "         JSON file; --correct inserts the rounding layers of Lemma 3.3 between blocks.\n"
@@ -22,7 +23,11 @@ static const char *help =
     "         100000); prints sizes and inputs_checked=... mismatches=...; exit 1 on a mismatch.\n"
     "margin   upper bounds on the parameter-space all-layer margin (eq. 2.1) of the compiled net\n"
     "         without and with correction layers (and of --net), per input; without FILE, a sweep\n"
-    "         over random layered circuits of the given depths. CSV and plots in DIR.\n\n"
+    "         over circuits of the given depths. CSV and plots in DIR.\n"
+    "learn    trains ReLU nets of width w = r x LIST (r: the widest gate layer) on n samples\n"
+    "         labelled by the circuit (default: a random layered circuit, q = 4, r = 8, 16 inputs)\n"
+    "         and plots test error vs n per width (beyond the paper; Theorem 3.1 predicts a\n"
+    "         sample complexity only logarithmic in w). Trained nets are saved as nnt-mlp files.\n\n"
     "options:\n"
     "  --correct          insert correction layers (Definition D.1) between circuit layers\n"
     "  --net NET          an nnt-mlp file to verify / measure instead of (or besides) the compiled net\n"
@@ -34,7 +39,16 @@ static const char *help =
     "  --depths LIST      circuit depths of the sweep (default 1,2,4,8,16,32; --quick 1,2,4,8)\n"
     "  --family F         sweep circuits: chain (ID gates, Claim 3.5; default) or random\n"
     "  --width R          width of the random circuits (default 4)\n"
-    "  --circuits C       random circuits per depth (default 4; --quick 2)\n" NNT_COMMON_HELP;
+    "  --circuits C       random circuits per depth (default 4; --quick 2)\n"
+    "learn options:\n"
+    "  --widths LIST      width multipliers of r (default 1,4,16,64; --quick 1,4,16)\n"
+    "  --samples LIST     training-set sizes (default 64,128,...,4096; --quick 64,256,1024)\n"
+    "  --steps S          Adam steps per run (default 2000; --quick 300), batch 32, lr 1e-3\n"
+    "  --hidden D         hidden ReLU layers (default 3)\n"
+    "  --reps R           repetitions per point (default 1)\n"
+    "  --test N           test inputs (default 4096)\n"
+    "  --epsilon E        target test error of the samples-vs-width plot (default 0.05)\n"
+    "  --bit J            output bit to learn (default 0)\n" NNT_COMMON_HELP;
 
 enum {
   O_CORRECT = 0x200,
@@ -47,19 +61,27 @@ enum {
   O_DEPTHS,
   O_WIDTH,
   O_CIRCUITS,
-  O_FAMILY
+  O_FAMILY,
+  O_WIDTHS,
+  O_STEPS,
+  O_HIDDEN,
+  O_REPS,
+  O_TEST,
+  O_EPS
 };
 
 typedef struct {
   nnt_common co;
   int correct, logit, exmax, inputs, output, width, circuits, ndepths, family;
-  int family_set;
+  int family_set, nwidths, nns, steps, hidden, reps, ntest;
+  long widths[16], ns[32];
+  double eps;
   long samples, depths[32];
   const char *net;
   const char *file;
 } copts;
 
-/* file_mode: 1 = FILE required, 2 = FILE optional. */
+/* file_mode: 1 = FILE required, 2 = FILE optional, 3 = FILE optional and --samples is learn's list. */
 static int parse_opts(int argc, char **argv, copts *o, const char *default_out, int file_mode, const char *usage) {
   memset(o, 0, sizeof *o);
   nnt_common_init(&o->co, default_out);
@@ -81,6 +103,13 @@ static int parse_opts(int argc, char **argv, copts *o, const char *default_out, 
                                        {"width", required_argument, 0, O_WIDTH},
                                        {"circuits", required_argument, 0, O_CIRCUITS},
                                        {"family", required_argument, 0, O_FAMILY},
+                                       {"widths", required_argument, 0, O_WIDTHS},
+                                       {"steps", required_argument, 0, O_STEPS},
+                                       {"hidden", required_argument, 0, O_HIDDEN},
+                                       {"reps", required_argument, 0, O_REPS},
+                                       {"test", required_argument, 0, O_TEST},
+                                       {"epsilon", required_argument, 0, O_EPS},
+                                       {"bit", required_argument, 0, O_OUTPUT},
                                        {0, 0, 0, 0}};
   nnt_cli_reset();
   int c, st;
@@ -90,7 +119,9 @@ static int parse_opts(int argc, char **argv, copts *o, const char *default_out, 
       case O_NET: o->net = optarg; break;
       case O_LOGIT: o->logit = 1; break;
       case O_SAMPLES:
-        if ((st = nnt_parse_long("--samples", optarg, 1, 1000000000L, &o->samples))) return st;
+        if (file_mode == 3) st = nnt_parse_int_list("--samples", optarg, 1, 10000000L, o->ns, 32, &o->nns);
+        else st = nnt_parse_long("--samples", optarg, 1, 1000000000L, &o->samples);
+        if (st) return st;
         break;
       case O_EXMAX:
         if ((st = nnt_parse_int("--exhaustive-max", optarg, 0, 30, &o->exmax))) return st;
@@ -116,6 +147,24 @@ static int parse_opts(int argc, char **argv, copts *o, const char *default_out, 
         o->family_set = 1;
         break;
       }
+      case O_WIDTHS:
+        if ((st = nnt_parse_int_list("--widths", optarg, 1, 256, o->widths, 16, &o->nwidths))) return st;
+        break;
+      case O_STEPS:
+        if ((st = nnt_parse_int("--steps", optarg, 1, 100000000, &o->steps))) return st;
+        break;
+      case O_HIDDEN:
+        if ((st = nnt_parse_int("--hidden", optarg, 1, 64, &o->hidden))) return st;
+        break;
+      case O_REPS:
+        if ((st = nnt_parse_int("--reps", optarg, 1, 1000, &o->reps))) return st;
+        break;
+      case O_TEST:
+        if ((st = nnt_parse_int("--test", optarg, 1, 10000000, &o->ntest))) return st;
+        break;
+      case O_EPS:
+        if ((st = nnt_parse_double("--epsilon", optarg, 0, 1, &o->eps))) return st;
+        break;
       default:
         if ((st = nnt_cli_common(c, argv, &o->co))) return st;
     }
@@ -445,15 +494,167 @@ static int cmd_margin(int argc, char **argv) {
   return nnt_runinfo_write(o.co.out, "nnt circuit margin", cfg, o.co.seed, o.co.threads, 0);
 }
 
+/* ---- learn ---- */
+
+static int cmd_learn(int argc, char **argv) {
+  copts o;
+  int st = parse_opts(argc, argv, &o, "nnt-circuit-learn", 3, "nnt circuit learn [FILE] [options]");
+  if (st) return st;
+  if (o.co.help) return fputs(help, stdout), NNT_OK;
+  int q = o.co.quick;
+  if (!o.nwidths) {
+    static const long def[] = {1, 4, 16, 64};
+    o.nwidths = q ? 3 : 4;
+    memcpy(o.widths, def, sizeof def);
+  }
+  if (!o.nns) {
+    static const long def[] = {64, 128, 256, 512, 1024, 2048, 4096}, dq[] = {64, 256, 1024};
+    o.nns = q ? 3 : 7;
+    memcpy(o.ns, q ? dq : def, sizeof(long) * (size_t)o.nns);
+  }
+  nnt_learn_opts lo = {o.hidden ? o.hidden : 3, o.steps ? o.steps : (q ? 300 : 2000), 32, 1e-3, o.co.seed};
+  int reps = o.reps ? o.reps : 1, ntest = o.ntest ? o.ntest : (q ? 1024 : 4096);
+  double eps = o.eps > 0 ? o.eps : 0.05;
+  nnt_circuit c;
+  const char *cname = o.file ? o.file : "random layered circuit (depth 4, 8 gates per layer before pruning, 16 inputs)";
+  uint8_t *X = NULL, *Y = NULL;
+  if (o.file) {
+    if ((st = nnt_circuit_read(o.file, &c))) return st;
+    if (o.output >= c.noutputs) {
+      st = nnt_fail(NNT_EINVAL, "--bit: the circuit has %d outputs", c.noutputs);
+      nnt_circuit_free(&c);
+      return st;
+    }
+  }
+  X = nnt_xmalloc((size_t)ntest * 64 + 64);
+  Y = nnt_xmalloc((size_t)ntest + 1);
+  if (!o.file) { /* the first random circuit whose test labels are not too unbalanced */
+    if (o.output) return free(X), free(Y), nnt_fail(NNT_EINVAL, "--bit: the random circuit has one output");
+    for (uint64_t k = 0;; k++) {
+      nnt_circuit_random(16, 4, 8, o.co.seed, 5000 + k, &c);
+      X = nnt_xrealloc(X, (size_t)ntest * 16);
+      nnt_circuit_sample(&c, 0, ntest, o.co.seed, 1, X, Y);
+      long ones = 0;
+      for (int i = 0; i < ntest; i++) ones += Y[i];
+      if (ones >= ntest / 4 && ones <= 3 * (long)ntest / 4) break;
+      nnt_circuit_free(&c);
+    }
+  } else {
+    X = nnt_xrealloc(X, (size_t)ntest * (c.ninputs ? c.ninputs : 1));
+    nnt_circuit_sample(&c, o.output, ntest, o.co.seed, 1, X, Y);
+  }
+  nnt_layered L;
+  nnt_circuit_layer(&c, &L);
+  int r = 1; /* the widest gate layer (the input layer excluded) */
+  for (int l = 1; l <= L.depth; l++) r = L.width[l] > r ? L.width[l] : r;
+  nnt_layered_free(&L);
+  if ((st = nnt_cli_begin(&o.co))) goto out;
+  nnt_csv csv;
+  if ((st = nnt_csv_open(&csv, o.co.out, "learn.csv", "width,width_mult,n,rep,test_err,train_err,train_loss,seconds")))
+    goto out;
+  int nw = o.nwidths, nn = o.nns;
+  double *err = nnt_xcalloc((size_t)nw * nn, sizeof(double)), *xs = nnt_xmalloc(sizeof(double) * (size_t)nn);
+  printf("circuit: %s, widest gate layer r = %d, %d inputs; test set %d; %d hidden layers, %d Adam steps, batch 32\n",
+         cname, r, c.ninputs, ntest, lo.depth, lo.steps);
+  nnt_progress pr;
+  nnt_progress_start(&pr, "learn", (long)nw * nn * reps);
+  for (int wi = 0; wi < nw && !st; wi++)
+    for (int ni = 0; ni < nn && !st; ni++)
+      for (int rep = 0; rep < reps && !st; rep++) {
+        int w = (int)(r * o.widths[wi]), n = (int)o.ns[ni];
+        nnt_learn_result res;
+        nnt_mlp net;
+        int keep = ni == nn - 1 && rep == 0;
+        double t0 = nnt_now();
+        st = nnt_circuit_learn(&c, o.output, w, n, &lo, (uint64_t)(wi * 1000 + ni) * 1000 + (uint64_t)rep, X, Y, ntest,
+                               &res, keep ? &net : NULL);
+        if (st) break;
+        nnt_csv_row(&csv, "%d,%ld,%d,%d,%.6f,%.6f,%.6g,%.2f", w, o.widths[wi], n, rep, res.test_err, res.train_err,
+                    res.train_loss, nnt_now() - t0);
+        err[wi * nn + ni] += res.test_err / reps;
+        if (keep) {
+          char name[64], path[1024];
+          snprintf(name, sizeof name, "trained_w%d.json", w);
+          st = nnt_mlp_save(&net, nnt_path(path, sizeof path, o.co.out, name));
+          nnt_mlp_free(&net);
+        }
+        nnt_progress_add(&pr, 1);
+      }
+  nnt_progress_end(&pr);
+  if (st) {
+    nnt_afile_abort(&csv.a);
+    goto out2;
+  }
+  if ((st = nnt_csv_close(&csv))) goto out2;
+  printf("test error (mean over %d rep%s)\n%8s", reps, reps > 1 ? "s" : "", "n \\ w");
+  for (int wi = 0; wi < nw; wi++) printf(" %8ld", r * o.widths[wi]);
+  printf("\n");
+  for (int ni = 0; ni < nn; ni++) {
+    printf("%8ld", o.ns[ni]);
+    for (int wi = 0; wi < nw; wi++) printf(" %8.4f", err[wi * nn + ni]);
+    printf("\n");
+  }
+  nnt_plot *p = nnt_plot_new("test error vs training samples, per width", "training samples n", "test error");
+  nnt_plot_log(p, 1, 0);
+  for (int ni = 0; ni < nn; ni++) xs[ni] = (double)o.ns[ni];
+  for (int wi = 0; wi < nw; wi++) {
+    char label[64];
+    snprintf(label, sizeof label, "w = %ld (%ld r)", r * o.widths[wi], o.widths[wi]);
+    nnt_plot_add(p, nn, xs, err + (size_t)wi * nn, label, NNT_PLOT_LINE | NNT_PLOT_POINTS);
+  }
+  st = nnt_plot_save(p, o.co.out, "learn_error");
+  nnt_plot_free(p);
+  if (st) goto out2;
+  /* the other view: samples needed to reach test error <= eps, vs width (log-log) */
+  double wx[16], need[16];
+  int np = 0;
+  for (int wi = 0; wi < nw; wi++)
+    for (int ni = 0; ni < nn; ni++)
+      if (err[wi * nn + ni] <= eps) {
+        wx[np] = (double)(r * o.widths[wi]), need[np++] = (double)o.ns[ni];
+        break;
+      }
+  char title[128];
+  snprintf(title, sizeof title, "samples to reach test error <= %g, vs width", eps);
+  p = nnt_plot_new(title, "width w", "samples n");
+  nnt_plot_log(p, 1, 1);
+  if (np) nnt_plot_add(p, np, wx, need, "trained nets (grid of n)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
+  st = nnt_plot_save(p, o.co.out, "learn_samples");
+  nnt_plot_free(p);
+  printf("samples to reach test error <= %g:", eps);
+  for (int i = 0; i < np; i++) printf(" w=%g:n=%g", wx[i], need[i]);
+  printf("%s\n", np < nw ? " (other widths: not reached on the grid)" : "");
+  if (!st) {
+    cJSON *cfg = cJSON_CreateObject();
+    cJSON_AddStringToObject(cfg, "circuit", cname);
+    cJSON_AddNumberToObject(cfg, "r", r);
+    cJSON_AddNumberToObject(cfg, "hidden_layers", lo.depth);
+    cJSON_AddNumberToObject(cfg, "steps", lo.steps);
+    cJSON_AddNumberToObject(cfg, "batch", lo.batch);
+    cJSON_AddNumberToObject(cfg, "lr", lo.lr);
+    cJSON_AddStringToObject(cfg, "optimizer", "adam");
+    cJSON_AddNumberToObject(cfg, "test", ntest);
+    cJSON_AddNumberToObject(cfg, "reps", reps);
+    st = nnt_runinfo_write(o.co.out, "nnt circuit learn", cfg, o.co.seed, o.co.threads, 0);
+  }
+out2:
+  free(err), free(xs);
+out:
+  free(X), free(Y);
+  nnt_circuit_free(&c);
+  return st;
+}
+
 int cmd_circuit(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
     fputs(help, argc < 2 ? stderr : stdout);
-    return argc < 2 ? nnt_fail(NNT_EINVAL, "missing subcommand (compile, verify, margin)") : NNT_OK;
+    return argc < 2 ? nnt_fail(NNT_EINVAL, "missing subcommand (compile, verify, margin, learn)") : NNT_OK;
   }
   if (!strcmp(argv[1], "compile")) return cmd_compile(argc - 1, argv + 1);
   if (!strcmp(argv[1], "verify")) return cmd_verify(argc - 1, argv + 1);
   if (!strcmp(argv[1], "margin")) return cmd_margin(argc - 1, argv + 1);
-  return nnt_fail(NNT_EINVAL, "unknown subcommand '%s' (compile, verify, margin)", argv[1]);
+  if (!strcmp(argv[1], "learn")) return cmd_learn(argc - 1, argv + 1);
+  return nnt_fail(NNT_EINVAL, "unknown subcommand '%s' (compile, verify, margin, learn)", argv[1]);
 }
 
 /* ---- tour ---- */

@@ -63,3 +63,11 @@ nnt_cli_test(circuit_margin_random 0 "random circuits: 1 x 2 inputs" circuit mar
 nnt_cli_test(circuit_margin_bad_family 2 "--family: .x. is not one of chain.random" circuit margin --family x)
 nnt_cli_test(circuit_margin_bad_output 2 "--output: the circuit has 2 outputs" circuit margin ${EX}/fulladder.bench --output 5
              --out ${CMAKE_BINARY_DIR}/circuit-margin-never)
+# learnability: a tiny preset on a shipped circuit, then the all-layer margin of a trained net
+add_test(NAME cli/circuit_learn_then_margin
+         COMMAND sh -c "rm -rf $2 $3 && $0 circuit learn $1 --quick --widths 1,2 --samples 32,128 --steps 100 --test 256 --out $2 && test -f $2/learn.csv && test -f $2/learn_error.png && $0 circuit margin $1 --net $2/trained_w34.json --logit --inputs 3 --out $3 | grep -q 'margin net .*min='"
+                 ${NNT_EXE} ${EX}/compare4.aag ${CMAKE_BINARY_DIR}/circuit-learn ${CMAKE_BINARY_DIR}/circuit-learn-margin)
+set_tests_properties(cli/circuit_learn_then_margin PROPERTIES LABELS cli)
+nnt_cli_test(circuit_learn_bad_widths 2 "--widths" circuit learn --widths 0 --out ${CMAKE_BINARY_DIR}/circuit-learn-never)
+nnt_cli_test(circuit_learn_bad_bit 2 "--bit: the circuit has 1 outputs" circuit learn ${EX}/mux4.blif --bit 3
+             --out ${CMAKE_BINARY_DIR}/circuit-learn-never)
