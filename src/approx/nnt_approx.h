@@ -189,6 +189,11 @@ typedef struct {
 int nnt_sep_check(const nnt_mlp *g, int n, nnt_sep_result *res);
 /* One-hidden-layer net equal to f on [0,1] (one ReLU per piece). */
 int nnt_shallow_from_pieces(nnt_mlp *out, const nnt_mlp *f);
+/* Adam on the MSE to Delta^n over `samples` uniform points (full batch), hidden widths w[0..nh-1]
+ * (nh <= 14), PyTorch default init; the result as an nnt_mlp. Illustration only: training that
+ * collapses to 1/2 is not evidence of Thm 4.4. NNT_ENUMERIC if the loss is not finite. */
+int nnt_sep_train(const int *w, int nh, int n, int steps, double lr, int samples, uint64_t seed, nnt_mlp *out,
+                  double *final_mse);
 
 /* ---------------------------------------------------------------- the statement table (checks.c) */
 

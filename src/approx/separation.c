@@ -1,10 +1,16 @@
 /* separation.c — depth separation (Thms 4.4, 4.6): the rigorous triangle-counting lower bound for
  * any 1-D net, evaluated with the exact PWL engine, and the shallow-capacity construction. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nnt_approx.h"
 #include "nnt_error.h"
+#include "nnt_init.h"
+#include "nnt_nn.h"
+#include "nnt_optim.h"
+#include "nnt_params.h"
 
 double nnt_sep_lb(int n, long P) { return (ldexp(1, n - 1) - P - 1) / ldexp(1, n + 2); }
 
@@ -46,4 +52,85 @@ int nnt_shallow_from_pieces(nnt_mlp *out, const nnt_mlp *f) {
   B->b[0] = p[0].c; /* value at x = 0 */
   free(p);
   return NNT_OK;
+}
+
+/* Gradient training of a 1-D ReLU net on Delta^n (illustration only, P28): hidden widths w[0..nh-1],
+ * PyTorch default init, Adam on the MSE over `samples` uniform points of [0,1], full batch. The
+ * trained weights are copied into an nnt_mlp for the exact check. */
+
+int nnt_sep_train(const int *w, int nh, int n, int steps, double lr, int samples, uint64_t seed, nnt_mlp *out,
+                  double *final_mse) {
+  nnt_rng r;
+  nnt_rng_init(&r, seed, 4404);
+  nnt_params P;
+  nnt_params_init(&P);
+  int L = nh + 1, width[16];
+  width[0] = 1;
+  for (int l = 0; l < nh; l++) width[l + 1] = w[l];
+  width[L] = 1;
+  nnt_param *Wp[16], *bp[16];
+  for (int l = 0; l < L; l++) {
+    char nw[32], nb[32];
+    snprintf(nw, sizeof nw, "l%d.weight", l), snprintf(nb, sizeof nb, "l%d.bias", l);
+    Wp[l] = nnt_params_add_f64(&P, nw, 2, width[l + 1], width[l]);
+    bp[l] = nnt_params_add_f64(&P, nb, 1, width[l + 1]);
+    nnt_init_linear(&r, &Wp[l]->value, &bp[l]->value);
+  }
+  nnt_optim opt;
+  nnt_optim_config cfg = nnt_adam_defaults();
+  cfg.lr = lr;
+  int st = nnt_optim_init(&opt, &P, cfg);
+  if (st) return nnt_params_free(&P), st;
+  int N = samples, maxw = 1;
+  for (int l = 0; l <= L; l++) maxw = width[l] > maxw ? width[l] : maxw;
+  double *X = nnt_xmalloc(sizeof(double) * N), *Y = nnt_xmalloc(sizeof(double) * N);
+  nnt_mlp target;
+  nnt_build_delta(&target, n);
+  for (int i = 0; i < N; i++) X[i] = nnt_rng_uniform(&r);
+  nnt_mlp_forward_batch(&target, N, X, Y);
+  nnt_mlp_free(&target);
+  double *pre[16], *post[17], *dpost = nnt_xmalloc(sizeof(double) * N * maxw), *dpre = nnt_xmalloc(sizeof(double) * N * maxw);
+  post[0] = X;
+  for (int l = 0; l < L; l++) {
+    pre[l] = nnt_xmalloc(sizeof(double) * N * width[l + 1]);
+    post[l + 1] = nnt_xmalloc(sizeof(double) * N * width[l + 1]);
+  }
+  double mse = NAN;
+  for (int t = 0; t <= steps; t++) {
+    for (int l = 0; l < L; l++) {
+      nnt_linear_forward_f64(pre[l], post[l], Wp[l]->value.data, bp[l]->value.data, N, width[l], width[l + 1]);
+      if (l < L - 1) nnt_relu_forward_f64(post[l + 1], pre[l], (size_t)N * width[l + 1]);
+      else memcpy(post[l + 1], pre[l], sizeof(double) * N);
+    }
+    mse = nnt_mse_forward_f64(post[L], Y, N);
+    if (!isfinite(mse)) break;
+    if (t == steps) break;
+    nnt_params_zero_grad(&P);
+    memset(dpre, 0, sizeof(double) * N);
+    nnt_mse_backward_f64(dpre, post[L], Y, N, 1.0);
+    for (int l = L - 1; l >= 0; l--) {
+      memset(dpost, 0, sizeof(double) * N * width[l]);
+      nnt_linear_backward_f64(l ? dpost : NULL, Wp[l]->grad.data, bp[l]->grad.data, dpre, post[l], Wp[l]->value.data, N,
+                              width[l], width[l + 1]);
+      if (l) {
+        memset(dpre, 0, sizeof(double) * N * width[l]);
+        nnt_relu_backward_f64(dpre, dpost, pre[l - 1], (size_t)N * width[l]);
+      }
+    }
+    nnt_optim_step(&opt);
+  }
+  if (isfinite(mse)) {
+    nnt_mlp_init(out);
+    for (int l = 0; l < L; l++) {
+      nnt_mlp_layer *A = nnt_mlp_add(out, width[l], width[l + 1], l < L - 1 ? NNT_ACT_RELU : NNT_ACT_IDENTITY);
+      memcpy(A->W, Wp[l]->value.data, sizeof(double) * width[l] * width[l + 1]);
+      memcpy(A->b, bp[l]->value.data, sizeof(double) * width[l + 1]);
+    }
+  }
+  for (int l = 0; l < L; l++) free(pre[l]), free(post[l + 1]);
+  free(X), free(Y), free(dpost), free(dpre);
+  nnt_optim_free(&opt);
+  nnt_params_free(&P);
+  *final_mse = mse;
+  return isfinite(mse) ? NNT_OK : nnt_fail(NNT_ENUMERIC, "training diverged (loss %g)", mse);
 }

@@ -20,3 +20,5 @@ nnt_cli_test(approx_bad_n 2 "--n: 0 is out of range" approx separation --n 0 --n
 nnt_cli_test(approx_unknown_demo 2 "unknown demo" approx frobnicate)
 nnt_cli_test(approx_sobolev 0 " 3 +4 +25 " approx sobolev --quick --out ${_o}/sobolev)
 nnt_cli_test(approx_bad_sobolev_d 2 "--d: 3 is out of range" approx sobolev --d 3 --out ${_o}/never)
+nnt_cli_test(approx_separation_train 0 "trained: Adam.*-> holds.*not evidence" approx separation --n 6 --train 4 --steps 300 --out ${_o}/sept)
+nnt_cli_test(approx_separation_both 2 "exactly one of --net" approx separation --n 6 --train 4 --net ${_ex}/half.json)
