@@ -141,8 +141,10 @@ static int exact_at(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace 
 
 /* Smallest beta (relative precision 1e-3) at which the softmax run is exact at every step. The
  * error of a softmax layer falls like i e^{-beta gap}, so exactness is monotone in beta in practice;
- * the search doubles beta until exact, then bisects. Returns -1 if not exact up to 1e6. */
-static double beta_min(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr, nnt_tm_precision p) {
+ * the search doubles beta until exact, then bisects, then checks 2x, 8x and 64x the result (a
+ * failing beta goes to *not_monotone). Returns -1 if not exact up to 1e6. */
+static double beta_min(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr, nnt_tm_precision p,
+                       double *not_monotone) {
   double lo = 0, hi = 0.25;
   while (!exact_at(net, tm, tr, p, hi)) {
     lo = hi, hi *= 2;
@@ -153,6 +155,10 @@ static double beta_min(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_tra
     if (exact_at(net, tm, tr, p, mid)) hi = mid;
     else lo = mid;
   }
+  /* spot-check the monotonicity the search assumes */
+  static const double above[] = {2, 8, 64};
+  for (int i = 0; i < 3; i++)
+    if (!exact_at(net, tm, tr, p, hi * above[i])) *not_monotone = hi * above[i];
   return hi;
 }
 
@@ -163,7 +169,7 @@ typedef struct {
   nnt_tm_net_stats s;
   nnt_tm_run_result r;
   long T, halt_step;
-  double beta64, beta32, peak_rss_mb, compile_s;
+  double beta64, beta32, peak_rss_mb, compile_s, not_monotone;
 } tm_compiled;
 
 static int compile_check(const nnt_tm *tm, long T, const nnt_tm_run_opts *ro, int search, tm_compiled *out) {
@@ -177,10 +183,10 @@ static int compile_check(const nnt_tm *tm, long T, const nnt_tm_run_opts *ro, in
   out->s = nnt_tm_net_stats_of(&net);
   out->T = T, out->halt_step = tr.halt_step;
   st = nnt_tm_net_run(&net, tm, &tr, ro, &out->r);
-  out->beta64 = out->beta32 = 0;
+  out->beta64 = out->beta32 = out->not_monotone = 0;
   if (!st && search) {
-    out->beta64 = beta_min(&net, tm, &tr, NNT_TM_F64);
-    out->beta32 = beta_min(&net, tm, &tr, NNT_TM_F32);
+    out->beta64 = beta_min(&net, tm, &tr, NNT_TM_F64, &out->not_monotone);
+    out->beta32 = beta_min(&net, tm, &tr, NNT_TM_F32, &out->not_monotone);
   }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
@@ -217,11 +223,13 @@ static int cmd_compile(int argc, char **argv) {
          c.halt_step >= 0 ? "halts within T" : "still running at T");
   print_sizes(stdout, &tm, &c);
   const nnt_tm_run_result *r = &c.r;
+  int last = 9;
+  while (last > 0 && r->step_us[last] == 0) last--;
   printf("run: %s attention%s, %s: %.3f s for %ld decoder steps (compile %.3f s); per decoded step %.2f us in the "
          "first tenth of t, %.2f us in the last (cost grows with the prefix); key/value cache %.2f MB, weights %.3f MB, "
          "peak RSS %.1f MB\n",
          o.attention ? "softmax" : "hard-max", o.attention ? "" : "", o.precision ? "float32" : "float64", r->seconds,
-         c.T + 1, c.compile_s, r->step_us[0], r->step_us[9], r->cache_bytes / 1048576.0, r->weight_bytes / 1048576.0,
+         c.T + 1, c.compile_s, r->step_us[0], r->step_us[last], r->cache_bytes / 1048576.0, r->weight_bytes / 1048576.0,
          c.peak_rss_mb);
   if (o.attention == NNT_TM_SOFTMAX) printf("softmax beta=%g\n", o.beta);
   if (o.attention == NNT_TM_HARD) printf("every o_t exactly binary: %s\n", r->nonbinary ? "no" : "yes");
@@ -230,6 +238,8 @@ static int cmd_compile(int argc, char **argv) {
   printf("output theta_cls^T o_T: %s\n", r->output_sign > 0 ? "+1 (halted, accept)" : r->output_sign < 0 ? "-1 (reject)" : "0 (not halted)");
   if (o.beta_search) {
     printf("beta_min f64=%.4g f32=%.4g (smallest softmax inverse temperature exact at every step)\n", c.beta64, c.beta32);
+    if (c.not_monotone > 0) printf("warning: not exact at beta=%g, above beta_min: the threshold is not monotone\n", c.not_monotone);
+    else printf("also exact at 2x, 8x and 64x beta_min (both precisions)\n");
   }
   if (r->mismatches) printf("first mismatch at step %ld: %s\n", r->first_mismatch, r->first_what);
   printf("steps_checked=%ld mismatches=%ld\n", r->steps_checked, r->mismatches);
