@@ -350,6 +350,97 @@ static void test_f32_vs_f64(void) {
   free(pr), free(dl), free(prf), free(dlf), free(tg);
 }
 
+/* float32 against float64 for the layers the pipelines above do not cover. */
+typedef void (*fw64)(double *, const double *, size_t);
+typedef void (*fw32)(float *, const float *, size_t);
+typedef void (*bw64)(double *, const double *, const double *, size_t);
+typedef void (*bw32)(float *, const float *, const float *, size_t);
+
+static void test_f32_vs_f64_rest(void) {
+  static const struct {
+    const char *name;
+    fw64 f64;
+    fw32 f32;
+    bw64 b64;
+    bw32 b32;
+    int reads_out; /* the backward reads the output (sigmoid, tanh) rather than the input */
+  } ew[] = {{"relu", nnt_relu_forward_f64, nnt_relu_forward, nnt_relu_backward_f64, nnt_relu_backward, 0},
+            {"sigmoid", nnt_sigmoid_forward_f64, nnt_sigmoid_forward, nnt_sigmoid_backward_f64, nnt_sigmoid_backward, 1},
+            {"tanh", nnt_tanh_forward_f64, nnt_tanh_forward, nnt_tanh_backward_f64, nnt_tanh_backward, 1},
+            {"softplus", nnt_softplus_forward_f64, nnt_softplus_forward, nnt_softplus_backward_f64, nnt_softplus_backward, 0}};
+  size_t n = 300;
+  double *x = randn(n, 8), *dy = randn(n, 1), *y = malloc(sizeof(double) * n), *dx = malloc(sizeof(double) * n);
+  float *xf = to_f32(x, n), *dyf = to_f32(dy, n), *yf = malloc(sizeof(float) * n), *dxf = malloc(sizeof(float) * n);
+  for (int k = 0; k < 4; k++) {
+    memset(dx, 0, sizeof(double) * n), memset(dxf, 0, sizeof(float) * n);
+    ew[k].f64(y, x, n), ew[k].f32(yf, xf, n);
+    ew[k].b64(dx, dy, ew[k].reads_out ? y : x, n), ew[k].b32(dxf, dyf, ew[k].reads_out ? yf : xf, n);
+    CHECK_MSG(relerr32(yf, y, n) < 1e-6 && relerr32(dxf, dx, n) < 1e-6, "%s f32 vs f64: %g %g", ew[k].name,
+              relerr32(yf, y, n), relerr32(dxf, dx, n));
+  }
+  memset(dx, 0, sizeof(double) * n), memset(dxf, 0, sizeof(float) * n);
+  nnt_gelu_forward_f64(y, x, n, NNT_GELU_ERF), nnt_gelu_forward(yf, xf, n, NNT_GELU_ERF);
+  nnt_gelu_backward_f64(dx, dy, x, n, NNT_GELU_ERF), nnt_gelu_backward(dxf, dyf, xf, n, NNT_GELU_ERF);
+  CHECK_MSG(relerr32(yf, y, n) < 1e-6 && relerr32(dxf, dx, n) < 1e-6, "gelu erf f32 vs f64");
+  memset(dx, 0, sizeof(double) * n), memset(dxf, 0, sizeof(float) * n);
+  nnt_softmax_forward_f64(y, x, 20, 15), nnt_softmax_forward(yf, xf, 20, 15);
+  nnt_softmax_backward_f64(dx, dy, y, 20, 15), nnt_softmax_backward(dxf, dyf, yf, 20, 15);
+  CHECK_MSG(relerr32(yf, y, n) < 1e-5 && relerr32(dxf, dx, n) < 1e-5, "softmax f32 vs f64");
+  int idx[30];
+  for (int i = 0; i < 30; i++) idx[i] = (int)nnt_rng_below(&rng, 10);
+  memset(dx, 0, sizeof(double) * n), memset(dxf, 0, sizeof(float) * n);
+  nnt_embedding_forward_f64(y, idx, x, 30, 10), nnt_embedding_forward(yf, idx, xf, 30, 10);
+  nnt_embedding_backward_f64(dx, dy, idx, 30, 10), nnt_embedding_backward(dxf, dyf, idx, 30, 10);
+  CHECK_MSG(relerr32(yf, y, n) < 1e-7 && relerr32(dxf, dx, 100) < 1e-6, "embedding f32 vs f64");
+  free(x), free(dy), free(y), free(dx), free(xf), free(dyf), free(yf), free(dxf);
+
+  /* bidirectional GRU and ReLU RNN: outputs, dx, dWhh of the reverse direction */
+  int B = 3, T = 6, I = 5, H = 7;
+  for (int gru = 0; gru < 2; gru++) {
+    int G = gru ? 3 * H : H;
+    size_t nx = (size_t)B * T * I, no = (size_t)B * T * 2 * H;
+    double *xs = randn(nx, 1), *w[2][4], *g[2][4], *out = malloc(sizeof(double) * no), *dout = randn(no, 1);
+    double *cache = malloc(sizeof(double) * 2 * NNT_GRU_CACHE(B, T, H)), *ws = malloc(sizeof(double) * NNT_GRU_WS(B, H));
+    double *dxs = calloc(nx, sizeof(double));
+    float *wf[2][4], *gf[2][4], *xsf = to_f32(xs, nx), *outf = malloc(sizeof(float) * no), *doutf = to_f32(dout, no);
+    float *cachef = malloc(sizeof(float) * 2 * NNT_GRU_CACHE(B, T, H)), *wsf = malloc(sizeof(float) * NNT_GRU_WS(B, H));
+    float *dxsf = calloc(nx, sizeof(float));
+    size_t sz[4] = {(size_t)G * I, (size_t)G * H, (size_t)G, (size_t)G};
+    nnt_rnn_params_f64 p[2];
+    nnt_rnn_grads_f64 dp[2];
+    nnt_rnn_params pf[2];
+    nnt_rnn_grads dpf[2];
+    for (int d = 0; d < 2; d++) {
+      for (int k = 0; k < 4; k++) {
+        w[d][k] = randn(sz[k], 0.4), g[d][k] = calloc(sz[k], sizeof(double));
+        wf[d][k] = to_f32(w[d][k], sz[k]), gf[d][k] = calloc(sz[k], sizeof(float));
+      }
+      p[d] = (nnt_rnn_params_f64){w[d][0], w[d][1], w[d][2], w[d][3]};
+      dp[d] = (nnt_rnn_grads_f64){g[d][0], g[d][1], g[d][2], g[d][3]};
+      pf[d] = (nnt_rnn_params){wf[d][0], wf[d][1], wf[d][2], wf[d][3]};
+      dpf[d] = (nnt_rnn_grads){gf[d][0], gf[d][1], gf[d][2], gf[d][3]};
+    }
+    if (gru) {
+      nnt_bigru_forward_f64(out, cache, xs, NULL, p, B, T, I, H);
+      nnt_bigru_forward(outf, cachef, xsf, NULL, pf, B, T, I, H);
+      nnt_bigru_backward_f64(dxs, NULL, dp, dout, out, cache, xs, NULL, p, ws, B, T, I, H);
+      nnt_bigru_backward(dxsf, NULL, dpf, doutf, outf, cachef, xsf, NULL, pf, wsf, B, T, I, H);
+    } else {
+      nnt_birnn_forward_f64(out, xs, NULL, p, B, T, I, H, NNT_RNN_RELU);
+      nnt_birnn_forward(outf, xsf, NULL, pf, B, T, I, H, NNT_RNN_RELU);
+      nnt_birnn_backward_f64(dxs, NULL, dp, dout, out, xs, NULL, p, ws, B, T, I, H, NNT_RNN_RELU);
+      nnt_birnn_backward(dxsf, NULL, dpf, doutf, outf, xsf, NULL, pf, wsf, B, T, I, H, NNT_RNN_RELU);
+    }
+    double eo = relerr32(outf, out, no), ex = relerr32(dxsf, dxs, nx), ew = relerr32(gf[1][1], g[1][1], sz[1]);
+    CHECK_MSG(eo < 1e-5 && ex < 1e-4 && ew < 1e-4, "%s f32 vs f64: out %g dx %g dWhh_rev %g", gru ? "bigru" : "birnn",
+              eo, ex, ew);
+    for (int d = 0; d < 2; d++)
+      for (int k = 0; k < 4; k++) free(w[d][k]), free(g[d][k]), free(wf[d][k]), free(gf[d][k]);
+    free(xs), free(out), free(dout), free(cache), free(ws), free(dxs), free(xsf), free(outf), free(doutf), free(cachef);
+    free(wsf), free(dxsf);
+  }
+}
+
 /* The attention splits (batch, head) pairs over threads: results must not depend on their number. */
 static void test_threads(void) {
   int B = 32, T = 40, C = 64, H = 4; /* B*H*T*T*hs = 3.3M: above the parallel threshold */
@@ -377,6 +468,7 @@ int main(void) {
   test_recurrent();
   test_conv();
   test_f32_vs_f64();
+  test_f32_vs_f64_rest();
   test_threads();
   TEST_MAIN_END();
 }
