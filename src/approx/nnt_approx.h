@@ -175,6 +175,14 @@ typedef struct {
 int nnt_plant(nnt_rng *r, int k, const double *beta, const double *alpha, double tau, double delta, int ntest,
               nnt_plant_result *res, int neval, const double *Xe, double *Fe, double *Fw0e);
 void nnt_transport(nnt_rng *r, long m, double *corrected, double *draft);
+/* [ext] lazy training on 12 padded circle points (see ntk.c): GD on the inner layer vs the
+ * linearised (init-NTK) model trained by the same steps. */
+typedef struct {
+  long m;
+  int steps;
+  double eta, fro, rowmax, flips, gap, train_mse;
+} nnt_lazy_result;
+void nnt_lazy_train(nnt_rng *r, long m, int steps, nnt_lazy_result *res);
 
 /* ---------------------------------------------------------------- depth separation (separation.c) */
 

@@ -226,3 +226,116 @@ void nnt_transport(nnt_rng *r, long m, double *corrected, double *draft) {
   *corrected = (double)(rho / sm * F + lin / (double)m);
   *draft = (double)(rho / sm * F + rho * rho * lin / (double)m);
 }
+
+/* [ext] Lazy training (bridge to the empty ch. 5): GD on the inner layer of
+ * F(x; V) = (1/sqrt m) sum_j a_j s(v_j . x) with the symmetric init (v_{j+m/2} = v_j, a = -+1, so
+ * F(.; V0) = 0), on 12 padded circle points x = (cos t, sin t, 1)/sqrt2 with target cos t + sin(2t)/2.
+ * The linearised model trained by the same GD steps with the init NTK K0 is
+ * f_lin = k0(x, X) alpha, alpha += eta (y - K0 alpha); the gap max |f_GD - f_lin| over 360 test
+ * angles shrinks with m while ||V - V0||_F stays O(1). eta = 1/lambda_max(K0). */
+void nnt_lazy_train(nnt_rng *r, long m, int steps, nnt_lazy_result *res) {
+  enum { N = 12, D = 3, NT = 360 };
+  double X[N][D], y[N], XT[NT][D];
+  for (int i = 0; i < N; i++) {
+    double th = 2 * M_PI * i / N;
+    X[i][0] = cos(th) / sqrt(2), X[i][1] = sin(th) / sqrt(2), X[i][2] = 1 / sqrt(2);
+    y[i] = cos(th) + 0.5 * sin(2 * th);
+  }
+  for (int i = 0; i < NT; i++) {
+    double th = 2 * M_PI * (i + 0.5) / NT;
+    XT[i][0] = cos(th) / sqrt(2), XT[i][1] = sin(th) / sqrt(2), XT[i][2] = 1 / sqrt(2);
+  }
+  long h = m / 2;
+  m = 2 * h;
+  double *V0 = nnt_xmalloc(sizeof(double) * h * D), *V = nnt_xmalloc(sizeof(double) * m * D);
+  nnt_rng_fill_normal_f64(r, V0, (size_t)h * D, 0, 1);
+  for (long j = 0; j < m; j++) memcpy(V + j * D, V0 + (j % h) * D, sizeof(double) * D);
+  double sm = sqrt((double)m);
+  /* init kernel K0 (train x train) and k0 (test x train) */
+  static double K[N][N], KT[NT][N];
+  memset(K, 0, sizeof K), memset(KT, 0, sizeof KT);
+  for (long j = 0; j < h; j++) {
+    const double *v = V0 + j * D;
+    int act[N], actT[NT];
+    for (int i = 0; i < N; i++) act[i] = v[0] * X[i][0] + v[1] * X[i][1] + v[2] * X[i][2] >= 0;
+    for (int i = 0; i < NT; i++) actT[i] = v[0] * XT[i][0] + v[1] * XT[i][1] + v[2] * XT[i][2] >= 0;
+    for (int i = 0; i < N; i++)
+      for (int k = 0; k < N; k++) K[i][k] += act[i] && act[k];
+    for (int i = 0; i < NT; i++)
+      for (int k = 0; k < N; k++) KT[i][k] += actT[i] && act[k];
+  }
+  for (int i = 0; i < N; i++)
+    for (int k = 0; k < N; k++) K[i][k] *= (X[i][0] * X[k][0] + X[i][1] * X[k][1] + X[i][2] * X[k][2]) / h;
+  for (int i = 0; i < NT; i++)
+    for (int k = 0; k < N; k++) KT[i][k] *= (XT[i][0] * X[k][0] + XT[i][1] * X[k][1] + XT[i][2] * X[k][2]) / h;
+  double u[N], lam = 0;
+  for (int i = 0; i < N; i++) u[i] = 1;
+  for (int it = 0; it < 200; it++) { /* power iteration for lambda_max(K0) */
+    double w[N], nn = 0;
+    for (int i = 0; i < N; i++) {
+      w[i] = 0;
+      for (int k = 0; k < N; k++) w[i] += K[i][k] * u[k];
+      nn += w[i] * w[i];
+    }
+    lam = sqrt(nn);
+    for (int i = 0; i < N; i++) u[i] = w[i] / lam;
+  }
+  double eta = 1 / lam, alpha[N] = {0}, F[N], *G = nnt_xmalloc(sizeof(double) * m * D);
+  for (int t = 0; t < steps; t++) {
+    /* linearised model */
+    double rl[N];
+    for (int i = 0; i < N; i++) {
+      rl[i] = y[i];
+      for (int k = 0; k < N; k++) rl[i] -= K[i][k] * alpha[k];
+    }
+    for (int i = 0; i < N; i++) alpha[i] += eta * rl[i];
+    /* the network: residual, then gradient of (1/2) sum (F - y)^2 w.r.t. V */
+    for (int i = 0; i < N; i++) F[i] = 0;
+    for (long j = 0; j < m; j++) {
+      const double *v = V + j * D;
+      double a = j < h ? 1 : -1;
+      for (int i = 0; i < N; i++) F[i] += a * fmax(0, v[0] * X[i][0] + v[1] * X[i][1] + v[2] * X[i][2]);
+    }
+    double res_[N];
+    for (int i = 0; i < N; i++) res_[i] = F[i] / sm - y[i];
+    for (long j = 0; j < m; j++) {
+      double *v = V + j * D, a = j < h ? 1 : -1, g[D] = {0, 0, 0};
+      for (int i = 0; i < N; i++)
+        if (v[0] * X[i][0] + v[1] * X[i][1] + v[2] * X[i][2] > 0) /* s'(0) = 0 (min-norm Clarke) */
+          for (int q = 0; q < D; q++) g[q] += res_[i] * a / sm * X[i][q];
+      for (int q = 0; q < D; q++) G[j * D + q] = g[q];
+    }
+    for (long k = 0; k < m * D; k++) V[k] -= eta * G[k];
+  }
+  double fro = 0, rowmax = 0, mse = 0, gap = 0;
+  long flips = 0;
+  for (long j = 0; j < m; j++) {
+    const double *v = V + j * D, *v0 = V0 + (j % h) * D;
+    double rr = 0;
+    for (int q = 0; q < D; q++) rr += (v[q] - v0[q]) * (v[q] - v0[q]);
+    fro += rr, rowmax = fmax(rowmax, sqrt(rr));
+    for (int i = 0; i < N; i++)
+      flips += (v[0] * X[i][0] + v[1] * X[i][1] + v[2] * X[i][2] >= 0) != (v0[0] * X[i][0] + v0[1] * X[i][1] + v0[2] * X[i][2] >= 0);
+  }
+  for (int i = 0; i < N; i++) {
+    double f = 0;
+    for (long j = 0; j < m; j++) {
+      const double *v = V + j * D;
+      f += (j < h ? 1 : -1) * fmax(0, v[0] * X[i][0] + v[1] * X[i][1] + v[2] * X[i][2]);
+    }
+    mse += (f / sm - y[i]) * (f / sm - y[i]) / N;
+  }
+  for (int i = 0; i < NT; i++) {
+    double f = 0, fl = 0;
+    for (long j = 0; j < m; j++) {
+      const double *v = V + j * D;
+      f += (j < h ? 1 : -1) * fmax(0, v[0] * XT[i][0] + v[1] * XT[i][1] + v[2] * XT[i][2]);
+    }
+    for (int k = 0; k < N; k++) fl += KT[i][k] * alpha[k];
+    gap = fmax(gap, fabs(f / sm - fl));
+  }
+  res->m = m, res->steps = steps, res->eta = eta;
+  res->fro = sqrt(fro), res->rowmax = rowmax, res->flips = (double)flips / ((double)m * N);
+  res->gap = gap, res->train_mse = mse;
+  free(V0), free(V), free(G);
+}
