@@ -51,7 +51,7 @@ typedef struct {
 #define NNT_LN_EPS 1e-5
 
 /* Buffer sizes, in elements of the layer's type. */
-#define NNT_GRU_CACHE(B, T, H) ((size_t)(T) * (B) * 6 * (H)) /* nnt_gru_forward's cache */
+#define NNT_GRU_CACHE(B, T, H) ((size_t)(B) * (T) * 6 * (H)) /* nnt_gru_forward's cache */
 #define NNT_GRU_WS(B, H) ((size_t)(B) * 8 * (H))             /* GRU backward workspace */
 #define NNT_RNN_WS(B, H) ((size_t)(B) * 3 * (H))             /* RNN backward workspace */
 #define NNT_ATTN_WS(B, H, T) ((size_t)(B) * (H) * (T) * (T))   /* attention backward */
