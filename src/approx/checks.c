@@ -876,7 +876,7 @@ static void q31(nnt_check_table *t, int quick, uint64_t seed) {
   long ms[3] = {100, 1000, 10000};
   int nm = quick ? 2 : 3, ok = 1;
   nnt_lazy_result L[3];
-  char meas[96] = "";
+  char meas[160] = "";
   for (int q = 0; q < nm; q++) {
     nnt_rng rg;
     nnt_rng_init(&rg, seed, 3100 + q);
@@ -906,7 +906,7 @@ static void q25(nnt_check_table *t, nnt_rng *rg, int quick) {
     snprintf(buf, sizeof buf, "%sr=%d: %.2e <= %.2e", q ? ", " : "", rs[q], rep.sup, rep.bound);
     strcat(meas, buf);
   }
-  nnt_check_row *r = row(t, "Q25", "Thm \"5.4\" (fixed)", "Sobolev net d=2 (Taylor deg r-1, signed products, clipping): sup err <= bound");
+  nnt_check_row *r = row(t, "Q25", "Thm 5.4 (fixed)", "Sobolev net d=2 (Taylor deg r-1, signed products, clipping): sup err <= bound");
   SET(bound, "2^d 4^-k + 2^d(d-1)4^-k + C4^-k + Md^r/(r!s^r)");
   SET(measured, "s=%d k=8 %s", quick ? 4 : 8, meas);
   SET(note, "draft's degree-r Taylor / unclipped products / draft product break the proof (P21, P22)");

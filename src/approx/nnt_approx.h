@@ -206,7 +206,7 @@ int nnt_sep_train(const int *w, int nh, int n, int steps, double lr, int samples
 /* ---------------------------------------------------------------- the statement table (checks.c) */
 
 typedef struct {
-  char id[12], ref[32], claim[128], bound[48], measured[96], note[160];
+  char id[12], ref[32], claim[128], bound[48], measured[160], note[160];
   int pass, erratum;
 } nnt_check_row;
 typedef struct {
