@@ -25,7 +25,7 @@ static const char *help =
     "         without and with correction layers (and of --net), per input; without FILE, a sweep\n"
     "         over circuits of the given depths. CSV and plots in DIR.\n"
     "learn    trains ReLU nets of width w = r x LIST (r: the widest gate layer) on n samples\n"
-    "         labelled by the circuit (default: a random layered circuit, q = 4, r = 8, 16 inputs)\n"
+    "         labelled by the circuit (default: a random layered circuit of depth 4, 16 inputs)\n"
     "         and plots test error vs n per width (beyond the paper; Theorem 3.1 predicts a\n"
     "         sample complexity only logarithmic in w). Trained nets are saved as nnt-mlp files.\n\n"
     "options:\n"
@@ -646,10 +646,8 @@ out:
 }
 
 int cmd_circuit(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    fputs(help, argc < 2 ? stderr : stdout);
-    return argc < 2 ? nnt_fail(NNT_EINVAL, "missing subcommand (compile, verify, margin, learn)") : NNT_OK;
-  }
+  if (argc < 2) return nnt_fail(NNT_EINVAL, "missing subcommand (compile, verify, margin, learn; see --help)");
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return fputs(help, stdout), NNT_OK;
   if (!strcmp(argv[1], "compile")) return cmd_compile(argc - 1, argv + 1);
   if (!strcmp(argv[1], "verify")) return cmd_verify(argc - 1, argv + 1);
   if (!strcmp(argv[1], "margin")) return cmd_margin(argc - 1, argv + 1);

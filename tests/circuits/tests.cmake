@@ -71,3 +71,4 @@ set_tests_properties(cli/circuit_learn_then_margin PROPERTIES LABELS cli)
 nnt_cli_test(circuit_learn_bad_widths 2 "--widths" circuit learn --widths 0 --out ${CMAKE_BINARY_DIR}/circuit-learn-never)
 nnt_cli_test(circuit_learn_bad_bit 2 "--bit: the circuit has 1 outputs" circuit learn ${EX}/mux4.blif --bit 3
              --out ${CMAKE_BINARY_DIR}/circuit-learn-never)
+nnt_cli_test(circuit_no_sub 2 "missing subcommand" circuit)
