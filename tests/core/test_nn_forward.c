@@ -55,6 +55,25 @@ static void test_values(void) {
   for (int i = 0; i < 3; i++) CHECK_CLOSE(y[i], sp[i], 1e-15);
 }
 
+/* The float layers' own tanh (Cephes tanhf) against double tanh: at most 2 ulp on [-10, 10],
+ * exact limits, NaN kept. */
+static void test_tanh_f32(void) {
+  int n = 200001;
+  float *x = malloc(sizeof(float) * n), *y = malloc(sizeof(float) * n);
+  for (int i = 0; i < n; i++) x[i] = (float)(-10 + 20.0 * i / (n - 1));
+  nnt_tanh_forward(y, x, n);
+  double worst = 0;
+  for (int i = 0; i < n; i++) {
+    double ref = tanh((double)x[i]), ulp = nextafterf((float)fabs(ref), INFINITY) - (float)fabs(ref);
+    ACC(worst, fabs(y[i] - ref) / ulp);
+  }
+  CHECK_MSG(worst <= 2, "float tanh: %g ulp", worst);
+  float sp[4] = {INFINITY, -INFINITY, NAN, 1e-30f}, o[4];
+  nnt_tanh_forward(o, sp, 4);
+  CHECK(o[0] == 1 && o[1] == -1 && isnan(o[2]) && o[3] == 1e-30f);
+  free(x), free(y);
+}
+
 static void test_linear_layernorm_losses(void) {
   int N = 5, C = 7, OC = 4, V = 6;
   double *x = randn(N * C, 1), *W = randn(OC * C, 1), *b = randn(OC, 1), *y = malloc(sizeof(double) * N * OC);
@@ -463,6 +482,7 @@ static void test_threads(void) {
 int main(void) {
   nnt_rng_init(&rng, 7, 0);
   test_values();
+  test_tanh_f32();
   test_linear_layernorm_losses();
   test_attention();
   test_recurrent();
