@@ -294,7 +294,7 @@ int cmd_bounds(int argc, char **argv) {
     switch (c) {
       case 'M': machine = optarg, st = NNT_OK; break;
       case 'C': circuit = optarg, st = NNT_OK; break;
-      case 'T': st = nnt_parse_long("--T", optarg, 1, 100000000, &T); break;
+      case 'T': st = nnt_parse_long("--T", optarg, 1, 100000, &T); break; /* the net is run */
       case 'G': st = nnt_parse_double("--gamma", optarg, 1e-300, 1e300, &gamma); break;
       case 'E': st = nnt_parse_double("--eps", optarg, 1e-12, 1, &eps); break;
       default: st = nnt_cli_common(c, argv, &co);

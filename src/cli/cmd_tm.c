@@ -56,7 +56,8 @@ static int parse(int argc, char **argv, tm_opts *o, int compile) {
   int c, st;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     switch (c) {
-      case 'T': st = nnt_parse_long("--steps", optarg, 1, 100000000, &o->steps); break;
+      /* compile keeps T keys per attention layer (about 0.7 KB per step): at most 10^6 steps */
+      case 'T': st = nnt_parse_long("--steps", optarg, 1, compile ? 1000000 : 10000000, &o->steps); break;
       case 'I': o->input = optarg, st = NNT_OK; break;
       case 'A': st = nnt_parse_choice("--attention", optarg, att, &o->attention); break;
       case 'B': st = nnt_parse_double("--beta", optarg, 1e-6, 1e9, &o->beta), o->have_beta = 1; break;

@@ -21,3 +21,4 @@ nnt_cli_test(tm_bad_steps 2 "--steps: 0 is out of range" tm compile 1RB1LB_1LA1R
 nnt_cli_test(tm_bad_softmax 2 "needs --beta" tm compile 1RB1LB_1LA1RZ --attention softmax)
 nnt_cli_test(tm_no_halt 2 "does not halt within 10\\^4 steps" tm compile 1RB0LA_1LA0RB)
 nnt_cli_test(tm_bad_sub 2 "unknown subcommand 'frob'" tm frob)
+nnt_cli_test(tm_compile_too_long 2 "--steps: 2000000 is out of range" tm compile 1RB1LB_1LA1RZ --steps 2000000)
