@@ -22,18 +22,19 @@ static void openblas_sgemm(int ta, int tb, int M, int N, int K, float alpha, con
               ldb, beta, C, ldc);
 }
 
-/* Best of 3 timed rounds of at least 0.1 s each (the machine may be shared). */
+/* Best of 10 timed rounds of at least 0.02 s each: on a shared machine the best round is the
+ * one least disturbed by other processes. */
 static double gflops(gemm_fn f, int ta, int tb, int M, int N, int K, const float *A, const float *B, float *C) {
   int lda = ta ? M : K, ldb = tb ? K : N;
   double best = 0;
-  for (int round = 0; round < 3; round++) {
+  for (int round = 0; round < 10; round++) {
     double t0 = nnt_now(), el;
     long reps = 0;
     do {
       f(ta, tb, M, N, K, 1, A, lda, B, ldb, 0, C, N);
       reps++;
       el = nnt_now() - t0;
-    } while (el < 0.1);
+    } while (el < 0.02);
     double g = 2.0 * M * N * K * reps / el * 1e-9;
     best = g > best ? g : best;
   }
@@ -157,21 +158,25 @@ static void model_step(model *m) {
   nnt_optim_step(&m->opt);
 }
 
-/* Milliseconds per step: best of 3 rounds of at least 0.2 s. */
-static double step_ms(model *m) {
-  double best = 1e300;
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Times single steps for about a second (at least 5): the fastest and the median, in ms. */
+static void step_ms(model *m, double *best, double *median) {
+  enum { MAXSTEPS = 4096 };
+  static double t[MAXSTEPS];
+  int n = 0;
   model_step(m); /* warm-up */
-  for (int round = 0; round < 3; round++) {
-    double t0 = nnt_now(), el;
-    long reps = 0;
-    do {
-      model_step(m);
-      reps++;
-      el = nnt_now() - t0;
-    } while (el < 0.2);
-    best = el / reps < best ? el / reps : best;
+  double start = nnt_now();
+  while (n < MAXSTEPS && (n < 5 || nnt_now() - start < 1.0)) {
+    double t0 = nnt_now();
+    model_step(m);
+    t[n++] = (nnt_now() - t0) * 1e3;
   }
-  return best * 1e3;
+  qsort(t, (size_t)n, sizeof(double), cmp_double);
+  *best = t[0], *median = t[n / 2];
 }
 
 int bench_core(int argc, char **argv) {
@@ -228,8 +233,8 @@ int bench_core(int argc, char **argv) {
   }
   free(A), free(B), free(C);
 
-  printf("\nmodel step (forward + backward + AdamW, float32), B=64 T=12 D=34, %d thread(s)\n%-44s %10s %10s\n",
-         nnt_threads_get(), "model", "ms/step", "steps/s");
+  printf("\nmodel step (forward + backward + AdamW, float32), B=64 T=12 D=34, %d thread(s)\n%-44s %12s %12s\n",
+         nnt_threads_get(), "model", "best ms/step", "median ms");
   static const struct {
     const char *what;
     int kind, M;
@@ -239,8 +244,9 @@ int bench_core(int argc, char **argv) {
   for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
     model m;
     model_init(&m, models[i].kind, 64, 12, 34, models[i].M, &r);
-    double ms = step_ms(&m);
-    printf("%-44s %10.3f %10.0f\n", models[i].what, ms, 1e3 / ms);
+    double best, median;
+    step_ms(&m, &best, &median);
+    printf("%-44s %12.3f %12.3f\n", models[i].what, best, median);
     model_free(&m);
   }
   return NNT_OK;
