@@ -63,7 +63,7 @@ static void q1(nnt_check_table *t, nnt_rng *rg) {
       double x = fmin(1, b + eps[e] / 7.5) * (1 - 1e-12);
       sup = fmax(sup, fabs(fwd1(&m, x) - g_q1(x, NULL)));
     }
-    char id[12];
+    char id[24];
     snprintf(id, sizeof id, "Q1.%d", e + 1);
     nnt_check_row *r = row(t, id, "Prop 2.1", "");
     SET(claim, "threshold net, rho=7.5, eps=%g: sup|f-g| <= eps, f=g at knots", eps[e]);

@@ -244,7 +244,7 @@ static int run_triangle(const char *dir, const long *Ls, int n, FILE *md) {
     nnt_mlp d;
     nnt_build_delta(&d, L);
     double *x, *y;
-    char lab[16];
+    char lab[32];
     snprintf(lab, sizeof lab, "Delta^%d", L);
     int np = pwl_points(&d, NULL, &x, &y);
     if (np > 0) nnt_plot_add(p, np, x, y, lab, NNT_PLOT_LINE), free(x), free(y);
