@@ -46,7 +46,7 @@ int nnt_tm_parse_standard(const char *text, const char *where, nnt_tm *tm);
  * without a rule are undefined. Errors: NNT_EFORMAT "where:LINE:COL: ...". */
 int nnt_tm_parse_text(const char *text, const char *where, nnt_tm *tm);
 /* A file in either format (the text format if it contains "states:"), or, when `arg` is not an
- * existing file, `arg` itself in standard notation. */
+ * existing file and has no '.' or '/', `arg` itself in standard notation. */
 int nnt_tm_load(const char *arg, nnt_tm *tm);
 /* Replaces the input by `s`, one character per symbol (single-character symbol names only). */
 int nnt_tm_set_input(nnt_tm *tm, const char *s);

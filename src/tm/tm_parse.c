@@ -240,7 +240,10 @@ done:
 
 int nnt_tm_load(const char *arg, nnt_tm *tm) {
   FILE *f = fopen(arg, "rb");
-  if (!f) return nnt_tm_parse_standard(arg, "machine", tm);
+  if (!f) { /* standard notation never contains '.' or '/': such an argument was meant as a file */
+    if (strpbrk(arg, "./")) return nnt_fail(NNT_EIO, "%s: cannot open", arg);
+    return nnt_tm_parse_standard(arg, "machine", tm);
+  }
   size_t cap = 4096, n = 0;
   char *buf = nnt_xmalloc(cap);
   for (size_t r; (r = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
