@@ -157,6 +157,9 @@ double nnt_ntk_kinf(const double *x, const double *y, int d);
  * (X, Y: n x d), one draw of m rows v_j ~ N(0, I_d) shared by the pairs. */
 void nnt_ntk_km(nnt_rng *r, long m, int d, int n, const double *X, const double *Y, double *km);
 void nnt_random_unit(nnt_rng *r, int d, double *x);
+/* mean |k_m - k_inf| over npairs random pairs for each width ms[q] (into mean_err) and the fitted
+ * log-log slope; pad = 1 draws padded inputs (u, 1)/sqrt2, u a unit vector of R^{d-1}. */
+double nnt_ntk_slope(nnt_rng *rg, const long *ms, int nm, int d, int npairs, int pad, double *mean_err);
 double nnt_relu_adversarial_gap(nnt_rng *r, long m, double B, double *gap_direct);
 double nnt_prop37_bound(long m, double B, double delta);
 double nnt_prop34_worst_ratio(nnt_rng *r, int m, int d, double B, int trials);

@@ -20,7 +20,7 @@ static const char *help =
     "  triangle --L LIST            Delta^L: exact piece counts, sweep time, memory; plot of Delta^1..3\n"
     "  separation --n N --net FILE  Thm 4.4 lower bound lb(n,P) for a 1-D network file (nnt-mlp JSON)\n"
     "  separation --n N --train W1,W2.. [--steps S --lr LR --samples N]   same for a net trained by Adam\n"
-    "  ntk --widths LIST [--pairs P] [--d D]   |k_m - k_inf| vs m with the 1/sqrt(m) line; padding demo\n"
+    "  ntk --widths LIST [--pairs P] [--d D] [--pad]   |k_m - k_inf| vs m, 1/sqrt(m) line; padding demo\n"
     "  maurey [--trials T]          Maurey sampling: exact identity (E|V|^2-|X|^2)/k vs measured\n"
     "  planting [--tau T]           Thm 3.10 planting near initialisation: proof vs statement constants\n"
     "  sobolev [--d 1|2] [--k K]    Sobolev-ball approximator (Taylor x partition of unity): error vs grid\n"
@@ -370,7 +370,7 @@ static int demo_separation(int argc, char **argv) {
 
 typedef struct {
   list_arg w;
-  int pairs, d;
+  int pairs, d, pad;
 } ntk_args;
 
 static int opt_ntk(int c, const char *arg, void *ctx) {
@@ -378,10 +378,13 @@ static int opt_ntk(int c, const char *arg, void *ctx) {
   if (c == 'w') return nnt_parse_int_list("--widths", arg, 1, 10000000, a->w.vals, 64, &a->w.n);
   if (c == 'p') return nnt_parse_int("--pairs", arg, 1, 10000, &a->pairs);
   if (c == 'd') return nnt_parse_int("--d", arg, 2, 1000, &a->d);
+  if (c == 'P') {
+    a->pad = 1;
+    return NNT_OK;
+  }
   return nnt_fail(NNT_EINVAL, "unknown option");
 }
 
-double nnt_ntk_slope(nnt_rng *rg, const long *ms, int nm, int d, int npairs, double *mean_err);
 
 /* P15: 12 circle points, target sin 3 theta; kernel ridge with k_inf with and without padding */
 static void padding_demo(double *res_plain, double *res_pad) {
@@ -427,15 +430,16 @@ static void padding_demo(double *res_plain, double *res_pad) {
   }
 }
 
-static int run_ntk(const char *dir, const long *ms, int nm, int pairs, int d, uint64_t seed, FILE *md, double *slope_out) {
+static int run_ntk(const char *dir, const long *ms, int nm, int pairs, int d, int pad, uint64_t seed, FILE *md) {
   nnt_rng rg;
   nnt_rng_init(&rg, seed, 316);
   double err[64];
-  double slope = nnt_ntk_slope(&rg, ms, nm, d, pairs, err);
+  double slope = nnt_ntk_slope(&rg, ms, nm, d, pairs, pad, err);
   nnt_csv csv;
   int st = nnt_csv_open(&csv, dir, "ntk.csv", "m,mean_abs_km_minus_kinf,sqrt_m_times_err");
   if (st) return st;
-  printf("Empirical inner-layer NTK vs k_inf = <x,x'>(pi - arccos<x,x'>)/(2pi) (Prop 3.23), d = %d, %d pairs\n", d, pairs);
+  printf("Empirical inner-layer NTK vs k_inf = <x,x'>(pi - arccos<x,x'>)/(2pi) (Prop 3.23), d = %d, %d pairs%s\n", d,
+         pairs, pad ? ", padded inputs (u,1)/sqrt2" : "");
   printf("%10s %16s %14s\n", "m", "mean|k_m-k_inf|", "sqrt(m)*err");
   if (md) fprintf(md, "| m | mean \\|k_m − k∞\\| | √m · err |\n|---|---|---|\n");
   double x[64], yl[64], yr[64];
@@ -459,7 +463,6 @@ static int run_ntk(const char *dir, const long *ms, int nm, int pairs, int d, ui
   nnt_plot_add(p, nm, x, yr, "1/sqrt(m) reference", NNT_PLOT_DASHED);
   st = nnt_plot_save(p, dir, "ntk_convergence");
   nnt_plot_free(p);
-  if (slope_out) *slope_out = slope;
   if (!st && nm >= 3 && (slope < -0.6 || slope > -0.4)) st = nnt_fail(NNT_ECHECK, "NTK slope %.3f outside [-0.6, -0.4]", slope);
   return st;
 }
@@ -467,14 +470,14 @@ static int run_ntk(const char *dir, const long *ms, int nm, int pairs, int d, ui
 static int demo_ntk(int argc, char **argv) {
   nnt_common co;
   nnt_common_init(&co, "nnt-approx-ntk");
-  ntk_args a = {{{10, 100, 1000, 10000, 100000, 1000000}, 6}, 40, 5};
+  ntk_args a = {{{10, 100, 1000, 10000, 100000, 1000000}, 6}, 40, 5, 0};
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"widths", required_argument, 0, 'w'}, {"pairs", required_argument, 0, 'p'},
-                                       {"d", required_argument, 0, 'd'}, {0, 0, 0, 0}};
+                                       {"d", required_argument, 0, 'd'}, {"pad", no_argument, 0, 'P'}, {0, 0, 0, 0}};
   int st = parse(argc, argv, &co, opts, opt_ntk, &a);
   if (st || co.help) return co.help ? (fputs(help, stdout), NNT_OK) : st;
   if ((st = nnt_cli_begin(&co))) return st;
   double t0 = nnt_now();
-  if ((st = run_ntk(co.out, a.w.vals, a.w.n, a.pairs, a.d, co.seed, NULL, NULL))) return st;
+  if ((st = run_ntk(co.out, a.w.vals, a.w.n, a.pairs, a.d, a.pad, co.seed, NULL))) return st;
   return nnt_runinfo_write(co.out, "approx ntk", cJSON_CreateObject(), co.seed, co.threads, nnt_now() - t0);
 }
 
@@ -730,7 +733,7 @@ int tour_approx(nnt_tour *t) {
   if ((st = run_triangle(dir, Ls, 5, t->report))) return st;
   nnt_tour_printf(t, "\n![Delta powers](approx/delta_powers.png)\n\nNTK convergence:\n\n");
   static const long ms[5] = {10, 100, 1000, 10000, 100000};
-  if ((st = run_ntk(dir, ms, 5, 40, 5, t->seed, t->report, NULL))) return st;
+  if ((st = run_ntk(dir, ms, 5, 40, 5, 0, t->seed, t->report))) return st;
   nnt_tour_printf(t, "\n![NTK](approx/ntk_convergence.png)\n\n### Checkable statements (`nnt approx check --quick`)\n\n"
                      "PASS means the proven statement (in its corrected form) holds as measured; rows marked erratum "
                      "also measure the draft's wrong form.\n\n");

@@ -23,3 +23,4 @@ nnt_cli_test(approx_bad_sobolev_d 2 "--d: 3 is out of range" approx sobolev --d 
 nnt_cli_test(approx_separation_train 0 "trained: Adam.*-> holds.*not evidence" approx separation --n 6 --train 4 --steps 300 --out ${_o}/sept)
 nnt_cli_test(approx_separation_both 2 "exactly one of --net" approx separation --n 6 --train 4 --net ${_ex}/half.json)
 nnt_cli_test(approx_lazy 0 "beyond the book.* 1000 " approx lazy --quick --out ${_o}/lazy)
+nnt_cli_test(approx_ntk_pad 0 "padded inputs.*fitted log-log slope -0\\.[45]" approx ntk --pad --widths 10,100,1000,10000 --out ${_o}/ntkpad)
