@@ -237,3 +237,108 @@ nnt_margin_result nnt_mlp_margin(const nnt_mlp *net, const double *x, int j, int
   free(S.theta), free(S.grad), free(S.best), free(S.out), free(delta);
   return res;
 }
+
+static double op_norm_bound(const nnt_mlp_layer *L) {
+  double maxrow = 0, maxcol = 0;
+  double *col = nnt_xcalloc((size_t)L->in, sizeof(double));
+  for (int o = 0; o < L->out; o++) {
+    double r = 0;
+    for (int i = 0; i < L->in; i++) {
+      double a = fabs(L->W[(size_t)o * L->in + i]);
+      r += a, col[i] += a;
+    }
+    maxrow = r > maxrow ? r : maxrow;
+  }
+  for (int i = 0; i < L->in; i++) maxcol = col[i] > maxcol ? col[i] : maxcol;
+  free(col);
+  return sqrt(maxrow * maxcol);
+}
+
+/* Does layer pair (l, l+1) compute round(z) = relu(3z - 1) - relu(3z - 2) elementwise, exactly as
+ * nnt_circuit_compile writes it? */
+static int is_round_pair(const nnt_mlp *net, int l) {
+  if (l + 1 >= net->nlayers) return 0;
+  const nnt_mlp_layer *A = &net->layers[l], *B = &net->layers[l + 1];
+  int n = A->in;
+  if (A->out != 2 * n || B->in != 2 * n || B->out != n || A->act != NNT_ACT_RELU || B->act != NNT_ACT_RELU) return 0;
+  for (int o = 0; o < 2 * n; o++) {
+    if (A->b[o] != (o < n ? -1 : -2)) return 0;
+    for (int i = 0; i < n; i++)
+      if (A->W[(size_t)o * n + i] != (i == o % n ? 3 : 0)) return 0;
+  }
+  for (int o = 0; o < n; o++) {
+    if (B->b[o] != 0) return 0;
+    for (int i = 0; i < 2 * n; i++)
+      if (B->W[(size_t)o * 2 * n + i] != (i == o ? 1 : i == o + n ? -1 : 0)) return 0;
+  }
+  return 1;
+}
+
+typedef struct {
+  int d;
+  double *hn;  /* ||input of layer l||_2 (unperturbed) */
+  double *opn; /* upper bound on ||W_l||_2 */
+  char *round; /* round[l]: layers l, l+1 are a correction acting on an exactly binary vector */
+} lip;
+
+/* Certified bound on the output error for perturbations of per-layer norm <= eps:
+ * is it strictly below |F| (so the decision cannot flip)? */
+static int certified(const lip *P, double eps, double F) {
+  double e = 0;
+  for (int l = 0; l < P->d; l++) {
+    double generic = P->opn[l] * e + eps * sqrt((P->hn[l] + e) * (P->hn[l] + e) + 1);
+    if (P->round[l]) {
+      /* Saturation (Theorem D.6's mechanism): for binary z and 3e + eps N < 1 every unit of the
+       * first layer keeps its sign, the 3(z' - z) terms cancel in relu(3z'-1) - relu(3z'-2), and
+       * only the correction's own perturbations remain. hn[l+1] = ||(relu(3z-1), relu(3z-2))||. */
+      double N = sqrt((P->hn[l] + e) * (P->hn[l] + e) + 1);
+      double g2 = P->opn[l + 1] * generic + eps * sqrt((P->hn[l + 1] + generic) * (P->hn[l + 1] + generic) + 1);
+      if (3 * e + eps * N < 1) {
+        double a = P->hn[l + 1] + 3 * sqrt(2.0) * e + eps * N;
+        double sat = sqrt(2.0) * eps * N + eps * sqrt(a * a + 1);
+        e = sat < g2 ? sat : g2;
+      } else {
+        e = g2;
+      }
+      l++;
+      continue;
+    }
+    e = generic;
+  }
+  return e < fabs(F);
+}
+
+double nnt_mlp_margin_lower(const nnt_mlp *net, const double *x, int j, int y) {
+  int d = net->nlayers, w = max_width(net);
+  lip P = {d, nnt_xmalloc(sizeof(double) * (size_t)d), nnt_xmalloc(sizeof(double) * (size_t)d), nnt_xcalloc((size_t)d, 1)};
+  double *a = nnt_xmalloc(sizeof(double) * (size_t)w), *b = nnt_xmalloc(sizeof(double) * (size_t)w);
+  const double *cur = x;
+  for (int l = 0; l < d; l++) {
+    const nnt_mlp_layer *L = &net->layers[l];
+    double s = 0;
+    int binary = 1;
+    for (int i = 0; i < L->in; i++) s += cur[i] * cur[i], binary &= cur[i] == 0 || cur[i] == 1;
+    P.hn[l] = sqrt(s);
+    P.opn[l] = op_norm_bound(L);
+    P.round[l] = binary && (l == 0 || !P.round[l - 1]) && is_round_pair(net, l);
+    double *dst = l % 2 ? b : a;
+    for (int o = 0; o < L->out; o++) {
+      double z = L->b[o];
+      for (int i = 0; i < L->in; i++) z += L->W[(size_t)o * L->in + i] * cur[i];
+      dst[o] = nnt_act_apply(L->act, z);
+    }
+    cur = dst;
+  }
+  double F = cur[j], lo = 0;
+  if ((y ? 1 : -1) * F > 0) {
+    double hi = 1;
+    while (certified(&P, hi, F) && hi < 1e6) lo = hi, hi *= 2;
+    for (int it = 0; it < 60; it++) {
+      double mid = 0.5 * (lo + hi);
+      if (certified(&P, mid, F)) lo = mid;
+      else hi = mid;
+    }
+  }
+  free(P.hn), free(P.opn), free(P.round), free(a), free(b);
+  return lo;
+}

@@ -138,6 +138,15 @@ typedef struct {
 void nnt_margin_opts_default(nnt_margin_opts *o);
 nnt_margin_result nnt_mlp_margin(const nnt_mlp *net, const double *x, int j, int y, const nnt_margin_opts *o);
 
+/* A certified LOWER bound on the same margin from layerwise Lipschitz constants: with every
+ * layer's perturbation (dW_l, db_l) of Frobenius norm <= eps, the error of layer l obeys
+ *   e_l <= ||W_l||_2 e_{l-1} + eps * sqrt((||h_{l-1}||_2 + e_{l-1})^2 + 1),  e_0 = 0
+ * (relu and identity are 1-Lipschitz; ||W||_2 <= sqrt(||W||_1 ||W||_inf)); the largest eps
+ * with e_L < |F_j| (bisection) cannot flip the decision. Like the norm-based bounds the paper
+ * contrasts with (Theorem 3.1's discussion), it multiplies operator norms across layers and is
+ * blind to the correction layers' saturation. Returns 0 for a misclassified x. */
+double nnt_mlp_margin_lower(const nnt_mlp *net, const double *x, int j, int y);
+
 /* Gradient of F_j(x, theta) with respect to every parameter, laid out layer by layer as
  * (W row-major, then b); returns F_j. grad holds nnt_mlp_stats_of(net).params doubles.
  * Exposed for the finite-difference check. */

@@ -21,7 +21,8 @@ static const char *help =
     "verify   compiles (or loads --net) and compares the net's forward pass with direct\n"
     "         evaluation on every input (up to K = 20 inputs) or on N random inputs (default\n"
     "         100000); prints sizes and inputs_checked=... mismatches=...; exit 1 on a mismatch.\n"
-    "margin   upper bounds on the parameter-space all-layer margin (eq. 2.1) of the compiled net\n"
+    "margin   upper bounds (checked perturbations) and certified lower bounds on the parameter-space\n"
+    "         all-layer margin (eq. 2.1) of the compiled net\n"
     "         without and with correction layers (and of --net), per input; without FILE, a sweep\n"
     "         over circuits of the given depths. CSV and plots in DIR.\n"
     "learn    trains ReLU nets of width w = r x LIST (r: the widest gate layer) on n samples\n"
@@ -36,7 +37,7 @@ static const char *help =
     "  --exhaustive-max K check all 2^m inputs when m <= K (default 20, at most 30)\n"
     "  --inputs N         inputs per circuit for margin (default 16; --quick 4)\n"
     "  --output J         output bit whose margin is measured (default 0)\n"
-    "  --depths LIST      circuit depths of the sweep (default 1,2,4,8,16,32; --quick 1,2,4,8)\n"
+    "  --depths LIST      circuit depths of the sweep (default 1,2,4,8,16,32,64; --quick 1,2,4,8)\n"
     "  --family F         sweep circuits: chain (ID gates, Claim 3.5; default) or random\n"
     "  --width R          width of the random circuits (default 4)\n"
     "  --circuits C       random circuits per depth (default 4; --quick 2)\n"
@@ -322,7 +323,7 @@ static int margin_file(copts *o) {
   int n = o->inputs > 0 ? o->inputs : (o->co.quick ? 4 : 16), all = c.ninputs < 30 && (1L << c.ninputs) <= n;
   if (all) n = 1 << c.ninputs;
   nnt_csv csv;
-  if ((st = nnt_csv_open(&csv, o->co.out, "margins.csv", "input,bits,label,kind,output,rho_upper,best_layer,forward_passes")))
+  if ((st = nnt_csv_open(&csv, o->co.out, "margins.csv", "input,bits,label,kind,output,rho_upper,rho_lower_lipschitz,best_layer,forward_passes")))
     goto out1;
   double *x = nnt_xmalloc(sizeof(double) * (size_t)(c.ninputs + 1)), *rho = nnt_xmalloc(sizeof(double) * 3 * (size_t)n);
   uint8_t *xb = nnt_xmalloc((size_t)c.ninputs + 1), *yb = nnt_xmalloc((size_t)c.noutputs);
@@ -331,6 +332,7 @@ static int margin_file(copts *o) {
   nnt_rng_init(&rng, o->co.seed, 0);
   nnt_margin_opts mo;
   nnt_margin_opts_default(&mo);
+  double lowmin[3] = {0, 0, 0};
   nnt_progress pr;
   nnt_progress_start(&pr, "margin", (long)n * nk);
   for (int v = 0; v < n; v++) {
@@ -340,10 +342,13 @@ static int margin_file(copts *o) {
     bits[c.ninputs] = 0;
     for (int k = 0; k < nk; k++) {
       mo.seed = o->co.seed * 1000003ULL + (uint64_t)v * 3 + (uint64_t)k;
-      nnt_margin_result r = nnt_mlp_margin(&nets[k], x, o->logit && k == 2 ? o->output : 0, yb[o->output], &mo);
+      int jj = o->logit && k == 2 ? o->output : 0;
+      nnt_margin_result r = nnt_mlp_margin(&nets[k], x, jj, yb[o->output], &mo);
+      double lower = nnt_mlp_margin_lower(&nets[k], x, jj, yb[o->output]);
       rho[k * n + v] = r.rho;
-      nnt_csv_row(&csv, "%d,%s,%d,%s,%.17g,%.17g,%d,%ld", v, bits, yb[o->output], kinds[k], r.output, r.rho,
-                  r.best_layer, r.forward_passes);
+      lowmin[k] = v == 0 || lower < lowmin[k] ? lower : lowmin[k];
+      nnt_csv_row(&csv, "%d,%s,%d,%s,%.17g,%.17g,%.17g,%d,%ld", v, bits, yb[o->output], kinds[k], r.output, r.rho,
+                  lower, r.best_layer, r.forward_passes);
       nnt_progress_add(&pr, 1);
     }
   }
@@ -356,8 +361,8 @@ static int margin_file(copts *o) {
     double med = median(r, n); /* sorts r */
     for (int v = 0; v < n; v++) xs[v] = v;
     nnt_plot_add(p, n, xs, r, kinds[k], NNT_PLOT_LINE | NNT_PLOT_POINTS);
-    printf("margin %-20s min=%.4g median=%.4g max=%.4g (upper bounds, %d inputs, output %d)\n", kinds[k], r[0], med,
-           r[n - 1], n, o->output);
+    printf("margin %-20s min=%.4g median=%.4g max=%.4g (upper bounds, %d inputs, output %d); "
+           "certified lower bound min=%.3g\n", kinds[k], r[0], med, r[n - 1], n, o->output, lowmin[k]);
   }
   st = nnt_plot_save(p, o->co.out, "margins");
   nnt_plot_free(p);
@@ -373,7 +378,7 @@ out0:
 
 typedef struct {
   int ndepths;
-  double depth[32], med[2][32], lo[2][32], hi[2][32];
+  double depth[32], med[2][32], lo[2][32], hi[2][32], low[2][32]; /* low: median certified lower bound */
 } sweep_result;
 
 /* A chain of q ID gates, x -> y: Claim 3.5's product network as the compiler builds it. */
@@ -393,7 +398,7 @@ static int margin_sweep(const nnt_common *co, int family, const long *depths, in
                         int inputs, sweep_result *res) {
   nnt_csv csv;
   int st = nnt_csv_open(&csv, co->out, "margin_depth.csv",
-                        "depth,circuit,input,label,kind,layers,l1_norm,rho_upper,best_layer");
+                        "depth,circuit,input,label,kind,layers,l1_norm,rho_upper,rho_lower_lipschitz,best_layer");
   if (st) return st;
   const char *kinds[2] = {"compiled", "compiled+correction"};
   int m = family ? width : 1;
@@ -404,9 +409,11 @@ static int margin_sweep(const nnt_common *co, int family, const long *depths, in
   res->ndepths = nd;
   for (int di = 0; di < nd; di++) {
     int q = (int)depths[di];
-    double *per[2];
-    per[0] = nnt_xmalloc(sizeof(double) * (size_t)circuits * inputs);
-    per[1] = nnt_xmalloc(sizeof(double) * (size_t)circuits * inputs);
+    double *per[2], *lows[2];
+    for (int k = 0; k < 2; k++) {
+      per[k] = nnt_xmalloc(sizeof(double) * (size_t)circuits * inputs);
+      lows[k] = nnt_xmalloc(sizeof(double) * (size_t)circuits * inputs);
+    }
     for (int ci = 0; ci < circuits; ci++) {
       nnt_circuit c;
       nnt_layered L;
@@ -429,8 +436,10 @@ static int margin_sweep(const nnt_common *co, int family, const long *depths, in
           nnt_margin_result r = nnt_mlp_margin(&net[k], x, 0, y, &mo);
           nnt_mlp_stats s = nnt_mlp_stats_of(&net[k]);
           per[k][ci * inputs + v] = r.rho;
-          nnt_csv_row(&csv, "%d,%d,%d,%d,%s,%d,%.17g,%.17g,%d", q, ci, v, y, kinds[k], s.layers, s.l1_norm, r.rho,
-                      r.best_layer);
+          double lower = nnt_mlp_margin_lower(&net[k], x, 0, y);
+          lows[k][ci * inputs + v] = lower;
+          nnt_csv_row(&csv, "%d,%d,%d,%d,%s,%d,%.17g,%.17g,%.17g,%d", q, ci, v, y, kinds[k], s.layers, s.l1_norm,
+                      r.rho, lower, r.best_layer);
           nnt_progress_add(&pr, 1);
         }
       }
@@ -443,7 +452,9 @@ static int margin_sweep(const nnt_common *co, int family, const long *depths, in
       res->med[k][di] = median(vals, n);
       res->lo[k][di] = vals[n / 10];
       res->hi[k][di] = vals[n - 1 - n / 10];
-      free(per[k]);
+      memcpy(vals, lows[k], sizeof(double) * (size_t)n);
+      res->low[k][di] = median(vals, n);
+      free(per[k]), free(lows[k]);
     }
   }
   nnt_progress_end(&pr);
@@ -451,11 +462,20 @@ static int margin_sweep(const nnt_common *co, int family, const long *depths, in
   if ((st = nnt_csv_close(&csv))) return st;
   nnt_plot *p = nnt_plot_new(family ? "all-layer margin vs depth (random layered circuits)"
                                     : "all-layer margin vs depth (chain of ID gates)", "circuit depth q",
-                             "all-layer margin (upper bound)");
+                             "all-layer margin: upper (solid), certified lower (dashed)");
   nnt_plot_log(p, 1, 1);
   for (int k = 0; k < 2; k++) {
     int s = nnt_plot_add(p, nd, res->depth, res->med[k], kinds[k], NNT_PLOT_LINE | NNT_PLOT_POINTS);
     nnt_plot_band(p, nd, res->depth, res->lo[k], res->hi[k], s);
+  }
+  for (int k = 0; k < 2; k++) { /* certified lower bounds, dashed (may underflow the log axis: skip zeros) */
+    double xs[32], ys[32];
+    int np = 0;
+    for (int d = 0; d < nd; d++)
+      if (res->low[k][d] > 0) xs[np] = res->depth[d], ys[np++] = res->low[k][d];
+    char label[64];
+    snprintf(label, sizeof label, "%s: certified lower bound", kinds[k]);
+    if (np) nnt_plot_add(p, np, xs, ys, label, NNT_PLOT_DASHED | NNT_PLOT_POINTS);
   }
   st = nnt_plot_save(p, co->out, "margin_depth");
   nnt_plot_free(p);
@@ -474,8 +494,8 @@ static int cmd_margin(int argc, char **argv) {
   }
   if (o.net || o.logit) return nnt_fail(NNT_EINVAL, "--net: needs a circuit FILE to label the inputs");
   if (!o.ndepths) {
-    static const long def[] = {1, 2, 4, 8, 16, 32};
-    o.ndepths = o.co.quick ? 4 : 6;
+    static const long def[] = {1, 2, 4, 8, 16, 32, 64};
+    o.ndepths = o.co.quick ? 4 : 7;
     memcpy(o.depths, def, sizeof def);
   }
   int circuits = o.circuits > 0 ? o.circuits : (o.co.quick ? 2 : 4), inputs = o.inputs > 0 ? o.inputs : (o.co.quick ? 4 : 16);
@@ -485,7 +505,9 @@ static int cmd_margin(int argc, char **argv) {
   if (o.family) printf("depth  median_rho_compiled  median_rho_corrected  (upper bounds; random circuits: %d x %d inputs, width %d)\n",
                        circuits, inputs, o.width);
   else printf("depth  median_rho_compiled  median_rho_corrected  (upper bounds; chain of ID gates, inputs 0 and 1)\n");
-  for (int d = 0; d < res.ndepths; d++) printf("%5g  %19.4g  %20.4g\n", res.depth[d], res.med[0][d], res.med[1][d]);
+  for (int d = 0; d < res.ndepths; d++)
+    printf("%5g  %19.4g  %20.4g   certified lower bounds: %.3g, %.3g\n", res.depth[d], res.med[0][d], res.med[1][d],
+           res.low[0][d], res.low[1][d]);
   cJSON *cfg = cJSON_CreateObject();
   cJSON_AddStringToObject(cfg, "family", o.family ? "random" : "chain");
   cJSON_AddNumberToObject(cfg, "width", o.width);
@@ -714,11 +736,14 @@ int tour_circuits(nnt_tour *t) {
   co.seed = t->seed;
   sweep_result res;
   if ((st = margin_sweep(&co, 0, depths, 5, 1, 1, 2, &res))) return st;
-  nnt_tour_printf(t, "\nAll-layer margin (eq. 2.1, parameter space; upper bounds from checked perturbations, "
-                  "docs/circuits_tm.md) of a compiled chain of q ID gates (Claim 3.5's setting), with the readout "
-                  "z ↦ 2z − 1; median over the inputs 0 and 1:\n\n| depth q | without correction | with correction |\n|---|---|---|\n");
+  nnt_tour_printf(t, "\nAll-layer margin (eq. 2.1, parameter space; upper bounds from checked perturbations and "
+                  "certified Lipschitz lower bounds, docs/circuits_tm.md) of a compiled chain of q ID gates (Claim 3.5's "
+                  "setting), with the readout z ↦ 2z − 1; median over the inputs 0 and 1:\n\n"
+                  "| depth q | upper, without correction | upper, with correction | lower, without | lower, with |\n"
+                  "|---|---|---|---|---|\n");
   for (int d = 0; d < res.ndepths; d++)
-    nnt_tour_printf(t, "| %g | %.4f | %.4f |\n", res.depth[d], res.med[0][d], res.med[1][d]);
+    nnt_tour_printf(t, "| %g | %.4f | %.4f | %.2g | %.2g |\n", res.depth[d], res.med[0][d], res.med[1][d], res.low[0][d],
+                    res.low[1][d]);
   nnt_tour_printf(t, "\n![margin vs depth](circuits/margin_depth.png)\n");
   return NNT_OK;
 }

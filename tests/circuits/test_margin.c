@@ -75,6 +75,9 @@ static void test_linear_exact(void) {
     nnt_margin_opts_default(&o);
     nnt_margin_result r = nnt_mlp_margin(&m, x, 0, F > 0, &o);
     CHECK_MSG(r.rho >= exact * (1 - 1e-9) && r.rho <= exact * (1 + 1e-6), "rho %g exact %g", r.rho, exact);
+    double lower = nnt_mlp_margin_lower(&m, x, 0, F > 0); /* exact for one affine layer */
+    CHECK_MSG(fabs(lower - exact) <= 1e-9 * exact, "lower %g exact %g", lower, exact);
+    CHECK(nnt_mlp_margin_lower(&m, x, 0, F <= 0) == 0);
     r = nnt_mlp_margin(&m, x, 0, F <= 0, &o); /* wrong label: margin 0 */
     CHECK(r.rho == 0);
     nnt_mlp_free(&m);
@@ -115,9 +118,8 @@ static void test_two_layer_scalar(void) {
  * (1 - e) flips the readout 2z - 1 once (1 - e)^(2q) <= 1/2, a perturbation of norm about
  * ln 2 / sqrt(2q); the estimate (an upper bound) must be at least that good. With correction
  * layers the same depth keeps the margin of a single block (regression bound, not a theorem). */
-static void test_chain(void) {
-  const int q = 16;
-  char text[2048];
+static void test_chain(int q) {
+  char text[8192];
   int n = snprintf(text, sizeof text, "INPUT(g0)\nOUTPUT(g%d)\n", q);
   for (int i = 1; i <= q; i++) n += snprintf(text + n, sizeof text - n, "g%d = BUFF(g%d)\n", i, i - 1);
   nnt_circuit c;
@@ -133,16 +135,45 @@ static void test_chain(void) {
     nnt_margin_opts o;
     nnt_margin_opts_default(&o);
     rho[corr] = nnt_mlp_margin(&net, &x, 0, 1, &o).rho;
+    double lower = nnt_mlp_margin_lower(&net, &x, 0, 1);
+    CHECK_MSG(lower > 0 && lower <= rho[corr], "lower %g upper %g", lower, rho[corr]);
     nnt_mlp_free(&net);
   }
   double scaling = log(2.0) / sqrt(2.0 * q);
   CHECK_MSG(rho[0] > 0 && rho[0] <= scaling, "uncorrected %g, scaling perturbation %g", rho[0], scaling);
   CHECK_MSG(rho[1] > 1.5 * rho[0], "corrected %g, uncorrected %g", rho[1], rho[0]);
+  if (q >= 128) { /* a proof, not a measurement: corrected lower bound above the uncorrected upper bound */
+    nnt_mlp net;
+    nnt_circuit_compile(&L, 1, &net);
+    nnt_mlp_layer *H = nnt_mlp_add(&net, 1, 1, NNT_ACT_IDENTITY);
+    H->W[0] = 2, H->b[0] = -1;
+    double lower = nnt_mlp_margin_lower(&net, &x, 0, 1);
+    CHECK_MSG(lower > rho[0], "q=%d: corrected certified %g, uncorrected upper %g", q, lower, rho[0]);
+    nnt_mlp_free(&net);
+  }
   nnt_layered_free(&L), nnt_circuit_free(&c);
 }
 
+/* The certified lower bound never exceeds a found flipping perturbation (random nets). */
+static void test_lower_below_upper(void) {
+  const int dims[] = {4, 6, 5, 1};
+  for (int s = 0; s < 10; s++) {
+    nnt_mlp m;
+    random_net(&m, dims, 3, 300 + (uint64_t)s);
+    double x[4] = {1, 0, 1, 0}, F;
+    nnt_mlp_forward(&m, x, &F);
+    nnt_margin_opts o;
+    nnt_margin_opts_default(&o);
+    double up = nnt_mlp_margin(&m, x, 0, F > 0, &o).rho, lo = nnt_mlp_margin_lower(&m, x, 0, F > 0);
+    CHECK_MSG(lo > 0 && lo <= up, "seed %d: lower %g upper %g", s, lo, up);
+    nnt_mlp_free(&m);
+  }
+}
+
 int main(void) {
-  test_chain();
+  test_chain(16);
+  test_chain(128);
+  test_lower_below_upper();
   test_gradcheck();
   test_linear_exact();
   test_two_layer_scalar();
