@@ -212,7 +212,7 @@ static int demo_square(int argc, char **argv) {
 
 /* ------------------------------------------------------------------ triangle */
 
-static int opt_L(int c, const char *arg, void *ctx) { return opt_list(c, arg, ctx, 'L', "--L", 1, 30); }
+static int opt_L(int c, const char *arg, void *ctx) { return opt_list(c, arg, ctx, 'L', "--L", 1, 26); }
 
 static int run_triangle(const char *dir, const long *Ls, int n, FILE *md) {
   nnt_csv csv;
@@ -280,7 +280,7 @@ typedef struct {
 
 static int opt_sep(int c, const char *arg, void *ctx) {
   sep_args *a = ctx;
-  if (c == 'n') return nnt_parse_int("--n", arg, 1, 40, &a->n);
+  if (c == 'n') return nnt_parse_int("--n", arg, 1, 24, &a->n);
   if (c == 'N') {
     a->net = arg;
     return NNT_OK;
