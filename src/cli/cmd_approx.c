@@ -337,6 +337,23 @@ static int demo_separation(int argc, char **argv) {
   else printf("  Thm 4.4's 1/32 applies for n = L^2+2 and g with <= 2^L ReLUs in <= L layers: not the case here\n");
   printf("  Note: a trained small net collapsing to the constant 1/2 (L1 = 1/4) is not evidence of the theorem;\n"
          "  the exact piece count and the bound above are.\n");
+  /* Thm 4.6 for the same g against x^2 (exact, piecewise), with N_A = P */
+  double sup_sq, l2_sq;
+  long Psq;
+  sq_err(&g, &sup_sq, &l2_sq, &Psq);
+  printf("  Thm 4.6: int_0^1 (g - x^2)^2 = %.6g >= 1/(5760 P^4) = %.6g -> %s\n", l2_sq, 1 / (5760 * pow((double)Psq, 4)),
+         l2_sq >= 1 / (5760 * pow((double)Psq, 4)) ? "holds" : "VIOLATED");
+  /* capacity: Delta^k has 2^k - 1 interior breakpoints on (0,1), so one hidden layer needs >= 2^k - 1
+   * ReLUs, while the composition uses 3k (2k inside [0,1]) */
+  printf("  capacity (exact breakpoint counts): k, interior breakpoints of Delta^k = shallow ReLUs needed, deep ReLUs\n");
+  for (int k = 1; k <= (a.n < 16 ? a.n : 16); k++) {
+    nnt_mlp dk;
+    nnt_build_delta(&dk, k);
+    nnt_pwl_summary sk;
+    nnt_pwl_summarize(&dk, NULL, 0, 1, &sk);
+    printf("    %2d %8ld %4d\n", k, sk.pieces - 1, 3 * k);
+    nnt_mlp_free(&dk);
+  }
   nnt_csv csv;
   if (!(st = nnt_csv_open(&csv, co.out, "separation.csv", "n,hidden_layers,relus,pieces,l1,lb,thm44_applies"))) {
     nnt_csv_row(&csv, "%d,%d,%ld,%ld,%.17g,%.17g,%d", a.n, r.hidden_layers, r.relus, r.pieces, r.l1, r.lb, thm44);
@@ -362,7 +379,7 @@ static int demo_separation(int argc, char **argv) {
   if (!st && isfinite(mse)) st = nnt_mlp_save(&g, nnt_path(tp, sizeof tp, co.out, "trained_net.json"));
   nnt_mlp_free(&g);
   if (!st) st = nnt_runinfo_write(co.out, "approx separation", cJSON_CreateObject(), co.seed, co.threads, nnt_now() - t0);
-  if (!st && (r.l1 < r.lb || (thm44 && r.l1 < 1.0 / 32))) st = nnt_fail(NNT_ECHECK, "the proven lower bound is violated");
+  if (!st && (r.l1 < r.lb || (thm44 && r.l1 < 1.0 / 32) || l2_sq < 1 / (5760 * pow((double)Psq, 4)))) st = nnt_fail(NNT_ECHECK, "the proven lower bound is violated");
   return st;
 }
 
