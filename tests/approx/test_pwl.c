@@ -89,6 +89,29 @@ int main(void) {
     CHECK(s.pieces == 1 && s.sup_abs == 0);
     nnt_mlp_free(&m);
   }
+  /* Lemma 4.11 as property tests: N_A(f - g) <= N_A(f) + N_A(g) - 1, N_A(f o g) <= N_A(f) N_A(g) */
+  for (int t = 0; t < 40; t++) {
+    int w1[2] = {1 + (int)nnt_rng_below(&r, 5), 1 + (int)nnt_rng_below(&r, 5)}, w2[1] = {1 + (int)nnt_rng_below(&r, 6)};
+    nnt_mlp f, g, fg;
+    random_net(&f, &r, w1, 1 + t % 2);
+    random_net(&g, &r, w2, 1);
+    nnt_pwl_summary sf, sg, sd, sc;
+    nnt_pwl_summarize(&f, NULL, -INFINITY, INFINITY, &sf);
+    nnt_pwl_summarize(&g, NULL, -INFINITY, INFINITY, &sg);
+    nnt_pwl_summarize(&f, &g, -INFINITY, INFINITY, &sd);
+    CHECK(sd.pieces <= sf.pieces + sg.pieces - 1);
+    nnt_net_compose(&fg, &g, &f); /* f(g(x)) */
+    nnt_pwl_summarize(&fg, NULL, -INFINITY, INFINITY, &sc);
+    CHECK(sc.pieces <= sf.pieces * sg.pieces);
+    for (int s2 = 0; s2 < 50; s2++) { /* the composition really is f o g */
+      double x = 6 * nnt_rng_uniform(&r) - 3, y1, y2, y3;
+      nnt_mlp_forward(&g, &x, &y1);
+      nnt_mlp_forward(&f, &y1, &y2);
+      nnt_mlp_forward(&fg, &x, &y3);
+      CHECK(fabs(y2 - y3) <= 1e-9 * (1 + fabs(y2)));
+    }
+    nnt_mlp_free(&f), nnt_mlp_free(&g), nnt_mlp_free(&fg);
+  }
   /* exact integrals vs a fine midpoint rule on a random net */
   {
     int w[2] = {5, 4};
