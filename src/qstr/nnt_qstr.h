@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nnt_optim.h"
 #include "nnt_rng.h"
 
 /* ---------------------------------------------------------------- task generator */
@@ -100,6 +101,8 @@ void nnt_qstr_forward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const d
 /* grad += d(sum_b,i dy[b][i] * yhat[b][i]) / dp, after a forward on the same X. */
 void nnt_qstr_backward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B, const float *dy, float *grad);
 void nnt_qstr_backward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const double *p, const double *X, int B, const double *dy, double *grad);
+/* float32 products of at least `macs` multiply-adds go to OpenBLAS (default 64^3); for tuning. */
+void nnt_qstr_set_blas_min(long macs);
 /* Attention weights of head h for prompt b of the last forward (tr, trp): N x N, row = query. */
 const float *nnt_qstr_attention_f32(const nnt_qstr_model *mo, const nnt_qstr_ws_f32 *ws, int b, int h);
 
@@ -125,6 +128,9 @@ typedef struct {
 } nnt_qstr_result;
 
 void nnt_qstr_train_cfg_default(nnt_qstr_train_cfg *c);
+/* nnt_optim_step for an AdamW optimizer over a registry holding one float32 tensor (the flat
+ * parameter vector), vectorised; identical results (requires beta1 > 0.5, as PyTorch's lerp). */
+void nnt_qstr_adamw_step(nnt_optim *o);
 /* One run: init stream, train-data stream and test-data stream are (seed, 8*point+k), so a point
  * gives the same result whatever thread runs it. */
 void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, const nnt_qstr_train_cfg *c,
@@ -140,6 +146,14 @@ double nnt_qstr_eval_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, int Bmax
 void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, int simple, int n_train, int n_test,
                           int max_epochs, int batch, double lr, double wd, double stop_loss, uint64_t seed,
                           uint64_t point, nnt_qstr_result *res, double *train_loss);
+
+/* Structure-aware test evaluation (fast_eval.c): code parts of the tokens become per-position and
+ * per-index tables, and tr's attention/value/out/MLP products are folded. ok: this model can use
+ * it. Returns the sum of squared errors over n prompts (idx: their indices [n][N][q]), stopping
+ * once above `bound` (*complete = 0). */
+int nnt_qstr_fast_eval_ok(const nnt_qstr_model *mo, const nnt_qstr_task *t);
+double nnt_qstr_fast_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
+                         const int *idx, const float *y, int n, double bound, int *complete);
 
 /* ---------------------------------------------------------------- sweeps */
 typedef struct {

@@ -1,5 +1,8 @@
 /* Online AdamW training with threshold stopping on a fixed test set (spec §4.7), and sweeps. */
 #include <cblas.h>
+#ifdef __AVX__
+#include <immintrin.h>
+#endif
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +14,47 @@
 #include "nnt_progress.h"
 #include "nnt_qstr.h"
 
-enum { EVAL_CHUNK = 500 };
+enum { EVAL_CHUNK = 128 };
+
+void nnt_qstr_adamw_step(nnt_optim *o) {
+  /* the core's AdamW update (torch semantics: decoupled decay, lerp for m, eps after the
+   * bias-corrected sqrt(v)) specialised to one float32 tensor without branches in the loop, so
+   * it vectorises; checked bit-for-bit against nnt_optim_step in tests/qstr/test_models.c */
+  const nnt_optim_config *c = &o->cfg;
+  nnt_param *q = o->params->items[0];
+  o->step++;
+  const double bc1 = 1 - pow(c->beta1, (double)o->step), bc2 = 1 - pow(c->beta2, (double)o->step);
+  const float step_size = (float)(c->lr / bc1), bc2_sqrt = (float)sqrt(bc2), eps = (float)c->eps;
+  const float b2 = (float)c->beta2, one_b1 = (float)(1 - c->beta1), one_b2 = (float)(1 - c->beta2);
+  const float shrink = (float)(1 - c->lr * c->weight_decay);
+  float *restrict p = q->value.data, *restrict m = o->m[0].data, *restrict v = o->v[0].data;
+  const float *restrict g = q->grad.data;
+  size_t n = q->value.numel;
+  size_t i = 0;
+  const int decay = c->weight_decay != 0;
+#ifdef __AVX__
+  /* explicit vectors: the compiler keeps sqrtf scalar (errno); the same operations in the same order */
+  const __m256 vshrink = _mm256_set1_ps(shrink), vb2 = _mm256_set1_ps(b2), vob1 = _mm256_set1_ps(one_b1);
+  const __m256 vob2 = _mm256_set1_ps(one_b2), vbc2 = _mm256_set1_ps(bc2_sqrt), veps = _mm256_set1_ps(eps);
+  const __m256 vstep = _mm256_set1_ps(step_size);
+  for (; i + 8 <= n; i += 8) {
+    __m256 pi = _mm256_loadu_ps(p + i), gi = _mm256_loadu_ps(g + i), mi = _mm256_loadu_ps(m + i), vi = _mm256_loadu_ps(v + i);
+    if (decay) pi = _mm256_mul_ps(pi, vshrink);
+    mi = _mm256_add_ps(mi, _mm256_mul_ps(vob1, _mm256_sub_ps(gi, mi)));
+    vi = _mm256_add_ps(_mm256_mul_ps(vi, vb2), _mm256_mul_ps(_mm256_mul_ps(vob2, gi), gi));
+    __m256 den = _mm256_add_ps(_mm256_div_ps(_mm256_sqrt_ps(vi), vbc2), veps);
+    pi = _mm256_sub_ps(pi, _mm256_div_ps(_mm256_mul_ps(vstep, mi), den));
+    _mm256_storeu_ps(p + i, pi), _mm256_storeu_ps(m + i, mi), _mm256_storeu_ps(v + i, vi);
+  }
+#endif
+  for (; i < n; i++) {
+    if (decay) p[i] = p[i] * shrink;
+    m[i] = m[i] + one_b1 * (g[i] - m[i]);
+    v[i] = v[i] * b2 + one_b2 * g[i] * g[i];
+    float denom = sqrtf(v[i]) / bc2_sqrt + eps;
+    p[i] = p[i] - step_size * m[i] / denom;
+  }
+}
 
 void nnt_qstr_train_cfg_default(nnt_qstr_train_cfg *c) {
   memset(c, 0, sizeof *c);
@@ -19,19 +62,32 @@ void nnt_qstr_train_cfg_default(nnt_qstr_train_cfg *c) {
   c->test_simple = 0, c->max_samples = 1000000;
 }
 
-double nnt_qstr_eval_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, int Bmax, const float *p, const float *X,
-                         const float *y, int n) {
+/* Sum of squared errors over the n prompts, stopping early once it exceeds `bound` (the mean is
+ * then known to be above the threshold: the sum only grows, so the crossing decision is exact). */
+static double sse_bounded(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, int Bmax, const float *p, const float *X,
+                          const float *y, int n, double bound, int *complete) {
   int N = mo->N, D = mo->D;
   float *yh = nnt_xmalloc(sizeof(float) * (size_t)Bmax * N);
   double s = 0;
+  *complete = 1;
   for (int b0 = 0; b0 < n; b0 += Bmax) {
+    if (s > bound) {
+      *complete = 0;
+      break;
+    }
     int B = n - b0 < Bmax ? n - b0 : Bmax;
     nnt_qstr_forward_f32(mo, ws, p, X + (size_t)b0 * N * D, B, yh);
     const float *yb = y + (size_t)b0 * N;
     for (int k = 0; k < B * N; k++) s += (double)(yh[k] - yb[k]) * (yh[k] - yb[k]);
   }
   free(yh);
-  return s / ((double)n * N);
+  return s;
+}
+
+double nnt_qstr_eval_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, int Bmax, const float *p, const float *X,
+                         const float *y, int n) {
+  int complete;
+  return sse_bounded(mo, ws, Bmax, p, X, y, n, INFINITY, &complete) / ((double)n * mo->N);
 }
 
 void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, const nnt_qstr_train_cfg *c,
@@ -54,7 +110,8 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   for (size_t k = 0; k < np; k++) p[k] = (float)p64[k];
   free(p64);
   float *Xt = nnt_xmalloc(sizeof(float) * (size_t)c->n_test * N * D), *yt = nnt_xmalloc(sizeof(float) * (size_t)c->n_test * N);
-  nnt_qstr_sample_f32(task, &rtest, c->n_test, c->test_simple ? 1 : -1, Xt, yt, NULL);
+  int *it = nnt_xmalloc(sizeof(int) * (size_t)c->n_test * N * task->c.q), fast = nnt_qstr_fast_eval_ok(mo, task);
+  nnt_qstr_sample_f32(task, &rtest, c->n_test, c->test_simple ? 1 : -1, Xt, yt, it);
   float *X = nnt_xmalloc(sizeof(float) * (size_t)Bt * N * D), *y = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);
   float *yh = nnt_xmalloc(sizeof(float) * (size_t)Bt * N), *dy = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);
   nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(mo, Bmax);
@@ -65,6 +122,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   res->censored = 1;
   res->final_mse = NAN;
   long steps = 0;
+  int last_complete = 1;
   while ((long)(steps + 1) * Bt <= c->max_samples) {
     nnt_qstr_sample_f32(task, &rtrain, Bt, -1, X, y, NULL);
     nnt_qstr_forward_f32(mo, ws, p, X, Bt, yh);
@@ -82,9 +140,14 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
     }
     memset(g, 0, sizeof(float) * np);
     nnt_qstr_backward_f32(mo, ws, p, X, Bt, dy, g);
-    nnt_optim_step(&opt);
+    nnt_qstr_adamw_step(&opt);
     if (steps % c->check_every == 0) {
-      double mse = nnt_qstr_eval_f32(mo, ws, Bmax, p, Xt, yt, c->n_test);
+      int complete;
+      double tot = (double)c->n_test * N;
+      double bound = c->threshold * tot * (1 + 1e-9);
+      double mse = (fast ? nnt_qstr_fast_sse(mo, task, p, Xt, it, yt, c->n_test, bound, &complete)
+                         : sse_bounded(mo, ws, Bmax, p, Xt, yt, c->n_test, bound, &complete)) / tot;
+      last_complete = complete;
       res->final_mse = mse;
       if (!isfinite(mse)) {
         res->diverged = 1;
@@ -98,6 +161,11 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   }
   res->steps = steps;
   res->samples = steps * Bt;
+  if (!last_complete && !res->diverged) {
+    int complete;
+    res->final_mse = (fast ? nnt_qstr_fast_sse(mo, task, p, Xt, it, yt, c->n_test, INFINITY, &complete)
+                           : sse_bounded(mo, ws, Bmax, p, Xt, yt, c->n_test, INFINITY, &complete)) / ((double)c->n_test * N);
+  }
   if (c->keep_params) {
     res->params = nnt_xmalloc(sizeof(float) * np);
     memcpy(res->params, p, sizeof(float) * np);
@@ -105,7 +173,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   nnt_optim_free(&opt);
   nnt_params_free(&P);
   nnt_qstr_ws_free_f32(ws);
-  free(Xt), free(yt), free(X), free(y), free(yh), free(dy);
+  free(Xt), free(yt), free(it), free(X), free(y), free(yh), free(dy);
   res->wall_s = nnt_now() - t0;
 }
 
@@ -215,7 +283,7 @@ void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, i
       res->samples += B;
       memset(g, 0, sizeof(float) * np);
       nnt_qstr_backward_f32(mo, ws, p, X, B, dy, g);
-      nnt_optim_step(&opt);
+      nnt_qstr_adamw_step(&opt);
     }
     el = sum / cnt;
     if (!isfinite(el)) {

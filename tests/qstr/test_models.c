@@ -100,7 +100,66 @@ static void counts(void) {
   free(p);
 }
 
+/* the vectorised AdamW step equals the core's nnt_optim_step bit for bit */
+static void adamw(void) {
+  nnt_params P1, P2;
+  nnt_params_init(&P1), nnt_params_init(&P2);
+  nnt_param *a = nnt_params_add_f32(&P1, "w", 1, 1000), *b = nnt_params_add_f32(&P2, "w", 1, 1000);
+  nnt_rng r;
+  nnt_rng_init(&r, 3, 0);
+  nnt_rng_fill_normal_f32(&r, a->value.data, 1000, 0, 1);
+  memcpy(b->value.data, a->value.data, 4000);
+  nnt_optim o1, o2;
+  nnt_optim_config c = nnt_adamw_defaults();
+  c.lr = 0.01, c.weight_decay = 0.1;
+  nnt_optim_init(&o1, &P1, c), nnt_optim_init(&o2, &P2, c);
+  for (int s = 0; s < 20; s++) {
+    nnt_rng_fill_normal_f32(&r, a->grad.data, 1000, 0, 1 + s);
+    memcpy(b->grad.data, a->grad.data, 4000);
+    nnt_optim_step(&o1);
+    nnt_qstr_adamw_step(&o2);
+  }
+  CHECK(memcmp(a->value.data, b->value.data, 4000) == 0);
+  nnt_optim_free(&o1), nnt_optim_free(&o2);
+  nnt_params_free(&P1), nnt_params_free(&P2);
+}
+
+/* the structure-aware evaluation equals the generic forward pass (float rounding aside) */
+static void fast_eval(int enc, int q, int simple) {
+  nnt_qstr_task_cfg tc;
+  nnt_qstr_task_cfg_default(&tc, 7);
+  tc.enc = enc, tc.q = q;
+  nnt_qstr_task t;
+  CHECK(nnt_qstr_task_init(&t, &tc, 4) == 0);
+  nnt_qstr_model mo;
+  nnt_qstr_model_setup(&mo, NNT_QSTR_TR, 7, t.D, 20, 1, 0, NULL);
+  CHECK(nnt_qstr_fast_eval_ok(&mo, &t));
+  nnt_rng r;
+  nnt_rng_init(&r, 9, enc * 10 + q);
+  double *p64 = malloc(sizeof(double) * mo.np);
+  nnt_qstr_model_init(&mo, &r, p64);
+  float *p = malloc(sizeof(float) * mo.np);
+  for (size_t k = 0; k < mo.np; k++) p[k] = (float)(p64[k] * 3 + 0.05 * nnt_rng_normal(&r)); /* nonzero biases */
+  int n = 700, N = 7, D = t.D;
+  float *X = malloc(sizeof(float) * n * N * D), *y = malloc(sizeof(float) * n * N);
+  int *idx = malloc(sizeof(int) * n * N * q), complete;
+  nnt_qstr_sample_f32(&t, &r, n, simple, X, y, idx);
+  nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(&mo, 500);
+  double ref = nnt_qstr_eval_f32(&mo, ws, 500, p, X, y, n) * n * N;
+  double fast = nnt_qstr_fast_sse(&mo, &t, p, X, idx, y, n, INFINITY, &complete);
+  CHECK_MSG(fabs(fast - ref) < 1e-5 * ref && complete, "enc %d q %d: fast %.8g vs generic %.8g", enc, q, fast, ref);
+  fast = nnt_qstr_fast_sse(&mo, &t, p, X, idx, y, n, 0.1 * ref, &complete);
+  CHECK(!complete && fast > 0.1 * ref && fast < ref);
+  nnt_qstr_ws_free_f32(ws);
+  nnt_qstr_task_free(&t);
+  free(p64), free(p), free(X), free(y), free(idx);
+}
+
 int main(void) {
+  fast_eval(0, 1, 0);
+  fast_eval(0, 1, 1);
+  fast_eval(1, 2, 0);
+  adamw();
   int hid[2] = {7, 5};
   gradcheck("tr (torch MHA + MLP)", NNT_QSTR_TR, 5, 6, 1, 0, NULL, 0);
   gradcheck("trp H=2 (merged QK)", NNT_QSTR_TRP, 5, 6, 2, 0, NULL, 1);
