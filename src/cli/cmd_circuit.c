@@ -320,6 +320,7 @@ static int margin_file(copts *o) {
     if (!o->logit) add_head(&nets[2], o->output);
   }
   if ((st = nnt_cli_begin(&o->co))) goto out1;
+  double t0 = nnt_now();
   int n = o->inputs > 0 ? o->inputs : (o->co.quick ? 4 : 16), all = c.ninputs < 30 && (1L << c.ninputs) <= n;
   if (all) n = 1 << c.ninputs;
   nnt_csv csv;
@@ -367,6 +368,14 @@ static int margin_file(copts *o) {
   st = nnt_plot_save(p, o->co.out, "margins");
   nnt_plot_free(p);
   free(xs);
+  if (!st) {
+    cJSON *cfg = cJSON_CreateObject();
+    cJSON_AddStringToObject(cfg, "circuit", o->file);
+    if (o->net) cJSON_AddStringToObject(cfg, "net", o->net);
+    cJSON_AddNumberToObject(cfg, "inputs", n);
+    cJSON_AddNumberToObject(cfg, "output", o->output);
+    st = nnt_runinfo_write(o->co.out, "nnt circuit margin", cfg, o->co.seed, o->co.threads, nnt_now() - t0);
+  }
 out2:
   free(x), free(rho), free(xb), free(yb), free(bits);
 out1:
@@ -500,6 +509,7 @@ static int cmd_margin(int argc, char **argv) {
   }
   int circuits = o.circuits > 0 ? o.circuits : (o.co.quick ? 2 : 4), inputs = o.inputs > 0 ? o.inputs : (o.co.quick ? 4 : 16);
   if ((st = nnt_cli_begin(&o.co))) return st;
+  double t0 = nnt_now();
   sweep_result res;
   if ((st = margin_sweep(&o.co, o.family, o.depths, o.ndepths, o.width, circuits, inputs, &res))) return st;
   if (o.family) printf("depth  median_rho_compiled  median_rho_corrected  (upper bounds; random circuits: %d x %d inputs, width %d)\n",
@@ -513,7 +523,7 @@ static int cmd_margin(int argc, char **argv) {
   cJSON_AddNumberToObject(cfg, "width", o.width);
   cJSON_AddNumberToObject(cfg, "circuits", circuits);
   cJSON_AddNumberToObject(cfg, "inputs", inputs);
-  return nnt_runinfo_write(o.co.out, "nnt circuit margin", cfg, o.co.seed, o.co.threads, 0);
+  return nnt_runinfo_write(o.co.out, "nnt circuit margin", cfg, o.co.seed, o.co.threads, nnt_now() - t0);
 }
 
 /* ---- learn ---- */
@@ -571,6 +581,7 @@ static int cmd_learn(int argc, char **argv) {
   for (int l = 1; l <= L.depth; l++) r = L.width[l] > r ? L.width[l] : r;
   nnt_layered_free(&L);
   if ((st = nnt_cli_begin(&o.co))) goto out;
+  double t0 = nnt_now();
   nnt_csv csv;
   if ((st = nnt_csv_open(&csv, o.co.out, "learn.csv", "width,width_mult,n,rep,test_err,train_err,train_loss,seconds")))
     goto out;
@@ -657,7 +668,7 @@ static int cmd_learn(int argc, char **argv) {
     cJSON_AddStringToObject(cfg, "optimizer", "adam");
     cJSON_AddNumberToObject(cfg, "test", ntest);
     cJSON_AddNumberToObject(cfg, "reps", reps);
-    st = nnt_runinfo_write(o.co.out, "nnt circuit learn", cfg, o.co.seed, o.co.threads, 0);
+    st = nnt_runinfo_write(o.co.out, "nnt circuit learn", cfg, o.co.seed, o.co.threads, nnt_now() - t0);
   }
 out2:
   free(err), free(xs);
