@@ -147,8 +147,6 @@ static void q2(nnt_check_table *t, nnt_rng *rg, int quick) {
   /* Q3: one box bump = 1 on its cube, 0 outside the gamma-box */
   r = row(t, "Q3", "Thm 2.3 bump", "f_gamma = 1 on R_j, 0 outside the gamma-box (net forward)");
   nnt_mlp one;
-  double zero = 0;
-  (void)zero;
   double gm = nnt_build_boxes(&one, g_lin, &rho, 2, 4, 0.05), worst = 0, x[2];
   /* keep only cube j = 5 (cell (1,1)): output weight 1 */
   for (int j = 0; j < 16; j++) one.layers[2].W[j] = j == 5;
@@ -440,7 +438,7 @@ double nnt_ntk_slope(nnt_rng *rg, const long *ms, int nm, int d, int npairs, int
 
 static void q16_q17(nnt_check_table *t, nnt_rng *rg, int quick) {
   /* closed form vs Monte Carlo probability, k(x,x) = 1/2, k(x,-x) = 0 */
-  double x[5], y[5], mx[5];
+  double x[5], mx[5];
   nnt_random_unit(rg, 5, x);
   for (int i = 0; i < 5; i++) mx[i] = -x[i];
   double kxx = nnt_ntk_kinf(x, x, 5), kxm = nnt_ntk_kinf(x, mx, 5);
@@ -459,7 +457,6 @@ static void q16_q17(nnt_check_table *t, nnt_rng *rg, int quick) {
     ok &= e <= fabs(xy) * hb;
   }
   free(X), free(Y);
-  (void)y;
   nnt_check_row *r = row(t, "Q16.1", "Prop 3.23 / Thm 3.19", "k_m -> <x,x'>(pi - arccos<x,x'>)/(2pi); k(x,x)=1/2, k(x,-x)=0");
   SET(bound, "Hoeffding |<x,x'>| %.1e", hb);
   SET(measured, "m=%ld: max|k_m-k_inf| %.1e; k(x,x)=%.3g k(x,-x)=%.1g", m, worst, kxx, kxm);
