@@ -232,6 +232,7 @@ static int draw_heat(const void *arg, const char *dev, const char *path) {
   for (int i = 0; i < h->rows; i++)
     for (int j = 0; j < h->cols; j++) img[j][h->rows - 1 - i] = h->z[(size_t)i * h->cols + j];
   plcol0(1);
+  pladv(0); /* a page must exist before the viewport */
   plvpor(0.1, 0.82, 0.1, 0.9);
   plwind(0, h->cols, 0, h->rows);
   plimage((PLFLT_MATRIX)img, h->cols, h->rows, 0, h->cols, 0, h->rows, zmin, zmax, 0, h->cols, 0, h->rows);
