@@ -404,7 +404,33 @@ static int opt_ntk(int c, const char *arg, void *ctx) {
 
 
 /* P15: 12 circle points, target sin 3 theta; kernel ridge with k_inf with and without padding */
-static void padding_demo(double *res_plain, double *res_pad) {
+/* Eigenvalues of a symmetric n x n matrix (cyclic Jacobi; A is overwritten). */
+static void sym_eigenvalues(double *A, int n, double *ev) {
+  for (int sweep = 0; sweep < 100; sweep++) {
+    double off = 0;
+    for (int p = 0; p < n; p++)
+      for (int q = p + 1; q < n; q++) off += A[p * n + q] * A[p * n + q];
+    if (off < 1e-30) break;
+    for (int p = 0; p < n; p++)
+      for (int q = p + 1; q < n; q++) {
+        if (fabs(A[p * n + q]) < 1e-300) continue;
+        double th = (A[q * n + q] - A[p * n + p]) / (2 * A[p * n + q]);
+        double t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1)), c = 1 / sqrt(t * t + 1), sn = t * c;
+        for (int k = 0; k < n; k++) { /* rotate columns p, q then rows p, q */
+          double akp = A[k * n + p], akq = A[k * n + q];
+          A[k * n + p] = c * akp - sn * akq, A[k * n + q] = sn * akp + c * akq;
+        }
+        for (int k = 0; k < n; k++) {
+          double apk = A[p * n + k], aqk = A[q * n + k];
+          A[p * n + k] = c * apk - sn * aqk, A[q * n + k] = sn * apk + c * aqk;
+        }
+      }
+  }
+  for (int i = 0; i < n; i++) ev[i] = A[i * n + i];
+}
+
+/* gram[2][144]: the k_inf Gram matrices without and with padding */
+static void padding_demo(double *res_plain, double *res_pad, double gram[2][144]) {
   enum { N = 12 };
   for (int pad = 0; pad < 2; pad++) {
     double X[N][3], K[N][N], y[N], al[N];
@@ -418,6 +444,8 @@ static void padding_demo(double *res_plain, double *res_pad) {
     int d = pad ? 3 : 2;
     for (int i = 0; i < N; i++)
       for (int j = 0; j < N; j++) K[i][j] = nnt_ntk_kinf(X[i], X[j], d) + (i == j ? 1e-10 : 0);
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < N; j++) gram[pad][i * N + j] = K[i][j] - (i == j ? 1e-10 : 0);
     /* Cholesky solve (K + lambda I) alpha = y */
     double Lc[N][N] = {{0}};
     for (int i = 0; i < N; i++)
@@ -468,8 +496,23 @@ static int run_ntk(const char *dir, const long *ms, int nm, int pairs, int d, in
   }
   if ((st = nnt_csv_close(&csv))) return st;
   printf("fitted log-log slope %.3f (claim: -1/2; accepted range [-0.6, -0.4])\n", slope);
-  double rp = 0, rq = 0;
-  padding_demo(&rp, &rq);
+  double rp = 0, rq = 0, gram[2][144], ev[2][12];
+  int nzero[2] = {0, 0};
+  padding_demo(&rp, &rq, gram);
+  for (int pad = 0; pad < 2; pad++) {
+    double A[144], lmax = 0;
+    memcpy(A, gram[pad], sizeof A);
+    sym_eigenvalues(A, 12, ev[pad]);
+    for (int i = 0; i < 12; i++) lmax = fmax(lmax, ev[pad][i]);
+    for (int i = 0; i < 12; i++) nzero[pad] += ev[pad][i] < 1e-12 * lmax;
+    char base[32];
+    snprintf(base, sizeof base, "gram_%s", pad ? "padded" : "plain");
+    if ((st = nnt_heatmap_save(gram[pad], 12, 12, pad ? "k_inf Gram, 12 circle points, padded (x,1)/sqrt2" : "k_inf Gram, 12 circle points, no padding",
+                               "j", "i", dir, base)))
+      return st;
+  }
+  printf("Gram matrices (k_inf, 12 circle points): %d of 12 eigenvalues vanish without padding, %d with padding "
+         "(gram_plain/gram_padded.png)\n", nzero[0], nzero[1]);
   printf("padding (Remark 3.24/P15): kernel ridge on 12 circle points, target sin 3theta: train MSE %.3f without "
          "padding (odd frequencies >= 3 missing), %.1e with x -> (x,1)/sqrt2\n", rp, rq);
   if (md) fprintf(md, "\nFitted slope %.3f (claim −½). Padding: kernel ridge on 12 circle points with target sin 3θ leaves "
