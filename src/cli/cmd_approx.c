@@ -1,6 +1,7 @@
 /* nnt approx — constructive approximation, near-initialisation/NTK and depth separation (seed 004,
  * Telgarsky's "Deep learning theory" ch. 2-4). Every demo prints claimed vs measured numbers. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -40,6 +41,16 @@ static int parse(int argc, char **argv, nnt_common *co, const struct option *opt
     if (st) return st;
   }
   return nnt_cli_positional(argc, argv, 0, "nnt approx <demo> [options]");
+}
+
+/* Console output of a runner; silent when it writes into the tour report instead. */
+static void say(int quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(int quiet, const char *fmt, ...) {
+  if (quiet) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
 }
 
 static double peak_rss_mb(void) {
@@ -154,8 +165,8 @@ static int run_square(const char *out, const long *is, int n, FILE *md) {
   int st = nnt_csv_open(&csv, dir, "square.csv",
                         "i,pieces,hidden_layers,relus,params,sup_err,claimed_4^-i-1,l2sq,claimed_2^-4i/30,thm46_lb");
   if (st) return st;
-  printf("Yarotsky's h_i (Thm 4.2): exact errors from the PWL engine\n");
-  printf("%3s %8s %7s %6s %7s %14s %14s %13s %13s %11s\n", "i", "pieces", "layers", "relus", "params", "sup|h-x^2|",
+  say(md != NULL, "Yarotsky's h_i (Thm 4.2): exact errors from the PWL engine\n");
+  say(md != NULL, "%3s %8s %7s %6s %7s %14s %14s %13s %13s %11s\n", "i", "pieces", "layers", "relus", "params", "sup|h-x^2|",
          "4^{-i-1}", "L2^2", "2^{-4i}/30", "Thm4.6 lb");
   if (md) fprintf(md, "| i | pieces | hidden layers | ReLUs | sup\\|h_i − x²\\| | 4^(−i−1) | ∫(h_i − x²)² | 2^(−4i)/30 |\n|---|---|---|---|---|---|---|---|\n");
   nnt_plot *p1 = nnt_plot_new("Figure 4.1: affine interpolation of x^2 at different scales", "x", "y");
@@ -173,7 +184,7 @@ static int run_square(const char *out, const long *is, int n, FILE *md) {
     sq_err(&h, &sup, &l2, &P);
     nnt_mlp_stats s = nnt_mlp_stats_of(&h);
     double c1 = pow(4, -i - 1), c2 = pow(2, -4 * i) / 30, lb = 1 / (5760 * pow((double)P, 4));
-    printf("%3d %8ld %7d %6ld %7ld %14.6e %14.6e %13.6e %13.6e %11.3e\n", i, P, s.layers - 1, s.hidden_units, s.params,
+    say(md != NULL, "%3d %8ld %7d %6ld %7ld %14.6e %14.6e %13.6e %13.6e %11.3e\n", i, P, s.layers - 1, s.hidden_units, s.params,
            sup, c1, l2, c2, lb);
     nnt_csv_row(&csv, "%d,%ld,%d,%ld,%ld,%.17g,%.17g,%.17g,%.17g,%.6g", i, P, s.layers - 1, s.hidden_units, s.params, sup,
                 c1, l2, c2, lb);
@@ -218,7 +229,7 @@ static int run_triangle(const char *dir, const long *Ls, int n, FILE *md) {
   nnt_csv csv;
   int st = nnt_csv_open(&csv, dir, "triangle.csv", "L,pieces_01,claimed_2^L,pieces_R,claimed_2^L+2,regions,seconds,peak_rss_mb");
   if (st) return st;
-  printf("Delta^L (Prop 4.1): exact pieces by the PWL sweep\n%3s %10s %10s %10s %10s %9s %9s\n", "L", "[0,1]", "2^L", "R",
+  say(md != NULL, "Delta^L (Prop 4.1): exact pieces by the PWL sweep\n%3s %10s %10s %10s %10s %9s %9s\n", "L", "[0,1]", "2^L", "R",
          "2^L+2", "seconds", "rss MB");
   if (md) fprintf(md, "| L | pieces on [0,1] | 2^L | pieces on R | sweep s | peak RSS MB |\n|---|---|---|---|---|---|\n");
   int bad = 0;
@@ -233,7 +244,7 @@ static int run_triangle(const char *dir, const long *Ls, int n, FILE *md) {
     nnt_pwl_summarize(&d, NULL, -INFINITY, INFINITY, &sr);
     double rss = peak_rss_mb();
     bad += s.pieces != (1L << L) || sr.pieces != (1L << L) + 2;
-    printf("%3d %10ld %10ld %10ld %10ld %9.3f %9.1f\n", L, s.pieces, 1L << L, sr.pieces, (1L << L) + 2, sec, rss);
+    say(md != NULL, "%3d %10ld %10ld %10ld %10ld %9.3f %9.1f\n", L, s.pieces, 1L << L, sr.pieces, (1L << L) + 2, sec, rss);
     nnt_csv_row(&csv, "%d,%ld,%ld,%ld,%ld,%ld,%.4f,%.1f", L, s.pieces, 1L << L, sr.pieces, (1L << L) + 2, s.regions, sec, rss);
     if (md) fprintf(md, "| %d | %ld | %ld | %ld | %.3f | %.1f |\n", L, s.pieces, 1L << L, sr.pieces, sec, rss);
     nnt_mlp_free(&d);
@@ -483,19 +494,19 @@ static int run_ntk(const char *dir, const long *ms, int nm, int pairs, int d, in
   nnt_csv csv;
   int st = nnt_csv_open(&csv, dir, "ntk.csv", "m,mean_abs_km_minus_kinf,sqrt_m_times_err");
   if (st) return st;
-  printf("Empirical inner-layer NTK vs k_inf = <x,x'>(pi - arccos<x,x'>)/(2pi) (Prop 3.23), d = %d, %d pairs%s\n", d,
+  say(md != NULL, "Empirical inner-layer NTK vs k_inf = <x,x'>(pi - arccos<x,x'>)/(2pi) (Prop 3.23), d = %d, %d pairs%s\n", d,
          pairs, pad ? ", padded inputs (u,1)/sqrt2" : "");
-  printf("%10s %16s %14s\n", "m", "mean|k_m-k_inf|", "sqrt(m)*err");
+  say(md != NULL, "%10s %16s %14s\n", "m", "mean|k_m-k_inf|", "sqrt(m)*err");
   if (md) fprintf(md, "| m | mean \\|k_m − k∞\\| | √m · err |\n|---|---|---|\n");
   double x[64], yl[64], yr[64];
   for (int q = 0; q < nm; q++) {
-    printf("%10ld %16.4e %14.4f\n", ms[q], err[q], err[q] * sqrt((double)ms[q]));
+    say(md != NULL, "%10ld %16.4e %14.4f\n", ms[q], err[q], err[q] * sqrt((double)ms[q]));
     nnt_csv_row(&csv, "%ld,%.6e,%.6f", ms[q], err[q], err[q] * sqrt((double)ms[q]));
     if (md) fprintf(md, "| %ld | %.3e | %.3f |\n", ms[q], err[q], err[q] * sqrt((double)ms[q]));
     x[q] = (double)ms[q], yl[q] = err[q], yr[q] = err[0] * sqrt((double)ms[0] / ms[q]);
   }
   if ((st = nnt_csv_close(&csv))) return st;
-  printf("fitted log-log slope %.3f (claim: -1/2; accepted range [-0.6, -0.4])\n", slope);
+  say(md != NULL, "fitted log-log slope %.3f (claim: -1/2; accepted range [-0.6, -0.4])\n", slope);
   double rp = 0, rq = 0, gram[2][144], ev[2][12];
   int nzero[2] = {0, 0};
   padding_demo(&rp, &rq, gram);
@@ -511,9 +522,9 @@ static int run_ntk(const char *dir, const long *ms, int nm, int pairs, int d, in
                                "j", "i", dir, base)))
       return st;
   }
-  printf("Gram matrices (k_inf, 12 circle points): %d of 12 eigenvalues vanish without padding, %d with padding "
+  say(md != NULL, "Gram matrices (k_inf, 12 circle points): %d of 12 eigenvalues vanish without padding, %d with padding "
          "(gram_plain/gram_padded.png)\n", nzero[0], nzero[1]);
-  printf("padding (Remark 3.24/P15): kernel ridge on 12 circle points, target sin 3theta: train MSE %.3f without "
+  say(md != NULL, "padding (Remark 3.24/P15): kernel ridge on 12 circle points, target sin 3theta: train MSE %.3f without "
          "padding (odd frequencies >= 3 missing), %.1e with x -> (x,1)/sqrt2\n", rp, rq);
   if (md) fprintf(md, "\nFitted slope %.3f (claim −½). Padding: kernel ridge on 12 circle points with target sin 3θ leaves "
                   "train MSE %.3f without padding and %.1e with it.\n", slope, rp, rq);
