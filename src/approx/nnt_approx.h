@@ -200,6 +200,9 @@ typedef struct {
 int nnt_sep_check(const nnt_mlp *g, int n, nnt_sep_result *res);
 /* One-hidden-layer net equal to f on [0,1] (one ReLU per piece). */
 int nnt_shallow_from_pieces(nnt_mlp *out, const nnt_mlp *f);
+/* Best L2 continuous PWL fit of Delta^n on [0,1] with P uniform pieces (P a power of two <= 2^n),
+ * as a one-hidden-layer ReLU net (P units). For P < 2^n it is the constant 1/2 (aliasing). */
+int nnt_sep_best_fit(int n, long P, nnt_mlp *out);
 /* Adam on the MSE to Delta^n over `samples` uniform points (full batch), hidden widths w[0..nh-1]
  * (nh <= 14), PyTorch default init; the result as an nnt_mlp. Illustration only: training that
  * collapses to 1/2 is not evidence of Thm 4.4. NNT_ENUMERIC if the loss is not finite. */

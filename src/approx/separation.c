@@ -134,3 +134,47 @@ int nnt_sep_train(const int *w, int nh, int n, int steps, double lr, int samples
   *final_mse = mse;
   return isfinite(mse) ? NNT_OK : nnt_fail(NNT_ENUMERIC, "training diverged (loss %g)", mse);
 }
+
+/* Best L2 continuous piecewise-linear fit of Delta^n with P uniform pieces (P a power of two,
+ * P <= 2^n): hat-basis projection, right-hand sides by Simpson's rule on the 2^-n grid (exact: the
+ * product of two affine functions on each cell is quadratic; Delta^n from its closed form), the
+ * tridiagonal mass matrix solved directly. Returned as a one-hidden-layer ReLU net. */
+int nnt_sep_best_fit(int n, long P, nnt_mlp *out) {
+  if (P < 1 || P > (1L << n) || (P & (P - 1)))
+    return nnt_fail(NNT_EINVAL, "best fit: P = %ld must be a power of two <= 2^%d", P, n);
+  long cells = 1L << n, per = cells / P;
+  double h = 1.0 / P, dlt = 1.0 / cells;
+  double *b = nnt_xcalloc(P + 1, sizeof(double)), *c = nnt_xmalloc(sizeof(double) * (P + 1));
+  for (long k = 0; k < cells; k++) {
+    long i = k / per; /* the cell lies in [t_i, t_{i+1}] */
+    double x0 = k * dlt, xm = x0 + dlt / 2, x1 = x0 + dlt, ti = i * h;
+    double f0 = nnt_delta_pow_closed(n, x0), fm = nnt_delta_pow_closed(n, xm), f1 = x1 >= 1 ? 0 : nnt_delta_pow_closed(n, x1);
+    /* phi_{i+1} = (x - t_i)/h, phi_i = 1 - that, on the cell */
+    double u0 = (x0 - ti) / h, um = (xm - ti) / h, u1 = (x1 - ti) / h;
+    b[i + 1] += dlt / 6 * (f0 * u0 + 4 * fm * um + f1 * u1);
+    b[i] += dlt / 6 * (f0 * (1 - u0) + 4 * fm * (1 - um) + f1 * (1 - u1));
+  }
+  /* mass matrix: diagonal 2h/3 (h/3 at the ends), off-diagonal h/6; Thomas algorithm */
+  double *dg = nnt_xmalloc(sizeof(double) * (P + 1)), *cp = nnt_xmalloc(sizeof(double) * (P + 1));
+  for (long i = 0; i <= P; i++) dg[i] = (i == 0 || i == P) ? h / 3 : 2 * h / 3;
+  double off = h / 6;
+  cp[0] = off / dg[0], c[0] = b[0] / dg[0];
+  for (long i = 1; i <= P; i++) {
+    double m = dg[i] - off * cp[i - 1];
+    cp[i] = off / m;
+    c[i] = (b[i] - off * c[i - 1]) / m;
+  }
+  for (long i = P - 1; i >= 0; i--) c[i] -= cp[i] * c[i + 1];
+  nnt_mlp_init(out);
+  nnt_mlp_layer *A = nnt_mlp_add(out, 1, (int)P, NNT_ACT_RELU), *B = nnt_mlp_add(out, (int)P, 1, NNT_ACT_IDENTITY);
+  double prev = 0;
+  for (long i = 0; i < P; i++) {
+    double s = (c[i + 1] - c[i]) / h;
+    A->W[i] = 1, A->b[i] = -i * h;
+    B->W[i] = s - prev;
+    prev = s;
+  }
+  B->b[0] = c[0];
+  free(b), free(c), free(dg), free(cp);
+  return NNT_OK;
+}

@@ -354,6 +354,25 @@ static int demo_separation(int argc, char **argv) {
   sq_err(&g, &sup_sq, &l2_sq, &Psq);
   printf("  Thm 4.6: int_0^1 (g - x^2)^2 = %.6g >= 1/(5760 P^4) = %.6g -> %s\n", l2_sq, 1 / (5760 * pow((double)Psq, 4)),
          l2_sq >= 1 / (5760 * pow((double)Psq, 4)) ? "holds" : "VIOLATED");
+  /* best L2 fits with P uniform pieces: the constant 1/2 for every P < 2^n (aliasing), exact at 2^n */
+  printf("  best L2 continuous PWL fits with P uniform pieces (hat projection, exact L1 by the engine):\n"
+         "    %8s %16s %10s %12s %10s\n", "P", "max|g(t_i)-1/2|", "L1", "L2^2", "lb(n,P)");
+  for (long P = 1; P <= (1L << a.n) && P <= (1L << 14); P *= 2) {
+    nnt_mlp fit;
+    nnt_sep_best_fit(a.n, P, &fit);
+    nnt_mlp dn;
+    nnt_build_delta(&dn, a.n);
+    nnt_pwl_summary sf;
+    nnt_pwl_summarize(&dn, &fit, 0, 1, &sf);
+    double dev = 0;
+    for (long i = 0; i <= P; i++) {
+      double t = (double)i / P, y;
+      nnt_mlp_forward(&fit, &t, &y);
+      dev = fmax(dev, fabs(y - 0.5));
+    }
+    printf("    %8ld %16.2e %10.6f %12.6g %10.6f\n", P, dev, sf.l1, sf.l2sq, nnt_sep_lb(a.n, P));
+    nnt_mlp_free(&fit), nnt_mlp_free(&dn);
+  }
   /* capacity: Delta^k has 2^k - 1 interior breakpoints on (0,1), so one hidden layer needs >= 2^k - 1
    * ReLUs, while the composition uses 3k (2k inside [0,1]) */
   printf("  capacity (exact breakpoint counts): k, interior breakpoints of Delta^k = shallow ReLUs needed, deep ReLUs\n");

@@ -24,3 +24,4 @@ nnt_cli_test(approx_separation_train 0 "trained: Adam.*-> holds.*not evidence" a
 nnt_cli_test(approx_separation_both 2 "exactly one of --net" approx separation --n 6 --train 4 --net ${_ex}/half.json)
 nnt_cli_test(approx_lazy 0 "beyond the book.* 1000 " approx lazy --quick --out ${_o}/lazy)
 nnt_cli_test(approx_ntk_pad 0 "padded inputs.*fitted log-log slope -0\\.[45]" approx ntk --pad --widths 10,100,1000,10000 --out ${_o}/ntkpad)
+nnt_cli_test(approx_separation_fits 0 " 128 +[0-9.e+-]+ +0.250000 .* 256 +5.00e-01 +0.000000" approx separation --n 8 --net ${_ex}/half.json --out ${_o}/sepfit)
