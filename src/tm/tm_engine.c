@@ -12,18 +12,22 @@
 #define REAL double
 #define SFX f64
 #define EXP exp
+#define LOG_MIN (-708.3) /* ln DBL_MIN */
 #include "tm_engine_impl.h"
 #undef REAL
 #undef SFX
 #undef EXP
+#undef LOG_MIN
 
 #define REAL float
 #define SFX f32
 #define EXP expf
+#define LOG_MIN (-87.33f) /* ln FLT_MIN */
 #include "tm_engine_impl.h"
 #undef REAL
 #undef SFX
 #undef EXP
+#undef LOG_MIN
 
 int nnt_tm_net_run(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr, const nnt_tm_run_opts *o,
                    nnt_tm_run_result *res) {

@@ -159,12 +159,15 @@ static void CAT(att_apply_, SFX)(const R_ATT *a, REAL *h, REAL *q, REAL *sc, REA
         for (int i = 0; i < nv; i++) acc[i] += v[i];
       }
   } else {
-    REAL e0 = EXP(beta * (s0 - mx));
+    /* Weights below the smallest normal number are flushed to zero (as GPUs do by default):
+     * subnormal arithmetic is slow and changes nothing at this scale. */
+    REAL e0 = beta * (s0 - mx) < LOG_MIN ? 0 : EXP(beta * (s0 - mx));
     norm = e0;
     for (int i = 0; i < nv; i++) acc[i] = e0 * a->V0[i];
     for (int t = 0; t < n; t++) {
-      REAL e = EXP(beta * (sc[t] - mx));
-      if (e == 0) continue;
+      REAL z = beta * (sc[t] - mx);
+      if (z < LOG_MIN) continue;
+      REAL e = EXP(z);
       norm += e;
       const REAL *v = a->vc + (long)t * nv;
       for (int i = 0; i < nv; i++) acc[i] += e * v[i];
