@@ -27,7 +27,7 @@ static const char *help =
     "             --N 100 --n-train 50000 --epochs 20 --task simple|1str\n"
     "  heads      trained error of the H-head merged-QK transformer (trp) on the norm-squared link\n"
     "             vs the bounds 1 - H(q+d)/(qd), 1 - H/q; construction error for H >= q\n"
-    "             --q 2 --H 1,2,3 --N 8 --d 4 --samples 300000 --m 64\n"
+    "             --q 2 --H 1,2,3 --N 6 --d 1 --samples 256000 --m 64 --lr 3e-3\n"
     "  construct  eq. (A.2) weights: closed-form MSE vs Monte Carlo for each sharpness alpha\n"
     "             --N 8 --q 1 --alpha 0,0.05,0.1,0.2,0.3,0.5,1 --n 4000 --enc paper|code\n"
     "  ffn-bound  Theorem 6: min-norm least squares on simple-1STR, test MSE vs 1 - n/(Nd)\n"
@@ -465,7 +465,7 @@ static int cmd_attention(qopts *o, int argc, char **argv) {
     for (int j = 0; j < D; j++) {
       double s = 0;
       for (int r = 0; r < D; r++) s += (double)Wq[r * D + i] * Wk[r * D + j];
-      M[i * D + j] = s, A[i * D + j] = fabs(s);
+      M[i * D + j] = s, A[(D - 1 - i) * D + j] = fabs(s); /* rows reversed: row 0 at the bottom, as the axis */
     }
   attn_score sc = score_matrix(M, D, d, de);
   /* the same score for the initial (random) matrix */
@@ -524,14 +524,16 @@ static int cmd_heads(qopts *o, int argc, char **argv) {
   int st;
   if ((st = nnt_cli_positional(argc, argv, 0, "nnt qstr heads [options]"))) return st;
   int q = o->q_set ? o->q : 2;
-  int N = o->N_set ? (int)o->Ns[0] : 8, d = o->d_set ? o->d : 4, m = o->m_set ? o->m : 64;
+  /* defaults: the setting of Prop. 21 (d = 1, exact bound 1 - H/q), N = 6, a 64-wide 2NN */
+  int N = o->N_set ? (int)o->Ns[0] : 6, d = o->d_set ? o->d : 1, m = o->m_set ? o->m : 64;
+  double lr = o->lr_set ? o->lr : 3e-3;
   if (o->N_set && o->nN != 1) return nnt_fail(NNT_EINVAL, "heads: --N takes one value");
   if (!o->nH) {
     o->nH = q + 1;
     for (int h = 0; h < o->nH; h++) o->Hs[h] = h + 1;
   }
-  long samples = o->samples_set ? o->samples : (o->co.quick ? 64000 : 640000);
-  int ntest = o->ntest_set ? o->ntest : (o->co.quick ? 1000 : 5000), check = o->check_set ? o->check : 100;
+  long samples = o->samples_set ? o->samples : (o->co.quick ? 32000 : 256000);
+  int ntest = o->ntest_set ? o->ntest : (o->co.quick ? 500 : 2000), check = o->check_set ? o->check : 100;
   nnt_qstr_task_cfg tc;
   nnt_qstr_task_cfg_default(&tc, N);
   tc.d = d, tc.q = q, tc.de = o->de, tc.link = NNT_QSTR_LINK_NORMSQ, tc.enc = NNT_QSTR_ENC_PAPER, tc.no_dup_codes = 1;
@@ -548,7 +550,7 @@ static int cmd_heads(qopts *o, int argc, char **argv) {
   double *mse = nnt_xcalloc(nH, sizeof(double));
   nnt_qstr_train_cfg c;
   nnt_qstr_train_cfg_default(&c);
-  c.threshold = 1e-300, c.check_every = check, c.n_test = ntest, c.max_samples = samples, c.lr = o->lr, c.wd = o->wd;
+  c.threshold = 1e-300, c.check_every = check, c.n_test = ntest, c.max_samples = samples, c.lr = lr, c.wd = o->wd;
   c.batch = o->batch;
   int nthreads = nnt_threads_get();
   nnt_qstr_model *mos = nnt_xcalloc(nH, sizeof *mos);

@@ -33,6 +33,32 @@ static void code_table(const double *E, int N, int de, double s, const double *W
     }
 }
 
+/* s[0..Np) = sum_c g[c] ZT[c][0..Np): the score row of one query, accumulated in registers */
+static void scores_row(const float *g, int D, const float *ZT, int Np, float *s) {
+  int j = 0;
+#if defined(__AVX2__) && defined(__FMA__)
+  for (; j + 16 <= Np; j += 16) {
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+    for (int c = 0; c < D; c++) {
+      __m256 gc = _mm256_set1_ps(g[c]);
+      a0 = _mm256_fmadd_ps(gc, _mm256_loadu_ps(ZT + (size_t)c * Np + j), a0);
+      a1 = _mm256_fmadd_ps(gc, _mm256_loadu_ps(ZT + (size_t)c * Np + j + 8), a1);
+    }
+    _mm256_storeu_ps(s + j, a0), _mm256_storeu_ps(s + j + 8, a1);
+  }
+  for (; j + 8 <= Np; j += 8) {
+    __m256 a0 = _mm256_setzero_ps();
+    for (int c = 0; c < D; c++) a0 = _mm256_fmadd_ps(_mm256_set1_ps(g[c]), _mm256_loadu_ps(ZT + (size_t)c * Np + j), a0);
+    _mm256_storeu_ps(s + j, a0);
+  }
+#endif
+  for (; j < Np; j++) {
+    float v = 0;
+    for (int c = 0; c < D; c++) v += g[c] * ZT[(size_t)c * Np + j];
+    s[j] = v;
+  }
+}
+
 /* w2 . relu(sum_j a_j U_j + bc) for one query row: the m-vector stays in registers while the
  * N value rows stream through (explicit FMA vectors where available) */
 static float readout_row(const float *a, int N, const float *U, int m, const float *bc, const float *w2) {
@@ -114,18 +140,19 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       Wc[c * D + b] = s;
     }
   /* x parts as float matrices, code parts as tables: block 0 = own position, block h+1 = t_ih */
-  float *MTx = nnt_xmalloc(sizeof(float) * D * d), *Wcx = nnt_xmalloc(sizeof(float) * m * d);
+  float *MTxT = nnt_xmalloc(sizeof(float) * D * d), *WcxT = nnt_xmalloc(sizeof(float) * m * d);
   for (int b = 0; b < D; b++)
-    for (int a = 0; a < d; a++) MTx[b * d + a] = (float)MT[b * D + a];
+    for (int a = 0; a < d; a++) MTxT[a * D + b] = (float)MT[b * D + a];
   for (int c = 0; c < m; c++)
-    for (int a = 0; a < d; a++) Wcx[c * d + a] = (float)Wc[c * D + a];
+    for (int a = 0; a < d; a++) WcxT[a * m + c] = (float)Wc[c * D + a];
   float *Gtab = nnt_xmalloc(sizeof(float) * (q + 1) * N * D), *Utab = nnt_xmalloc(sizeof(float) * (q + 1) * N * m);
   for (int h = 0; h <= q; h++) {
     code_table(t->E, N, de, cs, MT, D, D, d + h * de, Gtab + (size_t)h * N * D);
     code_table(t->E, N, de, cs, Wc, m, D, d + h * de, Utab + (size_t)h * N * m);
   }
   float *G = nnt_xmalloc(sizeof(float) * CHUNK * N * D), *U = nnt_xmalloc(sizeof(float) * CHUNK * N * m);
-  float *S = nnt_xmalloc(sizeof(float) * N * N), *ZT = nnt_xmalloc(sizeof(float) * D * N);
+  int Np = (N + 7) / 8 * 8; /* Z^T rows padded to whole vectors (zeros) */
+  float *S = nnt_xcalloc((size_t)N * Np, sizeof(float)), *ZT = nnt_xcalloc((size_t)D * Np, sizeof(float));
   float kvf[1024], bcf[4096];
   for (int b = 0; b < D; b++) kvf[b] = (float)kv[b];
   for (int c = 0; c < m; c++) bcf[c] = (float)bc[c];
@@ -140,20 +167,26 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     }
     int B = n - b0 < CHUNK ? n - b0 : CHUNK, R = B * N;
     const float *Xc = X + (size_t)b0 * N * D;
-    /* G = x MT_x^T, U = x W_cx^T: tall products with K = d, OpenBLAS */
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, R, D, d, 1, Xc, D, MTx, d, 0, G, D);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, R, m, d, 1, Xc, D, Wcx, d, 0, U, m);
+    /* G_r = x_r MT_x^T + tables + kv, U_r = x_r W_cx^T + tables: K = d is small, so one fused
+     * pass per row (tables first, then d axpy sweeps in L1) beats a GEMM call */
     for (int r = 0; r < R; r++) {
       int i = r % N;
       const int *ti = idx + ((size_t)b0 * N + r) * q;
+      const float *x = Xc + (size_t)r * D;
       float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
       const float *gp = Gtab + (size_t)i * D, *up = Utab + (size_t)i * m;
-      for (int c = 0; c < D; c++) g[c] += gp[c] + kvf[c];
-      for (int c = 0; c < m; c++) u[c] += up[c];
+      for (int c = 0; c < D; c++) g[c] = gp[c] + kvf[c];
+      for (int c = 0; c < m; c++) u[c] = up[c];
       for (int h = 0; h < q; h++) {
         const float *gt = Gtab + ((size_t)(h + 1) * N + ti[h]) * D, *ut = Utab + ((size_t)(h + 1) * N + ti[h]) * m;
         for (int c = 0; c < D; c++) g[c] += gt[c];
         for (int c = 0; c < m; c++) u[c] += ut[c];
+      }
+      for (int a = 0; a < d; a++) {
+        float xa = x[a];
+        const float *mt = MTxT + (size_t)a * D, *wc = WcxT + (size_t)a * m;
+        for (int c = 0; c < D; c++) g[c] += xa * mt[c];
+        for (int c = 0; c < m; c++) u[c] += xa * wc[c];
       }
     }
     for (int b = 0; b < B; b++) {
@@ -161,16 +194,10 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       /* tiny products as axpy loops over a contiguous dimension (they vectorise without
        * reassociating a reduction): S = G Z^T through Z^T, H = A U */
       for (int j = 0; j < N; j++)
-        for (int c = 0; c < D; c++) ZT[c * N + j] = Z[j * D + c];
+        for (int c = 0; c < D; c++) ZT[c * Np + j] = Z[j * D + c];
       for (int i = 0; i < N; i++) {
-        float *s = S + i * N;
-        const float *g = Gb + (size_t)i * D;
-        for (int j = 0; j < N; j++) s[j] = 0;
-        for (int c = 0; c < D; c++) {
-          float gc = g[c];
-          const float *zt = ZT + c * N;
-          for (int j = 0; j < N; j++) s[j] += gc * zt[j];
-        }
+        float *s = S + i * Np;
+        scores_row(Gb + (size_t)i * D, D, ZT, Np, s);
         float mx = s[0], sum = 0;
         for (int j = 1; j < N; j++) mx = s[j] > mx ? s[j] : mx;
         for (int j = 0; j < N; j++) s[j] = expf(s[j] - mx), sum += s[j];
@@ -182,7 +209,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       }
     }
   }
-  free(MT), free(kv), free(W1o), free(Wc), free(bc), free(MTx), free(Wcx), free(Gtab), free(Utab);
+  free(MT), free(kv), free(W1o), free(Wc), free(bc), free(MTxT), free(WcxT), free(Gtab), free(Utab);
   free(G), free(U), free(S), free(ZT);
   return sse;
 }
