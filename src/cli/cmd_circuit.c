@@ -552,8 +552,9 @@ static int cmd_learn(int argc, char **argv) {
   uint8_t *X = NULL, *Y = NULL;
   if (o.file) {
     if ((st = nnt_circuit_read(o.file, &c))) return st;
-    if (o.output >= c.noutputs) {
-      st = nnt_fail(NNT_EINVAL, "--bit: the circuit has %d outputs", c.noutputs);
+    if (o.output >= c.noutputs || c.ninputs == 0) {
+      st = c.ninputs ? nnt_fail(NNT_EINVAL, "--bit: the circuit has %d outputs", c.noutputs)
+                     : nnt_fail(NNT_EINVAL, "%s: the circuit has no inputs, nothing to learn", o.file);
       nnt_circuit_free(&c);
       return st;
     }
