@@ -1,5 +1,6 @@
 /* nnt qstr — q-sparse token retrieval (seed 001): sample-complexity sweeps, plots, the trained
  * attention matrix, the head-count experiment, the eq. (A.2) construction, Theorem 6's bound. */
+#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,6 +458,7 @@ static int cmd_attention(qopts *o, int argc, char **argv) {
   }
   double t0 = nnt_now(), loss;
   nnt_qstr_result res;
+  openblas_set_num_threads(1); /* one run of small products: threads only add synchronisation */
   nnt_qstr_train_fixed(&t, &mo, simple, ntrain, ntest, epochs, o->batch, o->lr, wd, stop, o->co.seed, 1, &res, &loss);
   int D = t.D, d = t.c.d, de = t.c.de;
   double *M = nnt_xmalloc(sizeof(double) * D * D), *A = nnt_xmalloc(sizeof(double) * D * D);
@@ -556,12 +558,14 @@ static int cmd_heads(qopts *o, int argc, char **argv) {
   nnt_qstr_model *mos = nnt_xcalloc(nH, sizeof *mos);
   for (int h = 0; h < nH && !st; h++) st = nnt_qstr_model_setup(&mos[h], NNT_QSTR_TRP, N, t.D, m, (int)o->Hs[h], 0, NULL);
   if (!st) {
+    openblas_set_num_threads(1); /* parallel over head counts; each product single-threaded */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
     for (int h = 0; h < nH; h++) {
       nnt_qstr_result r;
       nnt_qstr_train_online(&t, &mos[h], &c, o->co.seed, 100000 + (uint64_t)o->Hs[h], &r);
       mse[h] = r.final_mse;
     }
+    openblas_set_num_threads(nthreads);
   }
   /* construction: eq. (A.2) attention with q heads and the exact link, sharp alpha */
   nnt_rng rc;

@@ -18,3 +18,7 @@ add_test(NAME cli/qstr_quick
          COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/qstr-test
                  -P ${NNT_SRC_DIR}/tests/qstr/quick.cmake)
 set_tests_properties(cli/qstr_quick PROPERTIES LABELS cli TIMEOUT 900)
+add_test(NAME cli/qstr_presets
+         COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/qstr-presets
+                 -P ${NNT_SRC_DIR}/tests/qstr/presets.cmake)
+set_tests_properties(cli/qstr_presets PROPERTIES LABELS cli TIMEOUT 900)
