@@ -28,17 +28,17 @@ static int cmp_long(const void *a, const void *b) {
 }
 
 static const char *help =
-    "usage: nnt bench qstr [--threads N] [--quick] [--model tr|ffn|gru|all] [--reps R]\n"
+    "usage: nnt bench qstr [--threads N] [--quick] [--model tr|ffn|rnn|all] [--reps R]\n"
     "Times the full reference sweeps (5 reps, N = 2..12, n_test 5000, check every 10, threshold 0.7,\n"
     "train 1STR / test simple-1STR, as the released code) on --threads (default 1) and compares wall\n"
     "time and per-N medians with the PyTorch reference runs (182 s transformer, 1448 s FFN on 1 thread).\n"
-    "--model gru times the biGRU-500 sweep (PyTorch: about 75 min). --quick: 1 rep, n_test 1000.\n";
+    "--model rnn times the biGRU-500 sweep (PyTorch: about 75 min). --quick: 1 rep, n_test 1000.\n";
 
 int bench_qstr(int argc, char **argv) {
   nnt_common co;
   nnt_common_init(&co, NULL);
   co.threads = 1;
-  static const char *const models[] = {"tr", "ffn", "gru", "all", NULL};
+  static const char *const models[] = {"tr", "ffn", "rnn", "all", NULL};
   int model = 3, reps = 5, nN = 6;
   long blas_min = -1, Ns[6] = {2, 4, 6, 8, 10, 12};
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"model", required_argument, 0, 'm'}, {"reps", required_argument, 0, 'r'},

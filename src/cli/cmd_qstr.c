@@ -16,10 +16,10 @@ static const char *help =
     "usage: nnt qstr <sweep|plot|attention|heads|construct|ffn-bound> [options]\n"
     "\n"
     "  sweep      samples needed to reach a test-MSE threshold vs N (Figure 1)\n"
-    "             --model tr|trp|ffn|gru|rnn --task 1str|simple --N 2,4,6,8,10,12 --reps 5\n"
+    "             --model tr|trp|ffn|rnn|relurnn --task 1str|simple --N 2,4,6,8,10,12 --reps 5\n"
     "             --threshold 0.7 --check-every 10 --n-test 5000 --test-task same|simple\n"
     "             [--batch 64 --lr 1e-3 --wd 0.01 --max-samples 1000000 --d 10 --de K --m 100\n"
-    "              --heads H --hidden LIST (ffn; 0 = N*d) --hidden-size H (gru/rnn, default 500)\n"
+    "              --heads H --hidden LIST (ffn; 0 = N*d) --hidden-size H (rnn = biGRU, relurnn; default 500)\n"
     "              --enc code|paper --no-duplicate-codes --noise S]\n"
     "             writes samples.csv (model,task,N,rep,samples,censored,...), summary.csv, samples.png\n"
     "  plot DIR...  one plot of several sweeps' samples.csv (one colour per model) into --out\n"
@@ -99,7 +99,10 @@ static int parse(int argc, char **argv, qopts *o) {
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     int st = NNT_OK;
     switch (c) {
-    case O_MODEL: st = nnt_parse_choice("--model", optarg, nnt_qstr_arch_names, &o->model), o->set_model = 1; break;
+    case O_MODEL: /* "gru" is accepted for the biGRU too */
+      st = nnt_parse_choice("--model", strcmp(optarg, "gru") ? optarg : "rnn", nnt_qstr_arch_names, &o->model);
+      o->set_model = 1;
+      break;
     case O_TASK: st = nnt_parse_choice("--task", optarg, task_names, &o->task), o->task_set = 1; break;
     case O_TESTTASK: st = nnt_parse_choice("--test-task", optarg, testtask_names, &o->testtask), o->testtask_set = 1; break;
     case O_ENC: st = nnt_parse_choice("--enc", optarg, enc_names, &o->enc), o->enc_set = 1; break;
@@ -378,7 +381,7 @@ static int run_sweep(const nnt_qstr_sweep_cfg *s, const char *dir, const char *c
 
 static int cmd_sweep(qopts *o, int argc, char **argv) {
   int st;
-  if (!o->set_model) return nnt_fail(NNT_EINVAL, "sweep: --model tr|trp|ffn|gru|rnn is required");
+  if (!o->set_model) return nnt_fail(NNT_EINVAL, "sweep: --model tr|trp|ffn|rnn|relurnn is required");
   if ((st = nnt_cli_positional(argc, argv, 0, "nnt qstr sweep [options]"))) return st;
   nnt_qstr_sweep_cfg s;
   if ((st = sweep_config(o, &s))) return st;

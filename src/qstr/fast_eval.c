@@ -33,6 +33,32 @@ static void code_table(const double *E, int N, int de, double s, const double *W
     }
 }
 
+/* out[c] += sum_a x[a] WT[a][c] for c < n, the accumulators kept in registers */
+static void xmap(const float *x, int d, const float *WT, int n, float *out) {
+  int c = 0;
+#if defined(__AVX2__) && defined(__FMA__)
+  for (; c + 16 <= n; c += 16) {
+    __m256 a0 = _mm256_loadu_ps(out + c), a1 = _mm256_loadu_ps(out + c + 8);
+    for (int a = 0; a < d; a++) {
+      __m256 xa = _mm256_set1_ps(x[a]);
+      a0 = _mm256_fmadd_ps(xa, _mm256_loadu_ps(WT + (size_t)a * n + c), a0);
+      a1 = _mm256_fmadd_ps(xa, _mm256_loadu_ps(WT + (size_t)a * n + c + 8), a1);
+    }
+    _mm256_storeu_ps(out + c, a0), _mm256_storeu_ps(out + c + 8, a1);
+  }
+  for (; c + 8 <= n; c += 8) {
+    __m256 a0 = _mm256_loadu_ps(out + c);
+    for (int a = 0; a < d; a++) a0 = _mm256_fmadd_ps(_mm256_set1_ps(x[a]), _mm256_loadu_ps(WT + (size_t)a * n + c), a0);
+    _mm256_storeu_ps(out + c, a0);
+  }
+#endif
+  for (; c < n; c++) {
+    float v = out[c];
+    for (int a = 0; a < d; a++) v += x[a] * WT[(size_t)a * n + c];
+    out[c] = v;
+  }
+}
+
 /* s[0..Np) = sum_c g[c] ZT[c][0..Np): the score row of one query, accumulated in registers */
 static void scores_row(const float *g, int D, const float *ZT, int Np, float *s) {
   int j = 0;
@@ -98,6 +124,8 @@ static float readout_row(const float *a, int N, const float *U, int m, const flo
   return o;
 }
 
+static int padded(int N) { return (N + 7) / 8 * 8; }
+
 static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X, const int *idx,
                      const float *y, int n, double bound, int *complete) {
   int N = mo->N, D = mo->D, m = mo->m, d = t->c.d, q = t->c.q, de = t->c.de;
@@ -151,7 +179,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     code_table(t->E, N, de, cs, Wc, m, D, d + h * de, Utab + (size_t)h * N * m);
   }
   float *G = nnt_xmalloc(sizeof(float) * CHUNK * N * D), *U = nnt_xmalloc(sizeof(float) * CHUNK * N * m);
-  int Np = (N + 7) / 8 * 8; /* Z^T rows padded to whole vectors (zeros) */
+  int Np = padded(N); /* Z^T rows padded to whole vectors (zeros) */
   float *S = nnt_xcalloc((size_t)N * Np, sizeof(float)), *ZT = nnt_xcalloc((size_t)D * Np, sizeof(float));
   float kvf[1024], bcf[4096];
   for (int b = 0; b < D; b++) kvf[b] = (float)kv[b];
@@ -182,12 +210,8 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
         for (int c = 0; c < D; c++) g[c] += gt[c];
         for (int c = 0; c < m; c++) u[c] += ut[c];
       }
-      for (int a = 0; a < d; a++) {
-        float xa = x[a];
-        const float *mt = MTxT + (size_t)a * D, *wc = WcxT + (size_t)a * m;
-        for (int c = 0; c < D; c++) g[c] += xa * mt[c];
-        for (int c = 0; c < m; c++) u[c] += xa * wc[c];
-      }
+      xmap(x, d, MTxT, D, g);
+      xmap(x, d, WcxT, m, u);
     }
     for (int b = 0; b < B; b++) {
       const float *Z = Xc + (size_t)b * N * D, *Gb = G + (size_t)b * N * D, *Ub = U + (size_t)b * N * m;

@@ -6,7 +6,7 @@
 #include "nnt_error.h"
 #include "nnt_qstr.h"
 
-const char *const nnt_qstr_arch_names[] = {"tr", "trp", "ffn", "gru", "rnn", NULL};
+const char *const nnt_qstr_arch_names[] = {"tr", "trp", "ffn", "rnn", "relurnn", NULL};
 
 int nnt_qstr_model_setup(nnt_qstr_model *mo, nnt_qstr_arch arch, int N, int D, int m, int H, int n_hidden,
                          const int *hidden) {

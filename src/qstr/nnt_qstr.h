@@ -63,7 +63,7 @@ double nnt_qstr_code_coherence(const nnt_qstr_task *t, int *has_dup);
 
 /* ---------------------------------------------------------------- models */
 typedef enum { NNT_QSTR_TR = 0, NNT_QSTR_TRP, NNT_QSTR_FFN, NNT_QSTR_GRU, NNT_QSTR_RNN } nnt_qstr_arch;
-extern const char *const nnt_qstr_arch_names[]; /* "tr", "trp", "ffn", "gru", "rnn", NULL */
+extern const char *const nnt_qstr_arch_names[]; /* "tr", "trp", "ffn", "rnn" (the paper's biGRU, as the released code names it), "relurnn", NULL */
 
 enum { NNT_QSTR_MAXL = 4 };
 typedef struct {

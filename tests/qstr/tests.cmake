@@ -22,3 +22,5 @@ add_test(NAME cli/qstr_presets
          COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/qstr-presets
                  -P ${NNT_SRC_DIR}/tests/qstr/presets.cmake)
 set_tests_properties(cli/qstr_presets PROPERTIES LABELS cli TIMEOUT 900)
+# the recurrent model's quick preset (biGRU, hidden 64): reaches the threshold at N = 4
+nnt_cli_test(qstr_rnn_quick 0 "rnn +1str +4 +[0-9]+ +[0-9]+ +[0-9]+ +0" qstr sweep --quick --model rnn --N 2,4 --test-task simple --threads 2)
