@@ -227,15 +227,17 @@ static int draw_heat(const void *arg, const char *dev, const char *path) {
     PLFLT pos[2] = {0, 1}, r[2] = {1, 0.03}, g[2] = {1, 0.19}, b[2] = {1, 0.42};
     plscmap1l(1, 2, pos, r, g, b, NULL);
   }
-  PLFLT **img;
-  plAlloc2dGrid(&img, h->cols, h->rows);
-  for (int i = 0; i < h->rows; i++)
-    for (int j = 0; j < h->cols; j++) img[j][h->rows - 1 - i] = h->z[(size_t)i * h->cols + j];
   plcol0(1);
-  pladv(0); /* a page must exist before the viewport */
+  pladv(0);
   plvpor(0.1, 0.82, 0.1, 0.9);
-  plwind(0, h->cols, 0, h->rows);
-  plimage((PLFLT_MATRIX)img, h->cols, h->rows, 0, h->cols, 0, h->rows, zmin, zmax, 0, h->cols, 0, h->rows);
+  plwind(0, h->cols, h->rows, 0); /* y grows downwards: row 0 at the top, as printed matrices */
+  /* One filled cell per entry (plimage treats values as grid corners and drops a row and a column). */
+  for (int i = 0; i < h->rows; i++)
+    for (int j = 0; j < h->cols; j++) {
+      PLFLT xs[4] = {j, j + 1, j + 1, j}, ys[4] = {i, i, i + 1, i + 1};
+      plcol1((h->z[(size_t)i * h->cols + j] - zmin) / (zmax - zmin));
+      plfill(4, xs, ys);
+    }
   plcol0(1);
   plbox("bcnst", 0, 0, "bcnst", 0, 0);
   pllab(h->xlabel, h->ylabel, h->title);
@@ -248,7 +250,6 @@ static int draw_heat(const void *arg, const char *dev, const char *path) {
   PLINT sub[1] = {0};
   PLINT lo[1] = {lopt};
   plcolorbar(&cw, &ch, PL_COLORBAR_GRADIENT, PL_POSITION_RIGHT, 0.03, 0, 0.04, 0.8, 0, 1, 1, 0, 0, 0, 0, 1, lo, labs, nax, axo, ticks, sub, &nvals, (PLFLT_MATRIX)vp);
-  plFree2dGrid(img, h->cols, h->rows);
   plend1();
   return NNT_OK;
 }
