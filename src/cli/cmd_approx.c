@@ -61,14 +61,29 @@ static double peak_rss_mb(void) {
 
 /* ------------------------------------------------------------------ check */
 
+/* A Markdown table cell: '|' inside the text (|x|, norms) would end the cell. */
+static void md_cell(FILE *f, const char *s) {
+  for (; *s; s++) {
+    if (*s == '|') fputc('\\', f);
+    fputc(*s, f);
+  }
+}
+
 static void print_check(FILE *f, const nnt_check_table *t, int markdown) {
   if (markdown) fprintf(f, "| id | reference | claim | bound | measured | result | erratum (draft vs fix) |\n|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < t->n; i++) {
     const nnt_check_row *r = &t->rows[i];
-    if (markdown)
-      fprintf(f, "| %s | %s | %s | %s | %s | %s | %s%s |\n", r->id, r->ref, r->claim, r->bound, r->measured,
-              r->pass ? "PASS" : "**FAIL**", r->erratum ? "erratum: " : "", r->note);
-    else
+    if (markdown) {
+      const char *cells[5] = {r->id, r->ref, r->claim, r->bound, r->measured};
+      for (int c = 0; c < 5; c++) {
+        fputs("| ", f);
+        md_cell(f, cells[c]);
+        fputc(' ', f);
+      }
+      fprintf(f, "| %s | %s", r->pass ? "PASS" : "**FAIL**", r->erratum ? "erratum: " : "");
+      md_cell(f, r->note);
+      fputs(" |\n", f);
+    } else
       fprintf(f, "%-6s %-22s %-4s %s\n       claim: %s\n       bound: %s | measured: %s\n%s%s%s", r->id, r->ref,
               r->pass ? "PASS" : "FAIL", r->erratum ? "erratum" : "", r->claim, r->bound, r->measured,
               *r->note ? "       note: " : "", r->note, *r->note ? "\n" : "");
