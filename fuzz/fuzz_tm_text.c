@@ -1,38 +1,6 @@
-/* libFuzzer target: the multi-symbol text format reader on arbitrary bytes; every rejection carries a message,
- * and whatever it accepts must compile into a transformer that matches the direct simulation at
- * every step (hard attention, float64 and float32). */
-#include <stdlib.h>
-#include <string.h>
-
-#include "nnt_error.h"
-#include "nnt_tm.h"
+/* libFuzzer target: the multi-symbol text format reader on arbitrary bytes (checks in fuzz_tm.h). */
+#include "fuzz_tm.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
-  char *text = malloc(size + 1);
-  memcpy(text, data, size);
-  text[size] = 0;
-  nnt_tm tm;
-  int st = nnt_tm_parse_text(text, "fuzz", &tm);
-  free(text);
-  if (st != NNT_OK) {
-    if (!*nnt_errmsg()) abort();
-    return 0;
-  }
-  if (tm.k * tm.nsym <= 64 && tm.m <= 16) {
-    long T = 1 + (long)(size % 40);
-    nnt_tm_trace tr;
-    nnt_tm_net net;
-    if (nnt_tm_simulate(&tm, T, &tr) || nnt_tm_compile(&tm, T, &net)) abort();
-    for (int p = 0; p < 2; p++) {
-      nnt_tm_run_opts o = {NNT_TM_HARD, 0, p ? NNT_TM_F32 : NNT_TM_F64, 0};
-      nnt_tm_run_result r;
-      if (nnt_tm_net_run(&net, &tm, &tr, &o, &r) || r.mismatches || r.nonbinary || r.steps_checked != T) abort();
-    }
-    nnt_tm_net_free(&net);
-    nnt_tm_trace_free(&tr);
-  }
-  nnt_tm_free(&tm);
-  return 0;
-}
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) { return fuzz_tm_reader(nnt_tm_parse_text, data, size); }
