@@ -304,15 +304,7 @@ static void q7_q9(nnt_check_table *t, nnt_rng *rg, int quick) {
   for (int q = 0; q < 3; q++) {
     double acc = 0;
     for (int tr = 0; tr < T; tr++) {
-      nnt_sample_barron_gauss(rg, 2, ks[q], W, bs, ss);
-      double e2 = 0;
-      for (int e = 0; e < ne; e++) {
-        double f = 0;
-        for (int k = 0; k < ks[q]; k++) f += ss[k] * (W[2 * k] * X[2 * e] + W[2 * k + 1] * X[2 * e + 1] >= bs[k]);
-        f *= M / ks[q];
-        double g = exp(-M_PI * (X[2 * e] * X[2 * e] + X[2 * e + 1] * X[2 * e + 1])) - 1;
-        e2 += (f - g) * (f - g) / ne;
-      }
+      double e2 = nnt_barron_gauss_sample_mse(rg, ks[q], M, ne, X, W, bs, ss);
       acc += e2 / T;
     }
     errs[q] = acc;

@@ -141,6 +141,11 @@ void nnt_sample_sin_thresholds(nnt_rng *r, int m, double *b, double *a);
  * W is m x d. Returns the mass M = |mu|_1 computed by quadrature. */
 double nnt_barron_gauss_mass(int d);
 void nnt_sample_barron_gauss(nnt_rng *r, int d, int m, double *W, double *b, double *s);
+/* Draws one such net of k units in d = 2 (M = nnt_barron_gauss_mass(2); W, b, s: scratch for k
+ * units) and returns its mean squared error against g - g(0) = exp(-pi |x|^2) - 1 over the ne
+ * points X (ne x 2). */
+double nnt_barron_gauss_sample_mse(nnt_rng *r, int k, double M, int ne, const double *X, double *W, double *b,
+                                   double *s);
 
 /* ||f - sin 2 pi x||^2_{L2[0,1]} exactly for f = sum_j a_j 1[x >= b_j]. */
 double nnt_sin_threshold_l2sq(int m, const double *b, const double *a);

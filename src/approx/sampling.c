@@ -107,3 +107,18 @@ void nnt_sample_barron_gauss(nnt_rng *r, int d, int m, double *W, double *b, dou
     s[k] = sin(2 * M_PI * bb) > 0 ? -1 : 1; /* q = -4 pi g~ sin(2 pi b) */
   }
 }
+
+double nnt_barron_gauss_sample_mse(nnt_rng *r, int k, double M, int ne, const double *X, double *W, double *b,
+                                   double *s) {
+  nnt_sample_barron_gauss(r, 2, k, W, b, s);
+  double e2 = 0;
+  for (int e = 0; e < ne; e++) {
+    const double *x = X + 2 * e;
+    double f = 0;
+    for (int u = 0; u < k; u++) f += s[u] * (W[2 * u] * x[0] + W[2 * u + 1] * x[1] >= b[u]);
+    f *= M / k;
+    double g = exp(-M_PI * (x[0] * x[0] + x[1] * x[1])) - 1;
+    e2 += (f - g) * (f - g) / ne;
+  }
+  return e2;
+}

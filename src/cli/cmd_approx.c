@@ -646,15 +646,7 @@ static int demo_maurey(int argc, char **argv) {
     double acc = 0;
     for (int t = 0; t < gt; t++) {
       nnt_rng_init(&er, co.seed, 2121 + (uint64_t)q * 1000 + t);
-      nnt_sample_barron_gauss(&er, 2, gk[q], W, bb, sg);
-      double e2 = 0;
-      for (int e = 0; e < ne; e++) {
-        double f = 0;
-        for (int k = 0; k < gk[q]; k++) f += sg[k] * (W[2 * k] * E[2 * e] + W[2 * k + 1] * E[2 * e + 1] >= bb[k]);
-        f *= M / gk[q];
-        double g = exp(-M_PI * (E[2 * e] * E[2 * e] + E[2 * e + 1] * E[2 * e + 1])) - 1;
-        e2 += (f - g) * (f - g) / ne;
-      }
+      double e2 = nnt_barron_gauss_sample_mse(&er, gk[q], M, ne, E, W, bb, sg);
       acc += e2 / gt;
     }
     gx[q] = gk[q], gy[q] = acc, gb[q] = M * M / gk[q];
