@@ -1,4 +1,4 @@
-/* The learnability experiment: ReLU nets trained by Adam on circuit-labelled samples. */
+/* The learnability experiment: ReLU nets trained by Adam or SGD on circuit-labelled samples. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +113,10 @@ int nnt_circuit_learn(const nnt_circuit *c, int bit, int width, int n, const nnt
   mlp32_init(&M, m, width, o->depth, B > EB ? B : EB, &r);
   nnt_optim opt;
   nnt_optim_config cfg = nnt_adam_defaults();
+  if (o->sgd) {
+    cfg = nnt_sgd_defaults(o->lr);
+    cfg.momentum = 0.9;
+  }
   cfg.lr = o->lr;
   nnt_optim_init(&opt, &M.P, cfg);
   float *xb = nnt_xmalloc(sizeof(float) * (size_t)M.B * (m ? m : 1));

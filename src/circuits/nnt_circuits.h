@@ -154,13 +154,15 @@ double nnt_mlp_output_grad(const nnt_mlp *net, const double *x, int j, double *g
 
 /* ---- Learnability (beyond the paper): SGD-trained ReLU nets on circuit-labelled samples ----
  * A net of `depth` hidden ReLU layers of width `width` and two output logits (float32, PyTorch's
- * nn.Linear initialisation) is trained with Adam on softmax cross-entropy over n samples
+ * nn.Linear initialisation) is trained with Adam, or plain SGD with momentum 0.9 when `sgd` is
+ * set, on softmax cross-entropy over n samples
  * x ~ U({0,1}^m) labelled by output bit `bit` of the circuit, for `steps` minibatch steps of
  * size min(batch, n), all drawn from (seed, stream). Test error is measured on the given set. */
 typedef struct {
   int depth, steps, batch;
   double lr;
   uint64_t seed;
+  int sgd;
 } nnt_learn_opts;
 
 typedef struct {

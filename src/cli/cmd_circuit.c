@@ -44,7 +44,9 @@ static const char *help =
     "learn options:\n"
     "  --widths LIST      width multipliers of r (default 1,4,16,64; --quick 1,4,16)\n"
     "  --samples LIST     training-set sizes (default 64,128,...,4096; --quick 64,256,1024)\n"
-    "  --steps S          Adam steps per run (default 2000; --quick 300), batch 32, lr 1e-3\n"
+    "  --steps S          optimizer steps per run (default 2000; --quick 300), batch 32\n"
+    "  --optim adam|sgd   Adam (default, lr 1e-3) or SGD with momentum 0.9 (default lr 0.05)\n"
+    "  --lr LR            learning rate\n"
     "  --hidden D         hidden ReLU layers (default 3)\n"
     "  --reps R           repetitions per point (default 1)\n"
     "  --test N           test inputs (default 4096)\n"
@@ -68,13 +70,16 @@ enum {
   O_HIDDEN,
   O_REPS,
   O_TEST,
-  O_EPS
+  O_EPS,
+  O_OPTIM,
+  O_LR
 };
 
 typedef struct {
   nnt_common co;
   int correct, logit, exmax, inputs, output, width, circuits, ndepths, family;
-  int family_set, nwidths, nns, steps, hidden, reps, ntest;
+  int family_set, nwidths, nns, steps, hidden, reps, ntest, sgd;
+  double lr;
   long widths[16], ns[32];
   double eps;
   long samples, depths[32];
@@ -106,6 +111,8 @@ static int parse_opts(int argc, char **argv, copts *o, const char *default_out, 
                                        {"family", required_argument, 0, O_FAMILY},
                                        {"widths", required_argument, 0, O_WIDTHS},
                                        {"steps", required_argument, 0, O_STEPS},
+                                       {"optim", required_argument, 0, O_OPTIM},
+                                       {"lr", required_argument, 0, O_LR},
                                        {"hidden", required_argument, 0, O_HIDDEN},
                                        {"reps", required_argument, 0, O_REPS},
                                        {"test", required_argument, 0, O_TEST},
@@ -153,6 +160,14 @@ static int parse_opts(int argc, char **argv, copts *o, const char *default_out, 
         break;
       case O_STEPS:
         if ((st = nnt_parse_int("--steps", optarg, 1, 100000000, &o->steps))) return st;
+        break;
+      case O_OPTIM: {
+        static const char *const kinds[] = {"adam", "sgd", NULL};
+        if ((st = nnt_parse_choice("--optim", optarg, kinds, &o->sgd))) return st;
+        break;
+      }
+      case O_LR:
+        if ((st = nnt_parse_double("--lr", optarg, 1e-9, 100, &o->lr))) return st;
         break;
       case O_HIDDEN:
         if ((st = nnt_parse_int("--hidden", optarg, 1, 64, &o->hidden))) return st;
@@ -544,7 +559,8 @@ static int cmd_learn(int argc, char **argv) {
     o.nns = q ? 3 : 7;
     memcpy(o.ns, q ? dq : def, sizeof(long) * (size_t)o.nns);
   }
-  nnt_learn_opts lo = {o.hidden ? o.hidden : 3, o.steps ? o.steps : (q ? 300 : 2000), 32, 1e-3, o.co.seed};
+  double lr = o.lr > 0 ? o.lr : (o.sgd ? 0.05 : 1e-3);
+  nnt_learn_opts lo = {o.hidden ? o.hidden : 3, o.steps ? o.steps : (q ? 300 : 2000), 32, lr, o.co.seed, o.sgd};
   int reps = o.reps ? o.reps : 1, ntest = o.ntest ? o.ntest : (q ? 1024 : 4096);
   double eps = o.eps > 0 ? o.eps : 0.05;
   nnt_circuit c;
@@ -588,8 +604,8 @@ static int cmd_learn(int argc, char **argv) {
     goto out;
   int nw = o.nwidths, nn = o.nns;
   double *err = nnt_xcalloc((size_t)nw * nn, sizeof(double)), *xs = nnt_xmalloc(sizeof(double) * (size_t)nn);
-  printf("circuit: %s, widest gate layer r = %d, %d inputs; test set %d; %d hidden layers, %d Adam steps, batch 32\n",
-         cname, r, c.ninputs, ntest, lo.depth, lo.steps);
+  printf("circuit: %s, widest gate layer r = %d, %d inputs; test set %d; %d hidden layers, %d %s steps (lr %g), batch 32\n",
+         cname, r, c.ninputs, ntest, lo.depth, lo.steps, lo.sgd ? "SGD" : "Adam", lo.lr);
   nnt_progress pr;
   nnt_progress_start(&pr, "learn", (long)nw * nn * reps);
   for (int wi = 0; wi < nw && !st; wi++)
@@ -666,7 +682,7 @@ static int cmd_learn(int argc, char **argv) {
     cJSON_AddNumberToObject(cfg, "steps", lo.steps);
     cJSON_AddNumberToObject(cfg, "batch", lo.batch);
     cJSON_AddNumberToObject(cfg, "lr", lo.lr);
-    cJSON_AddStringToObject(cfg, "optimizer", "adam");
+    cJSON_AddStringToObject(cfg, "optimizer", lo.sgd ? "sgd (momentum 0.9)" : "adam");
     cJSON_AddNumberToObject(cfg, "test", ntest);
     cJSON_AddNumberToObject(cfg, "reps", reps);
     st = nnt_runinfo_write(o.co.out, "nnt circuit learn", cfg, o.co.seed, o.co.threads, nnt_now() - t0);

@@ -1,4 +1,4 @@
-/* The learnability trainer: learns a small circuit, is bit-reproducible for a seed, and the
+/* The learnability trainer: learns a small circuit (Adam and SGD), is bit-reproducible for a seed, and the
  * exported float64 net predicts like the trained float32 net. */
 #include <string.h>
 
@@ -14,7 +14,7 @@ int main(void) {
     for (int i = 0; i < 4; i++) X[v * 4 + i] = (v >> i) & 1;
     nnt_circuit_eval(&c, X + v * 4, Y + v);
   }
-  nnt_learn_opts o = {2, 400, 16, 1e-2, 7};
+  nnt_learn_opts o = {2, 400, 16, 1e-2, 7, 0};
   nnt_learn_result r1, r2;
   nnt_mlp net;
   CHECK(nnt_circuit_learn(&c, 0, 16, 256, &o, 3, X, Y, 16, &r1, &net) == 0);
@@ -29,6 +29,13 @@ int main(void) {
     CHECK_MSG((y > 0) == (Y[v] != 0), "input %d: logit difference %g, label %d", v, y, Y[v]);
   }
   nnt_mlp_free(&net);
+
+  /* plain SGD (momentum 0.9) learns it too, and differs from Adam's run */
+  nnt_learn_opts s = {2, 600, 16, 5e-2, 7, 1};
+  nnt_learn_result r3;
+  CHECK(nnt_circuit_learn(&c, 0, 16, 256, &s, 3, X, Y, 16, &r3, NULL) == 0);
+  CHECK_MSG(r3.test_err == 0, "SGD test error %g", r3.test_err);
+  CHECK(r3.train_loss != r1.train_loss);
   nnt_circuit_free(&c);
   TEST_MAIN_END();
 }

@@ -69,6 +69,7 @@ add_test(NAME cli/circuit_learn_then_margin
                  ${NNT_EXE} ${EX}/compare4.aag ${CMAKE_BINARY_DIR}/circuit-learn ${CMAKE_BINARY_DIR}/circuit-learn-margin)
 set_tests_properties(cli/circuit_learn_then_margin PROPERTIES LABELS cli)
 nnt_cli_test(circuit_learn_bad_widths 2 "--widths" circuit learn --widths 0 --out ${CMAKE_BINARY_DIR}/circuit-learn-never)
+nnt_cli_test(circuit_learn_bad_optim 2 "--optim: .nope. is not one of adam.sgd" circuit learn --optim nope --out ${CMAKE_BINARY_DIR}/circuit-learn-never)
 nnt_cli_test(circuit_learn_bad_bit 2 "--bit: the circuit has 1 outputs" circuit learn ${EX}/mux4.blif --bit 3
              --out ${CMAKE_BINARY_DIR}/circuit-learn-never)
 nnt_cli_test(circuit_no_sub 2 "missing subcommand" circuit)
