@@ -76,15 +76,47 @@ int nnt_parse_double(const char *opt, const char *s, double lo, double hi, doubl
   return NNT_OK;
 }
 
+/* Is the tail of vals[0..n) geometric with an integer ratio (returned in *r)? */
+static int geometric_tail(const long *vals, int n, long *r) {
+  long a = vals[n - 2], b = vals[n - 1];
+  if (a <= 0 || b <= a || b % a) return 0;
+  *r = b / a;
+  if (n >= 3) return vals[n - 3] > 0 && vals[n - 3] * *r == a;
+  return *r >= 10;
+}
+
+static int progression(const char *opt, long end, long *vals, int max, int *n) {
+  if (*n < 2) return nnt_fail(NNT_EINVAL, "%s: '...' needs two values before it", opt);
+  long a = vals[*n - 2], b = vals[*n - 1], r;
+  int geo = geometric_tail(vals, *n, &r);
+  if (b == a || (end - b) * (b - a) <= 0) return nnt_fail(NNT_EINVAL, "%s: %ld,%ld,...,%ld does not progress", opt, a, b, end);
+  for (long v = b;;) {
+    long next = geo ? v * r : v + (b - a);
+    if ((b > a && next > end) || (b < a && next < end)) break;
+    if (*n == max) return nnt_fail(NNT_EINVAL, "%s: more than %d values", opt, max);
+    vals[(*n)++] = v = next;
+  }
+  if (vals[*n - 1] != end)
+    return nnt_fail(NNT_EINVAL, "%s: the progression %ld,%ld,... does not reach %ld", opt, a, b, end);
+  return NNT_OK;
+}
+
 int nnt_parse_int_list(const char *opt, const char *s, long lo, long hi, long *vals, int max, int *n) {
   char buf[4096];
   if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf) return nnt_fail(NNT_EINVAL, "%s: list too long", opt);
   *n = 0;
+  int pending = 0; /* a "..." waits for its end value */
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (!strcmp(tok, "...")) {
+      if (pending) return nnt_fail(NNT_EINVAL, "%s: '...' twice in a row", opt);
+      pending = 1;
+      continue;
+    }
     char *dots = strstr(tok, "..");
     long a, b;
     if (dots) {
+      if (pending) return nnt_fail(NNT_EINVAL, "%s: '...' must end in a single value", opt);
       *dots = 0;
       if (nnt_parse_long(opt, tok, lo, hi, &a) || nnt_parse_long(opt, dots + 2, lo, hi, &b)) return NNT_EINVAL;
       if (b < a) return nnt_fail(NNT_EINVAL, "%s: empty range %ld..%ld", opt, a, b);
@@ -92,11 +124,17 @@ int nnt_parse_int_list(const char *opt, const char *s, long lo, long hi, long *v
       if (nnt_parse_long(opt, tok, lo, hi, &a)) return NNT_EINVAL;
       b = a;
     }
+    if (pending) {
+      if (progression(opt, a, vals, max, n)) return NNT_EINVAL;
+      pending = 0;
+      continue;
+    }
     for (long v = a; v <= b; v++) {
       if (*n == max) return nnt_fail(NNT_EINVAL, "%s: more than %d values", opt, max);
       vals[(*n)++] = v;
     }
   }
+  if (pending) return nnt_fail(NNT_EINVAL, "%s: '...' needs an end value after it", opt);
   if (*n == 0) return nnt_fail(NNT_EINVAL, "%s: empty list", opt);
   return NNT_OK;
 }

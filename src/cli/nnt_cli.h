@@ -43,7 +43,10 @@ int nnt_cli_begin(const nnt_common *co);
 int nnt_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
 int nnt_parse_int(const char *opt, const char *s, int lo, int hi, int *out);
 int nnt_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
-/* Integer lists: "2,4,6", ranges "0..6" and mixes "1,4..6"; at most max values. */
+/* Integer lists: "2,4,6", ranges "0..6", mixes "1,4..6", and progressions "a,b,...,c" that
+ * continue up to c: geometric when the values before "..." have a constant integer ratio (three or
+ * more values) or when b/a >= 10 ("10,100,...,1000000"), arithmetic otherwise ("2,4,...,12").
+ * At most max values. */
 int nnt_parse_int_list(const char *opt, const char *s, long lo, long hi, long *vals, int max, int *n);
 int nnt_parse_choice(const char *opt, const char *s, const char *const *choices, int *out);
 /* Error for a stray positional argument or a missing one. */
