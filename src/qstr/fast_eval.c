@@ -85,6 +85,158 @@ static void scores_row(const float *g, int D, const float *ZT, int Np, float *s)
   }
 }
 
+#if defined(__AVX2__) && defined(__FMA__)
+/* xmap for four rows at once: the same per-element sequence of FMAs as xmap (so bit-identical
+ * results), with eight independent accumulators instead of two, so the FMA latency is hidden
+ * and every WT vector loaded serves four rows */
+static void xmap4(const float *x0, const float *x1, const float *x2, const float *x3, int d, const float *WT, int n,
+                  float *o0, float *o1, float *o2, float *o3) {
+  int c = 0;
+  for (; c + 16 <= n; c += 16) {
+    __m256 a0 = _mm256_loadu_ps(o0 + c), a1 = _mm256_loadu_ps(o0 + c + 8), b0 = _mm256_loadu_ps(o1 + c),
+           b1 = _mm256_loadu_ps(o1 + c + 8), c0 = _mm256_loadu_ps(o2 + c), c1 = _mm256_loadu_ps(o2 + c + 8),
+           d0 = _mm256_loadu_ps(o3 + c), d1 = _mm256_loadu_ps(o3 + c + 8);
+    for (int a = 0; a < d; a++) {
+      __m256 w0 = _mm256_loadu_ps(WT + (size_t)a * n + c), w1 = _mm256_loadu_ps(WT + (size_t)a * n + c + 8);
+      __m256 xa = _mm256_set1_ps(x0[a]), xb = _mm256_set1_ps(x1[a]), xc = _mm256_set1_ps(x2[a]), xd = _mm256_set1_ps(x3[a]);
+      a0 = _mm256_fmadd_ps(xa, w0, a0), a1 = _mm256_fmadd_ps(xa, w1, a1);
+      b0 = _mm256_fmadd_ps(xb, w0, b0), b1 = _mm256_fmadd_ps(xb, w1, b1);
+      c0 = _mm256_fmadd_ps(xc, w0, c0), c1 = _mm256_fmadd_ps(xc, w1, c1);
+      d0 = _mm256_fmadd_ps(xd, w0, d0), d1 = _mm256_fmadd_ps(xd, w1, d1);
+    }
+    _mm256_storeu_ps(o0 + c, a0), _mm256_storeu_ps(o0 + c + 8, a1), _mm256_storeu_ps(o1 + c, b0);
+    _mm256_storeu_ps(o1 + c + 8, b1), _mm256_storeu_ps(o2 + c, c0), _mm256_storeu_ps(o2 + c + 8, c1);
+    _mm256_storeu_ps(o3 + c, d0), _mm256_storeu_ps(o3 + c + 8, d1);
+  }
+  for (; c + 8 <= n; c += 8) {
+    __m256 a0 = _mm256_loadu_ps(o0 + c), b0 = _mm256_loadu_ps(o1 + c), c0 = _mm256_loadu_ps(o2 + c), d0 = _mm256_loadu_ps(o3 + c);
+    for (int a = 0; a < d; a++) {
+      __m256 w0 = _mm256_loadu_ps(WT + (size_t)a * n + c);
+      a0 = _mm256_fmadd_ps(_mm256_set1_ps(x0[a]), w0, a0), b0 = _mm256_fmadd_ps(_mm256_set1_ps(x1[a]), w0, b0);
+      c0 = _mm256_fmadd_ps(_mm256_set1_ps(x2[a]), w0, c0), d0 = _mm256_fmadd_ps(_mm256_set1_ps(x3[a]), w0, d0);
+    }
+    _mm256_storeu_ps(o0 + c, a0), _mm256_storeu_ps(o1 + c, b0), _mm256_storeu_ps(o2 + c, c0), _mm256_storeu_ps(o3 + c, d0);
+  }
+  const float *xs[4] = {x0, x1, x2, x3};
+  float *os[4] = {o0, o1, o2, o3};
+  if (c + 4 <= n) { /* 4 columns with separate multiply and add: the scalar tail's rounding */
+    for (int r = 0; r < 4; r++) {
+      __m128 v = _mm_loadu_ps(os[r] + c);
+      for (int a = 0; a < d; a++) v = _mm_add_ps(v, _mm_mul_ps(_mm_set1_ps(xs[r][a]), _mm_loadu_ps(WT + (size_t)a * n + c)));
+      _mm_storeu_ps(os[r] + c, v);
+    }
+    c += 4;
+  }
+  for (int r = 0; r < 4; r++)
+    for (int cc = c; cc < n; cc++) {
+      float v = os[r][cc];
+      for (int a = 0; a < d; a++) v += xs[r][a] * WT[(size_t)a * n + cc];
+      os[r][cc] = v;
+    }
+}
+
+/* scores_row for four query rows at once (same per-element FMA sequence) */
+static void scores4(const float *g0, const float *g1, const float *g2, const float *g3, int D, const float *ZT, int Np,
+                    float *s0, float *s1, float *s2, float *s3) {
+  int j = 0;
+  for (; j + 16 <= Np; j += 16) {
+    __m256 a0 = _mm256_setzero_ps(), a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0, d0 = a0, d1 = a0;
+    for (int c = 0; c < D; c++) {
+      __m256 z0 = _mm256_loadu_ps(ZT + (size_t)c * Np + j), z1 = _mm256_loadu_ps(ZT + (size_t)c * Np + j + 8);
+      __m256 ga = _mm256_set1_ps(g0[c]), gb = _mm256_set1_ps(g1[c]), gc = _mm256_set1_ps(g2[c]), gd = _mm256_set1_ps(g3[c]);
+      a0 = _mm256_fmadd_ps(ga, z0, a0), a1 = _mm256_fmadd_ps(ga, z1, a1);
+      b0 = _mm256_fmadd_ps(gb, z0, b0), b1 = _mm256_fmadd_ps(gb, z1, b1);
+      c0 = _mm256_fmadd_ps(gc, z0, c0), c1 = _mm256_fmadd_ps(gc, z1, c1);
+      d0 = _mm256_fmadd_ps(gd, z0, d0), d1 = _mm256_fmadd_ps(gd, z1, d1);
+    }
+    _mm256_storeu_ps(s0 + j, a0), _mm256_storeu_ps(s0 + j + 8, a1), _mm256_storeu_ps(s1 + j, b0);
+    _mm256_storeu_ps(s1 + j + 8, b1), _mm256_storeu_ps(s2 + j, c0), _mm256_storeu_ps(s2 + j + 8, c1);
+    _mm256_storeu_ps(s3 + j, d0), _mm256_storeu_ps(s3 + j + 8, d1);
+  }
+  for (; j + 8 <= Np; j += 8) {
+    __m256 a0 = _mm256_setzero_ps(), b0 = a0, c0 = a0, d0 = a0;
+    for (int c = 0; c < D; c++) {
+      __m256 z0 = _mm256_loadu_ps(ZT + (size_t)c * Np + j);
+      a0 = _mm256_fmadd_ps(_mm256_set1_ps(g0[c]), z0, a0), b0 = _mm256_fmadd_ps(_mm256_set1_ps(g1[c]), z0, b0);
+      c0 = _mm256_fmadd_ps(_mm256_set1_ps(g2[c]), z0, c0), d0 = _mm256_fmadd_ps(_mm256_set1_ps(g3[c]), z0, d0);
+    }
+    _mm256_storeu_ps(s0 + j, a0), _mm256_storeu_ps(s1 + j, b0), _mm256_storeu_ps(s2 + j, c0), _mm256_storeu_ps(s3 + j, d0);
+  }
+  const float *gs[4] = {g0, g1, g2, g3};
+  float *ss[4] = {s0, s1, s2, s3};
+  for (int r = 0; r < 4; r++)
+    for (int jj = j; jj < Np; jj++) {
+      float v = 0;
+      for (int c = 0; c < D; c++) v += gs[r][c] * ZT[(size_t)c * Np + jj];
+      ss[r][jj] = v;
+    }
+}
+
+/* readout_row for two query rows of the same prompt at once (same per-query operation order:
+ * blocks of 32 then 8 into one partial vector, horizontal sum, scalar tail); the U rows loaded
+ * serve both queries and eight accumulators hide the FMA latency */
+static void readout2(const float *a, const float *b, int N, const float *U, int m, const float *bc, const float *w2,
+                     float *oa, float *ob) {
+  int c = 0;
+  __m256 pa = _mm256_setzero_ps(), pb = _mm256_setzero_ps();
+  const __m256 zero = _mm256_setzero_ps();
+  for (; c + 32 <= m; c += 32) {
+    __m256 h0 = _mm256_loadu_ps(bc + c), h1 = _mm256_loadu_ps(bc + c + 8), h2 = _mm256_loadu_ps(bc + c + 16),
+           h3 = _mm256_loadu_ps(bc + c + 24);
+    __m256 k0 = h0, k1 = h1, k2 = h2, k3 = h3;
+    for (int j = 0; j < N; j++) {
+      const float *u = U + (size_t)j * m + c;
+      __m256 u0 = _mm256_loadu_ps(u), u1 = _mm256_loadu_ps(u + 8), u2 = _mm256_loadu_ps(u + 16), u3 = _mm256_loadu_ps(u + 24);
+      __m256 aj = _mm256_set1_ps(a[j]), bj = _mm256_set1_ps(b[j]);
+      h0 = _mm256_fmadd_ps(aj, u0, h0), h1 = _mm256_fmadd_ps(aj, u1, h1);
+      h2 = _mm256_fmadd_ps(aj, u2, h2), h3 = _mm256_fmadd_ps(aj, u3, h3);
+      k0 = _mm256_fmadd_ps(bj, u0, k0), k1 = _mm256_fmadd_ps(bj, u1, k1);
+      k2 = _mm256_fmadd_ps(bj, u2, k2), k3 = _mm256_fmadd_ps(bj, u3, k3);
+    }
+    pa = _mm256_fmadd_ps(_mm256_max_ps(h0, zero), _mm256_loadu_ps(w2 + c), pa);
+    pa = _mm256_fmadd_ps(_mm256_max_ps(h1, zero), _mm256_loadu_ps(w2 + c + 8), pa);
+    pa = _mm256_fmadd_ps(_mm256_max_ps(h2, zero), _mm256_loadu_ps(w2 + c + 16), pa);
+    pa = _mm256_fmadd_ps(_mm256_max_ps(h3, zero), _mm256_loadu_ps(w2 + c + 24), pa);
+    pb = _mm256_fmadd_ps(_mm256_max_ps(k0, zero), _mm256_loadu_ps(w2 + c), pb);
+    pb = _mm256_fmadd_ps(_mm256_max_ps(k1, zero), _mm256_loadu_ps(w2 + c + 8), pb);
+    pb = _mm256_fmadd_ps(_mm256_max_ps(k2, zero), _mm256_loadu_ps(w2 + c + 16), pb);
+    pb = _mm256_fmadd_ps(_mm256_max_ps(k3, zero), _mm256_loadu_ps(w2 + c + 24), pb);
+  }
+  for (; c + 8 <= m; c += 8) {
+    __m256 h0 = _mm256_loadu_ps(bc + c), k0 = h0;
+    for (int j = 0; j < N; j++) {
+      __m256 u0 = _mm256_loadu_ps(U + (size_t)j * m + c);
+      h0 = _mm256_fmadd_ps(_mm256_set1_ps(a[j]), u0, h0), k0 = _mm256_fmadd_ps(_mm256_set1_ps(b[j]), u0, k0);
+    }
+    pa = _mm256_fmadd_ps(_mm256_max_ps(h0, zero), _mm256_loadu_ps(w2 + c), pa);
+    pb = _mm256_fmadd_ps(_mm256_max_ps(k0, zero), _mm256_loadu_ps(w2 + c), pb);
+  }
+  float pv[8], qv[8];
+  _mm256_storeu_ps(pv, pa), _mm256_storeu_ps(qv, pb);
+  float o = ((pv[0] + pv[1]) + (pv[2] + pv[3])) + ((pv[4] + pv[5]) + (pv[6] + pv[7]));
+  float p = ((qv[0] + qv[1]) + (qv[2] + qv[3])) + ((qv[4] + qv[5]) + (qv[6] + qv[7]));
+  if (c + 4 <= m) { /* 4 columns: the scalar tail's operations, the j sums vectorised across columns */
+    __m128 h = _mm_loadu_ps(bc + c), k = h;
+    for (int j = 0; j < N; j++) {
+      __m128 u = _mm_loadu_ps(U + (size_t)j * m + c);
+      h = _mm_add_ps(h, _mm_mul_ps(_mm_set1_ps(a[j]), u)), k = _mm_add_ps(k, _mm_mul_ps(_mm_set1_ps(b[j]), u));
+    }
+    __m128 z = _mm_setzero_ps(), w = _mm_loadu_ps(w2 + c);
+    float hv[4], kv[4];
+    _mm_storeu_ps(hv, _mm_mul_ps(_mm_max_ps(h, z), w)), _mm_storeu_ps(kv, _mm_mul_ps(_mm_max_ps(k, z), w));
+    o += hv[0], o += hv[1], o += hv[2], o += hv[3];
+    p += kv[0], p += kv[1], p += kv[2], p += kv[3];
+    c += 4;
+  }
+  for (; c < m; c++) {
+    float h = bc[c], k = bc[c];
+    for (int j = 0; j < N; j++) h += a[j] * U[(size_t)j * m + c], k += b[j] * U[(size_t)j * m + c];
+    o += (h > 0 ? h : 0) * w2[c], p += (k > 0 ? k : 0) * w2[c];
+  }
+  *oa = o, *ob = p;
+}
+#endif
+
 /* w2 . relu(sum_j a_j U_j + bc) for one query row: the m-vector stays in registers while the
  * N value rows stream through (explicit FMA vectors where available) */
 static float readout_row(const float *a, int N, const float *U, int m, const float *bc, const float *w2) {
@@ -200,7 +352,6 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     for (int r = 0; r < R; r++) {
       int i = r % N;
       const int *ti = idx + ((size_t)b0 * N + r) * q;
-      const float *x = Xc + (size_t)r * D;
       float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
       const float *gp = Gtab + (size_t)i * D, *up = Utab + (size_t)i * m;
       for (int c = 0; c < D; c++) g[c] = gp[c] + kvf[c];
@@ -210,8 +361,20 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
         for (int c = 0; c < D; c++) g[c] += gt[c];
         for (int c = 0; c < m; c++) u[c] += ut[c];
       }
-      xmap(x, d, MTxT, D, g);
-      xmap(x, d, WcxT, m, u);
+    }
+    int r = 0;
+#if defined(__AVX2__) && defined(__FMA__)
+    for (; r + 4 <= R; r += 4) {
+      const float *x = Xc + (size_t)r * D;
+      float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
+      xmap4(x, x + D, x + 2 * D, x + 3 * D, d, MTxT, D, g, g + D, g + 2 * D, g + 3 * D);
+      xmap4(x, x + D, x + 2 * D, x + 3 * D, d, WcxT, m, u, u + m, u + 2 * m, u + 3 * m);
+    }
+#endif
+    for (; r < R; r++) {
+      const float *x = Xc + (size_t)r * D;
+      xmap(x, d, MTxT, D, G + (size_t)r * D);
+      xmap(x, d, WcxT, m, U + (size_t)r * m);
     }
     for (int b = 0; b < B; b++) {
       const float *Z = Xc + (size_t)b * N * D, *Gb = G + (size_t)b * N * D, *Ub = U + (size_t)b * N * m;
@@ -219,15 +382,36 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
        * reassociating a reduction): S = G Z^T through Z^T, H = A U */
       for (int j = 0; j < N; j++)
         for (int c = 0; c < D; c++) ZT[c * Np + j] = Z[j * D + c];
-      for (int i = 0; i < N; i++) {
+      int i = 0;
+#if defined(__AVX2__) && defined(__FMA__)
+      for (; i + 4 <= N; i += 4) {
+        const float *g = Gb + (size_t)i * D;
         float *s = S + i * Np;
-        scores_row(Gb + (size_t)i * D, D, ZT, Np, s);
+        scores4(g, g + D, g + 2 * D, g + 3 * D, D, ZT, Np, s, s + Np, s + 2 * Np, s + 3 * Np);
+      }
+#endif
+      for (; i < N; i++) scores_row(Gb + (size_t)i * D, D, ZT, Np, S + i * Np);
+      for (i = 0; i < N; i++) {
+        float *s = S + i * Np;
         float mx = s[0], sum = 0;
         for (int j = 1; j < N; j++) mx = s[j] > mx ? s[j] : mx;
         for (int j = 0; j < N; j++) s[j] = expf(s[j] - mx), sum += s[j];
         float inv = 1 / sum;
         for (int j = 0; j < N; j++) s[j] *= inv;
-        float o = b2 + readout_row(s, N, Ub, m, bcf, w2);
+      }
+      i = 0;
+#if defined(__AVX2__) && defined(__FMA__)
+      for (; i + 2 <= N; i += 2) {
+        float oa, ob;
+        readout2(S + i * Np, S + (i + 1) * Np, N, Ub, m, bcf, w2, &oa, &ob);
+        double e = (double)(b2 + oa) - y[((size_t)b0 + b) * N + i];
+        sse += e * e;
+        e = (double)(b2 + ob) - y[((size_t)b0 + b) * N + i + 1];
+        sse += e * e;
+      }
+#endif
+      for (; i < N; i++) {
+        float o = b2 + readout_row(S + i * Np, N, Ub, m, bcf, w2);
         double e = (double)o - y[((size_t)b0 + b) * N + i];
         sse += e * e;
       }
