@@ -380,8 +380,8 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       const float *Z = Xc + (size_t)b * N * D, *Gb = G + (size_t)b * N * D, *Ub = U + (size_t)b * N * m;
       /* tiny products as axpy loops over a contiguous dimension (they vectorise without
        * reassociating a reduction): S = G Z^T through Z^T, H = A U */
-      for (int j = 0; j < N; j++)
-        for (int c = 0; c < D; c++) ZT[c * Np + j] = Z[j * D + c];
+      for (int c = 0; c < D; c++)
+        for (int j = 0; j < N; j++) ZT[c * Np + j] = Z[j * D + c];
       int i = 0;
 #if defined(__AVX2__) && defined(__FMA__)
       for (; i + 4 <= N; i += 4) {

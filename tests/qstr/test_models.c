@@ -165,6 +165,7 @@ int main(void) {
   gradcheck("trp H=2 (merged QK)", NNT_QSTR_TRP, 5, 6, 2, 0, NULL, 1);
   gradcheck("ffn [7,5]", NNT_QSTR_FFN, 4, 0, 0, 2, hid, 0);
   gradcheck("bigru H=4", NNT_QSTR_GRU, 5, 0, 4, 0, NULL, 0);
+  gradcheck("bigru H=20 (vector gates)", NNT_QSTR_GRU, 5, 0, 20, 0, NULL, 0); /* float32: 2 x 8 units + tail */
   gradcheck("birnn-relu H=4", NNT_QSTR_RNN, 5, 0, 4, 0, NULL, 0);
   counts();
   TEST_MAIN_END();
