@@ -13,6 +13,8 @@ nnt_cli_test(circuit_verify_adder10 0 "inputs=20 outputs=11.*inputs_checked=1048
              circuit verify ${EX}/adder10.bench)
 nnt_cli_test(circuit_verify_correct_adder10 0 "correct=1.*inputs_checked=1048576 mismatches=0 mode=exhaustive"
              circuit verify ${EX}/adder10.bench --correct)
+# Exhaustive 2^20 checks: minutes under the sanitizers, so the ASan pass skips them (label slow).
+set_tests_properties(cli/circuit_verify_adder10 cli/circuit_verify_correct_adder10 PROPERTIES LABELS "cli;slow")
 nnt_cli_test(circuit_verify_random_mode 0 "inputs_checked=5000 mismatches=0 mode=random"
              circuit verify ${EX}/adder10.bench --exhaustive-max 10 --samples 5000)
 # c432 (ISCAS-85, 36 inputs) from the shared reference folder when present (not shipped: no licence text)
