@@ -13,6 +13,9 @@ static const bench benches[] = {
 #ifdef NNT_HAVE_QSTR
     {"qstr", bench_qstr},
 #endif
+#if defined(NNT_HAVE_CIRCUITS) && defined(NNT_HAVE_TM) && defined(NNT_HAVE_APPROX)
+    {"exact", bench_exact},
+#endif
 };
 #define NBENCH ((int)(sizeof benches / sizeof benches[0]))
 

@@ -8,6 +8,9 @@ int cmd_tour(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int bench_core(int argc, char **argv);
 int tour_core(nnt_tour *t);
+#if defined(NNT_HAVE_CIRCUITS) && defined(NNT_HAVE_TM) && defined(NNT_HAVE_APPROX)
+int bench_exact(int argc, char **argv);
+#endif
 
 #ifdef NNT_HAVE_QSTR
 int cmd_qstr(int argc, char **argv);

@@ -49,7 +49,7 @@ const char *nnt_act_name(nnt_act a);
 
 /* y[out] for one input x[in]. */
 void nnt_mlp_forward(const nnt_mlp *m, const double *x, double *y);
-/* Y[B, out] for inputs X[B, in], through dgemm. */
+/* Y[B, out] for inputs X[B, in], through dgemm (compressed rows for layers under 1/8 dense). */
 void nnt_mlp_forward_batch(const nnt_mlp *m, int B, const double *X, double *Y);
 /* Forward keeping every layer's output: acts[l] must hold layers[l].out doubles. */
 void nnt_mlp_forward_trace(const nnt_mlp *m, const double *x, double **acts);

@@ -1,0 +1,111 @@
+/* nnt bench exact — the exact constructions timed at the sizes the issues name: a 20-input circuit
+ * compiled and checked on all 2^20 inputs, c432 on 10^5 random inputs, the compiled BB(4) and a
+ * 10^4-step Turing machine run step by step against the simulation, Delta^L swept exactly. */
+#include <stdio.h>
+#include <sys/resource.h>
+
+#include "commands.h"
+#include "nnt_approx.h"
+#include "nnt_blas.h"
+#include "nnt_circuits.h"
+#include "nnt_io.h"
+#include "nnt_progress.h"
+#include "nnt_tm.h"
+
+static double peak_mb(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss / 1024.0;
+}
+
+static int bench_circuit(const char *path, int correct) {
+  nnt_circuit c;
+  int st = nnt_circuit_read(path, &c);
+  if (st) return st;
+  double t0 = nnt_now();
+  nnt_layered L;
+  nnt_mlp net;
+  nnt_circuit_layer(&c, &L);
+  nnt_circuit_compile(&L, correct, &net);
+  double t1 = nnt_now();
+  nnt_verify_result r = nnt_circuit_verify(&c, &net, 20, 100000, 1);
+  double t2 = nnt_now();
+  nnt_mlp_stats s = nnt_mlp_stats_of(&net);
+  printf("%-44s %3s %8ld %9ld %9.3f %9.2f %8.1f\n", path, correct ? "yes" : "no", s.nonzero_params, r.checked, t1 - t0,
+         t2 - t1, peak_mb());
+  nnt_mlp_free(&net);
+  nnt_layered_free(&L);
+  nnt_circuit_free(&c);
+  return r.mismatches ? nnt_fail(NNT_ECHECK, "%s: %ld mismatches", path, r.mismatches) : NNT_OK;
+}
+
+static int bench_machine(const char *spec, long T, nnt_tm_precision prec) {
+  nnt_tm tm;
+  int st = nnt_tm_load(spec, &tm);
+  if (st) return st;
+  nnt_tm_trace tr;
+  nnt_tm_net net;
+  double t0 = nnt_now();
+  if ((st = nnt_tm_simulate(&tm, T, &tr)) || (st = nnt_tm_compile(&tm, T, &net))) {
+    nnt_tm_free(&tm);
+    return st;
+  }
+  double t1 = nnt_now();
+  nnt_tm_run_opts o = {NNT_TM_HARD, 0, prec, 0};
+  nnt_tm_run_result r;
+  st = nnt_tm_net_run(&net, &tm, &tr, &o, &r);
+  double t2 = nnt_now();
+  printf("%-30s %7ld %4s %9.3f %9.2f %10.1f %10.1f %8.1f\n", spec, T, prec == NNT_TM_F32 ? "f32" : "f64", t1 - t0,
+         t2 - t1, r.step_us[0], r.step_us[9], (double)r.cache_bytes / 1048576.0);
+  nnt_tm_net_free(&net);
+  nnt_tm_trace_free(&tr);
+  nnt_tm_free(&tm);
+  if (!st && r.mismatches) st = nnt_fail(NNT_ECHECK, "%s: %ld mismatches", spec, r.mismatches);
+  return st;
+}
+
+int bench_exact(int argc, char **argv) {
+  nnt_common co;
+  nnt_common_init(&co, NULL);
+  static const struct option opts[] = {NNT_COMMON_OPTIONS, {0, 0, 0, 0}};
+  nnt_cli_reset();
+  int c, st;
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1)
+    if ((st = nnt_cli_common(c, argv, &co))) return st;
+  if (co.help) return puts("usage: nnt bench exact [--threads N]   (run from the source folder)"), NNT_OK;
+  if ((st = nnt_cli_positional(argc, argv, 0, "nnt bench exact")) || (st = nnt_cli_begin(&co))) return st;
+
+  printf("circuits: compile (layer + Lemma B.1) and verify against direct evaluation, %d thread(s)\n", nnt_threads_get());
+  printf("%-44s %3s %8s %9s %9s %9s %8s\n", "circuit", "cor", "nonzero", "inputs", "compile s", "verify s", "rss MB");
+  static const char *circuits[] = {"examples/circuits/adder10.bench", "../shared/reference/circuits/c432.bench"};
+  for (int i = 0; i < 2; i++)
+    for (int corr = 0; corr < 2 && nnt_file_exists(circuits[i]); corr++)
+      if ((st = bench_circuit(circuits[i], corr))) return st;
+
+  printf("\nTuring machines: compile and run the transformer, every step checked against the simulation\n");
+  printf("%-30s %7s %4s %9s %9s %10s %10s %8s\n", "machine", "T", "prec", "compile s", "run s", "us/step 1st",
+         "us/step last", "cache MB");
+  static const struct {
+    const char *spec;
+    long T;
+  } machines[] = {{"examples/tm/bb4.tm", 107}, {"examples/tm/counter.tm", 10000}};
+  for (int i = 0; i < 2; i++)
+    for (int p = 0; p < 2; p++)
+      if ((st = bench_machine(machines[i].spec, machines[i].T, p ? NNT_TM_F32 : NNT_TM_F64))) return st;
+
+  printf("\nexact piecewise-linear sweep of Delta^L on [0, 1]\n%4s %10s %9s %8s\n", "L", "pieces", "seconds", "rss MB");
+  for (int L = 16; L <= 22; L += 2) {
+    nnt_mlp d;
+    nnt_mlp_init(&d);
+    nnt_build_delta(&d, L);
+    nnt_pwl_summary s;
+    double t0 = nnt_now();
+    st = nnt_pwl_summarize(&d, NULL, 0, 1, &s);
+    double el = nnt_now() - t0;
+    nnt_mlp_free(&d);
+    if (st) return st;
+    printf("%4d %10ld %9.3f %8.1f\n", L, s.pieces, el, peak_mb());
+    if (s.pieces != 1L << L) return nnt_fail(NNT_ECHECK, "Delta^%d: %ld pieces, expected %ld", L, s.pieces, 1L << L);
+  }
+  return NNT_OK;
+}
