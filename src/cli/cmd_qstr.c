@@ -470,7 +470,7 @@ static int cmd_attention(qopts *o, int argc, char **argv) {
     for (int j = 0; j < D; j++) {
       double s = 0;
       for (int r = 0; r < D; r++) s += (double)Wq[r * D + i] * Wk[r * D + j];
-      M[i * D + j] = s, A[(D - 1 - i) * D + j] = fabs(s); /* rows reversed: row 0 at the bottom, as the axis */
+      M[i * D + j] = s, A[i * D + j] = fabs(s); /* row 0 at the top, as nnt_heatmap_save draws and labels it */
     }
   attn_score sc = score_matrix(M, D, d, de);
   /* the same score for the initial (random) matrix */

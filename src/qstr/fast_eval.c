@@ -89,13 +89,36 @@ static void scores_row(const float *g, int D, const float *ZT, int Np, float *s)
 /* xmap for four rows at once: the same per-element sequence of FMAs as xmap (so bit-identical
  * results), with eight independent accumulators instead of two, so the FMA latency is hidden
  * and every WT vector loaded serves four rows */
+/* Start value of out[c]: out[c] itself, or (ib[c] + kb[c]) + it[c] (kb may be NULL: ib[c] + it[c]),
+ * the operations of the table pass, fused so the rows are written once. */
+typedef struct {
+  const float *ib[4], *it[4], *kb;
+} xinit;
+static inline __m256 init8(const xinit *in, int r, const float *o, int c) {
+  if (!in) return _mm256_loadu_ps(o + c);
+  __m256 v = _mm256_loadu_ps(in->ib[r] + c);
+  if (in->kb) v = _mm256_add_ps(v, _mm256_loadu_ps(in->kb + c));
+  return _mm256_add_ps(v, _mm256_loadu_ps(in->it[r] + c));
+}
+static inline __m128 init4(const xinit *in, int r, const float *o, int c) {
+  if (!in) return _mm_loadu_ps(o + c);
+  __m128 v = _mm_loadu_ps(in->ib[r] + c);
+  if (in->kb) v = _mm_add_ps(v, _mm_loadu_ps(in->kb + c));
+  return _mm_add_ps(v, _mm_loadu_ps(in->it[r] + c));
+}
+static inline float init1(const xinit *in, int r, const float *o, int c) {
+  if (!in) return o[c];
+  float v = in->ib[r][c];
+  if (in->kb) v = v + in->kb[c];
+  return v + in->it[r][c];
+}
+
 static void xmap4(const float *x0, const float *x1, const float *x2, const float *x3, int d, const float *WT, int n,
-                  float *o0, float *o1, float *o2, float *o3) {
+                  float *o0, float *o1, float *o2, float *o3, const xinit *in) {
   int c = 0;
   for (; c + 16 <= n; c += 16) {
-    __m256 a0 = _mm256_loadu_ps(o0 + c), a1 = _mm256_loadu_ps(o0 + c + 8), b0 = _mm256_loadu_ps(o1 + c),
-           b1 = _mm256_loadu_ps(o1 + c + 8), c0 = _mm256_loadu_ps(o2 + c), c1 = _mm256_loadu_ps(o2 + c + 8),
-           d0 = _mm256_loadu_ps(o3 + c), d1 = _mm256_loadu_ps(o3 + c + 8);
+    __m256 a0 = init8(in, 0, o0, c), a1 = init8(in, 0, o0, c + 8), b0 = init8(in, 1, o1, c), b1 = init8(in, 1, o1, c + 8),
+           c0 = init8(in, 2, o2, c), c1 = init8(in, 2, o2, c + 8), d0 = init8(in, 3, o3, c), d1 = init8(in, 3, o3, c + 8);
     for (int a = 0; a < d; a++) {
       __m256 w0 = _mm256_loadu_ps(WT + (size_t)a * n + c), w1 = _mm256_loadu_ps(WT + (size_t)a * n + c + 8);
       __m256 xa = _mm256_set1_ps(x0[a]), xb = _mm256_set1_ps(x1[a]), xc = _mm256_set1_ps(x2[a]), xd = _mm256_set1_ps(x3[a]);
@@ -109,7 +132,7 @@ static void xmap4(const float *x0, const float *x1, const float *x2, const float
     _mm256_storeu_ps(o3 + c, d0), _mm256_storeu_ps(o3 + c + 8, d1);
   }
   for (; c + 8 <= n; c += 8) {
-    __m256 a0 = _mm256_loadu_ps(o0 + c), b0 = _mm256_loadu_ps(o1 + c), c0 = _mm256_loadu_ps(o2 + c), d0 = _mm256_loadu_ps(o3 + c);
+    __m256 a0 = init8(in, 0, o0, c), b0 = init8(in, 1, o1, c), c0 = init8(in, 2, o2, c), d0 = init8(in, 3, o3, c);
     for (int a = 0; a < d; a++) {
       __m256 w0 = _mm256_loadu_ps(WT + (size_t)a * n + c);
       a0 = _mm256_fmadd_ps(_mm256_set1_ps(x0[a]), w0, a0), b0 = _mm256_fmadd_ps(_mm256_set1_ps(x1[a]), w0, b0);
@@ -121,7 +144,7 @@ static void xmap4(const float *x0, const float *x1, const float *x2, const float
   float *os[4] = {o0, o1, o2, o3};
   if (c + 4 <= n) { /* 4 columns with separate multiply and add: the scalar tail's rounding */
     for (int r = 0; r < 4; r++) {
-      __m128 v = _mm_loadu_ps(os[r] + c);
+      __m128 v = init4(in, r, os[r], c);
       for (int a = 0; a < d; a++) v = _mm_add_ps(v, _mm_mul_ps(_mm_set1_ps(xs[r][a]), _mm_loadu_ps(WT + (size_t)a * n + c)));
       _mm_storeu_ps(os[r] + c, v);
     }
@@ -129,7 +152,7 @@ static void xmap4(const float *x0, const float *x1, const float *x2, const float
   }
   for (int r = 0; r < 4; r++)
     for (int cc = c; cc < n; cc++) {
-      float v = os[r][cc];
+      float v = init1(in, r, os[r], cc);
       for (int a = 0; a < d; a++) v += xs[r][a] * WT[(size_t)a * n + cc];
       os[r][cc] = v;
     }
@@ -372,7 +395,25 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     const float *Xc = X + (size_t)b0 * N * D;
     /* G_r = x_r MT_x^T + tables + kv, U_r = x_r W_cx^T + tables: K = d is small, so one fused
      * pass per row (tables first, then d axpy sweeps in L1) beats a GEMM call */
-    for (int r = 0; r < R; r++) {
+    int r = 0;
+#if defined(__AVX2__) && defined(__FMA__)
+    if (q == 1) /* table lookups fused into the x maps, four rows at a time */
+      for (; r + 4 <= R; r += 4) {
+        const float *x = Xc + (size_t)r * D;
+        const int *ti = idx + (size_t)b0 * N + r;
+        float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
+        xinit ig = {{0}, {0}, kvf}, iu = {{0}, {0}, NULL};
+        for (int k = 0; k < 4; k++) {
+          int i = (r + k) % N;
+          ig.ib[k] = Gtab + (size_t)i * D, ig.it[k] = Gtab + ((size_t)N + ti[k]) * D;
+          iu.ib[k] = Utab + (size_t)i * m, iu.it[k] = Utab + ((size_t)N + ti[k]) * m;
+        }
+        xmap4(x, x + D, x + 2 * D, x + 3 * D, d, MTxT, D, g, g + D, g + 2 * D, g + 3 * D, &ig);
+        xmap4(x, x + D, x + 2 * D, x + 3 * D, d, WcxT, m, u, u + m, u + 2 * m, u + 3 * m, &iu);
+      }
+#endif
+    int r0 = r;
+    for (r = r0; r < R; r++) {
       int i = r % N;
       const int *ti = idx + ((size_t)b0 * N + r) * q;
       float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
@@ -385,13 +426,13 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
         for (int c = 0; c < m; c++) u[c] += ut[c];
       }
     }
-    int r = 0;
+    r = r0;
 #if defined(__AVX2__) && defined(__FMA__)
     for (; r + 4 <= R; r += 4) {
       const float *x = Xc + (size_t)r * D;
       float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
-      xmap4(x, x + D, x + 2 * D, x + 3 * D, d, MTxT, D, g, g + D, g + 2 * D, g + 3 * D);
-      xmap4(x, x + D, x + 2 * D, x + 3 * D, d, WcxT, m, u, u + m, u + 2 * m, u + 3 * m);
+      xmap4(x, x + D, x + 2 * D, x + 3 * D, d, MTxT, D, g, g + D, g + 2 * D, g + 3 * D, NULL);
+      xmap4(x, x + D, x + 2 * D, x + 3 * D, d, WcxT, m, u, u + m, u + 2 * m, u + 3 * m, NULL);
     }
 #endif
     for (; r < R; r++) {
