@@ -39,7 +39,7 @@ int nnt_file_exists(const char *path) { return access(path, F_OK) == 0; }
 
 int nnt_afile_open(nnt_afile *a, const char *path) {
   snprintf(a->path, sizeof a->path, "%s", path);
-  snprintf(a->tmp, sizeof a->tmp, "%s.tmp", path);
+  snprintf(a->tmp, sizeof a->tmp, "%s.%ld.tmp", path, (long)getpid());
   a->f = fopen(a->tmp, "w");
   if (!a->f) return nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
   return NNT_OK;

@@ -1,6 +1,6 @@
 /* nnt_io.h — result files: output folders, atomic writes, CSV tables, run.json.
  *
- * Every file nnt writes goes through nnt_afile: written to "<path>.tmp" and renamed into place on
+ * Every file nnt writes goes through nnt_afile: written to "<path>.<pid>.tmp" and renamed into place on
  * commit, so an interrupted run never leaves a half-written result behind.
  */
 #ifndef NNT_IO_H

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nnt_error.h"
 #include "nnt_io.h"
@@ -45,7 +46,7 @@ void nnt_plot_log(nnt_plot *p, int logx, int logy) {
 void nnt_plot_xrange(nnt_plot *p, double lo, double hi) { p->fix_x = 1, p->x0 = lo, p->x1 = hi; }
 void nnt_plot_yrange(nnt_plot *p, double lo, double hi) { p->fix_y = 1, p->y0 = lo, p->y1 = hi; }
 
-static double *dup(const double *v, int n) { return memcpy(nnt_xmalloc(sizeof(double) * (size_t)n), v, sizeof(double) * (size_t)n); }
+static double *dup_values(const double *v, int n) { return memcpy(nnt_xmalloc(sizeof(double) * (size_t)n), v, sizeof(double) * (size_t)n); }
 
 int nnt_plot_add(nnt_plot *p, int n, const double *x, const double *y, const char *label, int style) {
   if (p->nseries == MAX_SERIES) return -1;
@@ -53,8 +54,8 @@ int nnt_plot_add(nnt_plot *p, int n, const double *x, const double *y, const cha
   s->n = n;
   s->style = style ? style : NNT_PLOT_LINE;
   s->color = p->ncolors++ % NPAL;
-  s->x = dup(x, n);
-  s->y = dup(y, n);
+  s->x = dup_values(x, n);
+  s->y = dup_values(y, n);
   s->label = label ? nnt_xstrdup(label) : NULL;
   return p->nseries++;
 }
@@ -64,9 +65,9 @@ void nnt_plot_band(nnt_plot *p, int n, const double *x, const double *lo, const 
   series *s = &p->s[p->nseries++];
   s->n = n;
   s->color = color_of >= 0 && color_of < p->nseries ? p->s[color_of].color : 0;
-  s->x = dup(x, n);
-  s->y = dup(lo, n);
-  s->hi = dup(hi, n);
+  s->x = dup_values(x, n);
+  s->y = dup_values(lo, n);
+  s->hi = dup_values(hi, n);
 }
 
 void nnt_plot_free(nnt_plot *p) {
@@ -190,7 +191,7 @@ static int save_both(const char *dir, const char *base, int (*draw)(const void *
   for (int i = 0; i < 2; i++) {
     char path[1024], tmp[1100];
     snprintf(path, sizeof path, "%s/%s.%s", dir, base, ext[i]);
-    snprintf(tmp, sizeof tmp, "%s/.%s.%s.tmp", dir, base, ext[i]);
+    snprintf(tmp, sizeof tmp, "%s/.%s.%s.%ld.tmp", dir, base, ext[i], (long)getpid());
     int st = draw(arg, dev[i], tmp);
     if (st || !nnt_file_exists(tmp) || rename(tmp, path) != 0) {
       remove(tmp);

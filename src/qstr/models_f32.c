@@ -1,5 +1,6 @@
 /* float32 instance of the qSTR model kernels (training and evaluation). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,8 +41,8 @@ static inline float gexpf(float x) {
   float p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
              1.6666665459e-1f) * r + 5.0000001201e-1f;
   p = p * r * r + r + 1;
-  union { float f; int i; } u = {p};
-  u.i += (int)k << 23;
+  union { float f; uint32_t i; } u = {p};
+  u.i += (uint32_t)(int32_t)k << 23; /* adds k to the exponent; unsigned, since k may be negative */
   return u.f;
 }
 static inline float gsigmf(float x) { return 1 / (1 + gexpf(-x)); }

@@ -21,10 +21,10 @@ set_tests_properties(cli/tour_quick PROPERTIES LABELS cli TIMEOUT 900 RUN_SERIAL
 
 # Integer lists with progressions (nnt_parse_int_list), seen through a cheap command.
 if(TARGET nnt_approx)
-  nnt_cli_test(list_arithmetic 0 "\n +6 +64 +64 " approx triangle --L 2,4,...,8)
-  nnt_cli_test(list_geometric 0 "\n +16 +65536 " approx triangle --L 1,2,4,...,16)
-  nnt_cli_test(list_decades 0 "\n +1000000 " approx ntk --widths 10,100,...,1000000 --pairs 2)
+  nnt_cli_test(list_arithmetic 0 "\n +6 +64 +64 " approx triangle --L 2,4,...,8 --out ${CMAKE_BINARY_DIR}/list-arith)
+  nnt_cli_test(list_geometric 0 "\n +16 +65536 " approx triangle --L 1,2,4,...,16 --out ${CMAKE_BINARY_DIR}/list-geo)
+  nnt_cli_test(list_decades 0 "\n +1000000 " approx ntk --widths 10,100,...,1000000 --pairs 2 --out ${CMAKE_BINARY_DIR}/list-ntk)
   nnt_cli_test(list_dots_first 2 "needs two values before it" approx triangle --L 2,...,8)
   nnt_cli_test(list_dots_miss 2 "does not reach 10" approx triangle --L 1,2,4,...,10)
-  nnt_cli_test(list_range 0 "\n +5 +32 " approx triangle --L 3..5)
+  nnt_cli_test(list_range 0 "\n +5 +32 " approx triangle --L 3..5 --out ${CMAKE_BINARY_DIR}/list-range)
 endif()
