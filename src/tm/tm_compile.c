@@ -74,6 +74,16 @@ static void ff_copy(ffb *f, int from, int to, int n) {
   }
 }
 
+/* The state the search layers carry unchanged: machine state, symbols, the three positions, scr2. */
+static void carry_search_state(ffb *f, const nnt_tm_groups *g, int nst, int A, int wpos) {
+  ff_copy(f, g->st, g->st, nst);
+  ff_copy(f, g->sym2, g->sym2, A);
+  ff_copy(f, g->pos1, g->pos1, wpos);
+  ff_copy(f, g->pos2, g->pos2, wpos);
+  ff_copy(f, g->pos3, g->pos3, wpos);
+  ff_copy(f, g->scr2, g->scr2, A);
+}
+
 /* Hidden layer 1 = the logic; layer 2 = φ(3z-1), φ(3z-2) per live output z; layer 3 = their
  * difference (the correction function, written so that no 1/3 appears). */
 static void ffb_finish(ffb *f, nnt_tm_layer *L) {
@@ -270,12 +280,7 @@ int nnt_tm_compile(const nnt_tm *tm, long T, nnt_tm_net *net) {
   }
   attb_finish(&at, &L->enc);
   ffb_init(&f, w, nst + 2 * A + 3 * wpos + 2);
-  ff_copy(&f, g.st, g.st, nst);
-  ff_copy(&f, g.sym2, g.sym2, A);
-  ff_copy(&f, g.pos1, g.pos1, wpos);
-  ff_copy(&f, g.pos2, g.pos2, wpos);
-  ff_copy(&f, g.pos3, g.pos3, wpos);
-  ff_copy(&f, g.scr2, g.scr2, A);
+  carry_search_state(&f, &g, nst, A, wpos);
   ff_copy(&f, g.scr4, g.scr4, 2);
   ffb_finish(&f, L);
 
@@ -298,12 +303,7 @@ int nnt_tm_compile(const nnt_tm *tm, long T, nnt_tm_net *net) {
     attb_init(&at, w, 1);
     attb_finish(&at, &L->enc);
     ffb_init(&f, w, nst + 2 * A + 4 * wpos + 3);
-    ff_copy(&f, g.st, g.st, nst);
-    ff_copy(&f, g.sym2, g.sym2, A);
-    ff_copy(&f, g.pos1, g.pos1, wpos);
-    ff_copy(&f, g.pos2, g.pos2, wpos);
-    ff_copy(&f, g.pos3, g.pos3, wpos);
-    ff_copy(&f, g.scr2, g.scr2, A);
+    carry_search_state(&f, &g, nst, A, wpos);
     ff_copy(&f, g.scr3, g.scr3, j);
     ff_copy(&f, g.scr4 + 2, g.scr3 + j, 1); /* the found bit moves into scr3 */
     ff_copy(&f, g.scr4, g.scr4, 2);
