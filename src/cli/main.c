@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "commands.h"
+#include "nnt_cpu.h"
+#include "nnt_error.h"
 #include "nnt_io.h"
 
 typedef struct {
@@ -57,8 +59,15 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
+  if (nnt_cpu_check()) {
+    fprintf(stderr, "nnt: %s\n", nnt_errmsg());
+    return 2;
+  }
   if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-    printf("nnt %s (%s)\n", nnt_version(), nnt_git_commit());
+    nnt_isa isa = nnt_cpu_isa();
+    printf("nnt %s (%s)\nkernels: %s (best here: %s; NNT_ISA=generic|avx2|avx512 chooses)\ncpu: %s\n",
+           nnt_version(), nnt_git_commit(), nnt_cpu_isa_name(isa), nnt_cpu_isa_name(nnt_cpu_isa_max()),
+           nnt_cpu_flags());
     return 0;
   }
   for (int i = 0; i < NCOMMANDS; i++) {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 
 const char *nnt_version(void) { return NNT_VERSION; }
@@ -131,6 +132,8 @@ int nnt_runinfo_write(const char *dir, const char *command, cJSON *config, unsig
   cJSON_AddNumberToObject(j, "threads", threads);
   cJSON_AddStringToObject(j, "nnt_version", NNT_VERSION);
   cJSON_AddStringToObject(j, "git_commit", NNT_GIT_COMMIT);
+  cJSON_AddStringToObject(j, "isa", nnt_cpu_isa_name(nnt_cpu_isa()));
+  cJSON_AddStringToObject(j, "cpu_flags", nnt_cpu_flags());
   cJSON_AddNumberToObject(j, "wall_s", wall_s);
   char path[1024];
   int st = nnt_json_write(nnt_path(path, sizeof path, dir, "run.json"), j);

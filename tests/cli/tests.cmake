@@ -28,3 +28,15 @@ if(TARGET nnt_approx)
   nnt_cli_test(list_dots_miss 2 "does not reach 10" approx triangle --L 1,2,4,...,10)
   nnt_cli_test(list_range 0 "\n +5 +32 " approx triangle --L 3..5 --out ${CMAKE_BINARY_DIR}/list-range)
 endif()
+
+# Instruction-set levels: a bad NNT_ISA is refused before any work; the quick qSTR sweeps write
+# the same samples.csv, byte for byte, at every level this machine runs (tests/cli/isa_levels.cmake).
+nnt_cli_test(isa_unknown 2 "NNT_ISA=sse9: unknown level" tour --quick --out ${CMAKE_BINARY_DIR}/isa-never)
+set_tests_properties(cli/isa_unknown PROPERTIES ENVIRONMENT NNT_ISA=sse9)
+nnt_cli_test(version_isa 0 "kernels: (generic|avx2|avx512) " --version)
+if(TARGET nnt_qstr)
+  add_test(NAME cli/isa_levels
+           COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/isa-test "-DLEVELS=${NNT_ISA_HOST_LEVELS}"
+                   -P ${NNT_SRC_DIR}/tests/cli/isa_levels.cmake)
+  set_tests_properties(cli/isa_levels PROPERTIES LABELS "cli;isa" TIMEOUT 600)
+endif()

@@ -17,9 +17,7 @@
 #include "nnt_blas.h"
 #include "nnt_error.h"
 #include "nnt_qstr.h"
-#if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-#endif
+#include "nnt_simd.h"
 
 enum { CHUNK = 32 }; /* prompts per block: G and U stay in L2 */
 
@@ -36,7 +34,6 @@ static void code_table(const double *E, int N, int de, double s, const double *W
 /* out[c] += sum_a x[a] WT[a][c] for c < n, the accumulators kept in registers */
 static void xmap(const float *x, int d, const float *WT, int n, float *out) {
   int c = 0;
-#if defined(__AVX2__) && defined(__FMA__)
   for (; c + 16 <= n; c += 16) {
     __m256 a0 = _mm256_loadu_ps(out + c), a1 = _mm256_loadu_ps(out + c + 8);
     for (int a = 0; a < d; a++) {
@@ -51,7 +48,6 @@ static void xmap(const float *x, int d, const float *WT, int n, float *out) {
     for (int a = 0; a < d; a++) a0 = _mm256_fmadd_ps(_mm256_set1_ps(x[a]), _mm256_loadu_ps(WT + (size_t)a * n + c), a0);
     _mm256_storeu_ps(out + c, a0);
   }
-#endif
   for (; c < n; c++) {
     float v = out[c];
     for (int a = 0; a < d; a++) v += x[a] * WT[(size_t)a * n + c];
@@ -62,7 +58,6 @@ static void xmap(const float *x, int d, const float *WT, int n, float *out) {
 /* s[0..Np) = sum_c g[c] ZT[c][0..Np): the score row of one query, accumulated in registers */
 static void scores_row(const float *g, int D, const float *ZT, int Np, float *s) {
   int j = 0;
-#if defined(__AVX2__) && defined(__FMA__)
   for (; j + 16 <= Np; j += 16) {
     __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
     for (int c = 0; c < D; c++) {
@@ -77,7 +72,6 @@ static void scores_row(const float *g, int D, const float *ZT, int Np, float *s)
     for (int c = 0; c < D; c++) a0 = _mm256_fmadd_ps(_mm256_set1_ps(g[c]), _mm256_loadu_ps(ZT + (size_t)c * Np + j), a0);
     _mm256_storeu_ps(s + j, a0);
   }
-#endif
   for (; j < Np; j++) {
     float v = 0;
     for (int c = 0; c < D; c++) v += g[c] * ZT[(size_t)c * Np + j];
@@ -85,7 +79,6 @@ static void scores_row(const float *g, int D, const float *ZT, int Np, float *s)
   }
 }
 
-#if defined(__AVX2__) && defined(__FMA__)
 /* xmap for four rows at once: the same per-element sequence of FMAs as xmap (so bit-identical
  * results), with eight independent accumulators instead of two, so the FMA latency is hidden
  * and every WT vector loaded serves four rows */
@@ -258,9 +251,7 @@ static void readout2(const float *a, const float *b, int N, const float *U, int 
   }
   *oa = o, *ob = p;
 }
-#endif
 
-#if defined(__AVX2__) && defined(__FMA__)
 /* dst[c][j] = src[j][c] for an 8 x 8 block (rows lds / ldd apart): a pure data move */
 static inline void transpose8(const float *src, int lds, float *dst, int ldd) {
   __m256 r0 = _mm256_loadu_ps(src), r1 = _mm256_loadu_ps(src + lds), r2 = _mm256_loadu_ps(src + 2 * lds),
@@ -281,14 +272,12 @@ static inline void transpose8(const float *src, int lds, float *dst, int ldd) {
   _mm256_storeu_ps(dst + 6 * ldd, _mm256_permute2f128_ps(u2, u6, 0x31));
   _mm256_storeu_ps(dst + 7 * ldd, _mm256_permute2f128_ps(u3, u7, 0x31));
 }
-#endif
 
 /* w2 . relu(sum_j a_j U_j + bc) for one query row: the m-vector stays in registers while the
  * N value rows stream through (explicit FMA vectors where available) */
 static float readout_row(const float *a, int N, const float *U, int m, const float *bc, const float *w2) {
   int c = 0;
   float o = 0;
-#if defined(__AVX2__) && defined(__FMA__)
   __m256 part = _mm256_setzero_ps();
   const __m256 zero = _mm256_setzero_ps();
   for (; c + 32 <= m; c += 32) {
@@ -313,7 +302,6 @@ static float readout_row(const float *a, int N, const float *U, int m, const flo
   float pv[8];
   _mm256_storeu_ps(pv, part);
   o = ((pv[0] + pv[1]) + (pv[2] + pv[3])) + ((pv[4] + pv[5]) + (pv[6] + pv[7]));
-#endif
   for (; c < m; c++) {
     float h = bc[c];
     for (int j = 0; j < N; j++) h += a[j] * U[(size_t)j * m + c];
@@ -396,7 +384,6 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     /* G_r = x_r MT_x^T + tables + kv, U_r = x_r W_cx^T + tables: K = d is small, so one fused
      * pass per row (tables first, then d axpy sweeps in L1) beats a GEMM call */
     int r = 0;
-#if defined(__AVX2__) && defined(__FMA__)
     if (q == 1) /* table lookups fused into the x maps, four rows at a time */
       for (; r + 4 <= R; r += 4) {
         const float *x = Xc + (size_t)r * D;
@@ -411,7 +398,6 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
         xmap4(x, x + D, x + 2 * D, x + 3 * D, d, MTxT, D, g, g + D, g + 2 * D, g + 3 * D, &ig);
         xmap4(x, x + D, x + 2 * D, x + 3 * D, d, WcxT, m, u, u + m, u + 2 * m, u + 3 * m, &iu);
       }
-#endif
     int r0 = r;
     for (r = r0; r < R; r++) {
       int i = r % N;
@@ -427,14 +413,12 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       }
     }
     r = r0;
-#if defined(__AVX2__) && defined(__FMA__)
     for (; r + 4 <= R; r += 4) {
       const float *x = Xc + (size_t)r * D;
       float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
       xmap4(x, x + D, x + 2 * D, x + 3 * D, d, MTxT, D, g, g + D, g + 2 * D, g + 3 * D, NULL);
       xmap4(x, x + D, x + 2 * D, x + 3 * D, d, WcxT, m, u, u + m, u + 2 * m, u + 3 * m, NULL);
     }
-#endif
     for (; r < R; r++) {
       const float *x = Xc + (size_t)r * D;
       xmap(x, d, MTxT, D, G + (size_t)r * D);
@@ -445,21 +429,17 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       /* tiny products as axpy loops over a contiguous dimension (they vectorise without
        * reassociating a reduction): S = G Z^T through Z^T, H = A U */
       int j8 = 0, c8 = 0;
-#if defined(__AVX2__) && defined(__FMA__)
       j8 = N / 8 * 8, c8 = D / 8 * 8;
       for (int j = 0; j < j8; j += 8)
         for (int c = 0; c < c8; c += 8) transpose8(Z + (size_t)j * D + c, D, ZT + (size_t)c * Np + j, Np);
-#endif
       for (int c = 0; c < D; c++)
         for (int j = c < c8 ? j8 : 0; j < N; j++) ZT[c * Np + j] = Z[j * D + c];
       int i = 0;
-#if defined(__AVX2__) && defined(__FMA__)
       for (; i + 4 <= N; i += 4) {
         const float *g = Gb + (size_t)i * D;
         float *s = S + i * Np;
         scores4(g, g + D, g + 2 * D, g + 3 * D, D, ZT, Np, s, s + Np, s + 2 * Np, s + 3 * Np);
       }
-#endif
       for (; i < N; i++) scores_row(Gb + (size_t)i * D, D, ZT, Np, S + i * Np);
       for (i = 0; i < N; i++) {
         float *s = S + i * Np;
@@ -470,7 +450,6 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
         for (int j = 0; j < N; j++) s[j] *= inv;
       }
       i = 0;
-#if defined(__AVX2__) && defined(__FMA__)
       for (; i + 2 <= N; i += 2) {
         float oa, ob;
         readout2(S + i * Np, S + (i + 1) * Np, N, Ub, m, bcf, w2, &oa, &ob);
@@ -479,7 +458,6 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
         e = (double)(b2 + ob) - y[((size_t)b0 + b) * N + i + 1];
         sse += e * e;
       }
-#endif
       for (; i < N; i++) {
         float o = b2 + readout_row(S + i * Np, N, Ub, m, bcf, w2);
         double e = (double)o - y[((size_t)b0 + b) * N + i];
@@ -492,11 +470,20 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   return sse;
 }
 
+double NNT_ISA_FN(nnt_qstr_fast_sse)(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
+                                      const int *idx, const float *y, int n, double bound, int *complete) {
+  return tr_sse(mo, t, p, X, idx, y, n, bound, complete);
+}
+
+#if NNT_ISA_BASE_TU
 int nnt_qstr_fast_eval_ok(const nnt_qstr_model *mo, const nnt_qstr_task *t) {
   return mo->arch == NNT_QSTR_TR && mo->D == t->D && mo->D <= 1024 && mo->m <= 4096;
 }
 
+NNT_ISA_DECLARE(double, nnt_qstr_fast_sse, (const nnt_qstr_model *, const nnt_qstr_task *, const float *, const float *,
+                                            const int *, const float *, int, double, int *));
 double nnt_qstr_fast_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
                          const int *idx, const float *y, int n, double bound, int *complete) {
-  return tr_sse(mo, t, p, X, idx, y, n, bound, complete);
+  return NNT_ISA_PICK(nnt_qstr_fast_sse)(mo, t, p, X, idx, y, n, bound, complete);
 }
+#endif

@@ -1,4 +1,5 @@
-/* float32 instance of the qSTR model kernels (training and evaluation). */
+/* float32 instance of the qSTR model kernels (training and evaluation), and the AdamW step of
+ * the trainer; compiled once per instruction-set level (nnt_cpu.h). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -6,18 +7,25 @@
 
 #include "nnt_blas.h"
 #include "nnt_error.h"
+#include "nnt_optim.h"
+#include "nnt_params.h"
 #include "nnt_qstr.h"
+#include "nnt_simd.h"
 
 #include <cblas.h>
 
 /* Products from about 64^3 multiply-adds up go to OpenBLAS: measured faster than the core's loop
  * path for the qSTR shapes (nnt bench qstr); below, the loops avoid the call overhead. */
-static long qstr_blas_min = 64L * 64 * 64;
+extern long nnt_qstr_blas_min;
+#if NNT_ISA_BASE_TU
+long nnt_qstr_blas_min = 64L * 64 * 64;
+void nnt_qstr_set_blas_min(long macs) { nnt_qstr_blas_min = macs; }
+#endif
 
 static void qstr_sgemm(int ta, int tb, int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                        int ldb, float beta, float *C, int ldc) {
   if (M <= 0 || N <= 0) return;
-  if ((long)M * N * K < qstr_blas_min) {
+  if ((long)M * N * K < nnt_qstr_blas_min) {
     nnt_sgemm_loops(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;
   }
@@ -25,7 +33,6 @@ static void qstr_sgemm(int ta, int tb, int M, int N, int K, float alpha, const f
               B, ldb, beta, C, ldc);
 }
 
-void nnt_qstr_set_blas_min(long macs) { qstr_blas_min = macs; }
 
 /* biGRU gates in float: r = sigmoid(a_r + c_r), z = sigmoid(a_z + c_z), n = tanh(a_n + r c_n),
  * h = (1 - z) n + z h_prev, eight units at a time. exp is Cephes' expf (range reduction by ln 2 in
@@ -56,8 +63,6 @@ static inline float gtanhf(float x) {
   float t = 1 - 2 / (gexpf(2 * a) + 1);
   return x < 0 ? -t : t;
 }
-#if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
 static inline __m256 vexpf(__m256 x) {
   const __m256 hi = _mm256_set1_ps(88.3762626647949f), lo = _mm256_set1_ps(-87.3f);
   x = _mm256_max_ps(lo, _mm256_min_ps(hi, x)); /* operand order: a NaN x passes through */
@@ -91,10 +96,8 @@ static inline __m256 vtanhf(__m256 x) {
   t = _mm256_or_ps(t, _mm256_and_ps(x, sign));
   return _mm256_blendv_ps(t, p, _mm256_cmp_ps(a, _mm256_set1_ps(0.625f), _CMP_LT_OQ));
 }
-#endif
 static void gru_gates_f32(int H, const float *a, const float *c, const float *hp, float *h, float *sg) {
   int k = 0;
-#if defined(__AVX2__) && defined(__FMA__)
   const __m256 one = _mm256_set1_ps(1);
   for (; k + 8 <= H; k += 8) {
     __m256 r = vsigmf(_mm256_add_ps(_mm256_loadu_ps(a + k), _mm256_loadu_ps(c + k)));
@@ -107,7 +110,6 @@ static void gru_gates_f32(int H, const float *a, const float *c, const float *hp
     _mm256_storeu_ps(sg + k, r), _mm256_storeu_ps(sg + H + k, z), _mm256_storeu_ps(sg + 2 * H + k, n);
     _mm256_storeu_ps(sg + 3 * H + k, cn);
   }
-#endif
   for (; k < H; k++) {
     float r = gsigmf(a[k] + c[k]), z = gsigmf(a[H + k] + c[H + k]);
     float n = gtanhf(a[2 * H + k] + r * c[2 * H + k]);
@@ -120,9 +122,68 @@ static void gru_gates_f32(int H, const float *a, const float *c, const float *hp
 #define REAL float
 #define SFX f32
 #define GEMM qstr_sgemm
+#define ENTRY(name) NNT_ISA_FN(F(name))
 #include "models.inc"
+
+void NNT_ISA_FN(nnt_qstr_adamw_step)(nnt_optim *o) {
+  /* the core's AdamW update (torch semantics: decoupled decay, lerp for m, eps after the
+   * bias-corrected sqrt(v)) specialised to one float32 tensor without branches in the loop, so
+   * it vectorises; checked bit-for-bit against nnt_optim_step in tests/qstr/test_models.c */
+  const nnt_optim_config *c = &o->cfg;
+  nnt_param *q = o->params->items[0];
+  o->step++;
+  const double bc1 = 1 - pow(c->beta1, (double)o->step), bc2 = 1 - pow(c->beta2, (double)o->step);
+  const float step_size = (float)(c->lr / bc1), bc2_sqrt = (float)sqrt(bc2), eps = (float)c->eps;
+  const float b2 = (float)c->beta2, one_b1 = (float)(1 - c->beta1), one_b2 = (float)(1 - c->beta2);
+  const float shrink = (float)(1 - c->lr * c->weight_decay);
+  float *restrict p = q->value.data, *restrict m = o->m[0].data, *restrict v = o->v[0].data;
+  const float *restrict g = q->grad.data;
+  size_t n = q->value.numel;
+  size_t i = 0;
+  const int decay = c->weight_decay != 0;
+  /* explicit vectors: the compiler keeps sqrtf scalar (errno); the same operations in the same order */
+  const __m256 vshrink = _mm256_set1_ps(shrink), vb2 = _mm256_set1_ps(b2), vob1 = _mm256_set1_ps(one_b1);
+  const __m256 vob2 = _mm256_set1_ps(one_b2), vbc2 = _mm256_set1_ps(bc2_sqrt), veps = _mm256_set1_ps(eps);
+  const __m256 vstep = _mm256_set1_ps(step_size);
+  for (; i + 8 <= n; i += 8) {
+    __m256 pi = _mm256_loadu_ps(p + i), gi = _mm256_loadu_ps(g + i), mi = _mm256_loadu_ps(m + i), vi = _mm256_loadu_ps(v + i);
+    if (decay) pi = _mm256_mul_ps(pi, vshrink);
+    mi = _mm256_add_ps(mi, _mm256_mul_ps(vob1, _mm256_sub_ps(gi, mi)));
+    vi = _mm256_add_ps(_mm256_mul_ps(vi, vb2), _mm256_mul_ps(_mm256_mul_ps(vob2, gi), gi));
+    __m256 den = _mm256_add_ps(_mm256_div_ps(_mm256_sqrt_ps(vi), vbc2), veps);
+    pi = _mm256_sub_ps(pi, _mm256_div_ps(_mm256_mul_ps(vstep, mi), den));
+    _mm256_storeu_ps(p + i, pi), _mm256_storeu_ps(m + i, mi), _mm256_storeu_ps(v + i, vi);
+  }
+  for (; i < n; i++) {
+    if (decay) p[i] = p[i] * shrink;
+    m[i] = m[i] + one_b1 * (g[i] - m[i]);
+    v[i] = v[i] * b2 + one_b2 * g[i] * g[i];
+    float denom = sqrtf(v[i]) / bc2_sqrt + eps;
+    p[i] = p[i] - step_size * m[i] / denom;
+  }
+}
+
+#if NNT_ISA_BASE_TU
+NNT_ISA_DECLARE(void, nnt_qstr_forward_f32, (const nnt_qstr_model *, nnt_qstr_ws_f32 *, const float *, const float *,
+                                             int, float *));
+NNT_ISA_DECLARE(void, nnt_qstr_backward_f32, (const nnt_qstr_model *, nnt_qstr_ws_f32 *, const float *, const float *,
+                                              int, const float *, float *));
+NNT_ISA_DECLARE(void, nnt_qstr_adamw_step, (nnt_optim *));
+
+void nnt_qstr_forward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B,
+                          float *yhat) {
+  NNT_ISA_PICK(nnt_qstr_forward_f32)(mo, ws, p, X, B, yhat);
+}
+
+void nnt_qstr_backward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B,
+                           const float *dy, float *grad) {
+  NNT_ISA_PICK(nnt_qstr_backward_f32)(mo, ws, p, X, B, dy, grad);
+}
+
+void nnt_qstr_adamw_step(nnt_optim *o) { NNT_ISA_PICK(nnt_qstr_adamw_step)(o); }
 
 const float *nnt_qstr_attention_f32(const nnt_qstr_model *mo, const nnt_qstr_ws_f32 *ws, int b, int h) {
   size_t NN = (size_t)mo->N * mo->N;
   return mo->arch == NNT_QSTR_TRP ? ws->att + ((size_t)b * mo->H + h) * NN : ws->att + (size_t)b * NN;
 }
+#endif

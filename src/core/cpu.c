@@ -1,0 +1,82 @@
+#include "nnt_cpu.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "nnt_error.h"
+
+atomic_int nnt_cpu_level_ = -1;
+static const char *const names[] = {"generic", "avx2", "avx512"};
+
+const char *nnt_cpu_isa_name(nnt_isa level) {
+  return level >= NNT_ISA_GENERIC && level <= NNT_ISA_AVX512 ? names[level] : "?";
+}
+
+/* __builtin_cpu_supports also checks that the OS saves the wide registers (XGETBV). */
+static nnt_isa cpu_best(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  int avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+  return avx512 ? NNT_ISA_AVX512 : avx2 ? NNT_ISA_AVX2 : NNT_ISA_GENERIC;
+#else
+  return NNT_ISA_GENERIC;
+#endif
+}
+
+nnt_isa nnt_cpu_isa_max(void) {
+  nnt_isa best = cpu_best();
+  return (int)best < NNT_ISA_LEVELS ? best : (nnt_isa)(NNT_ISA_LEVELS - 1);
+}
+
+/* The level NNT_ISA asks for, or -1 (unset: best), -2 (unknown name), -3 (above the maximum). */
+static int requested(void) {
+  const char *e = getenv("NNT_ISA");
+  if (!e || !*e) return -1;
+  for (int l = 0; l < 3; l++)
+    if (!strcmp(e, names[l])) return l <= (int)nnt_cpu_isa_max() ? l : -3;
+  return -2;
+}
+
+nnt_isa nnt_cpu_isa_decide(void) {
+  int r = requested();
+  nnt_isa l = r >= 0 ? (nnt_isa)r : nnt_cpu_isa_max();
+  atomic_store_explicit(&nnt_cpu_level_, (int)l, memory_order_relaxed);
+  return l;
+}
+
+int nnt_cpu_check(void) {
+#if defined(__SSE4_2__) && defined(__x86_64__)
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("sse4.2") || !__builtin_cpu_supports("popcnt"))
+    return nnt_fail(NNT_EINVAL, "this build targets x86-64-v2 (SSE4.2, POPCNT), which this CPU lacks: "
+                                "rebuild with cmake -DNNT_BASELINE=x86-64");
+#endif
+  int r = requested();
+  if (r == -2)
+    return nnt_fail(NNT_EINVAL, "NNT_ISA=%s: unknown level (generic, avx2 or avx512)", getenv("NNT_ISA"));
+  if (r == -3)
+    return nnt_fail(NNT_EINVAL, "NNT_ISA=%s: this CPU and build run at most %s", getenv("NNT_ISA"),
+                    nnt_cpu_isa_name(nnt_cpu_isa_max()));
+  return NNT_OK;
+}
+
+const char *nnt_cpu_flags(void) {
+  static char buf[256];
+  if (buf[0]) return buf;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+#define FEAT(s) {s, __builtin_cpu_supports(s)} /* the builtin takes only string literals */
+  const struct { const char *name; int has; } feats[] = {
+      FEAT("sse4.2"), FEAT("popcnt"), FEAT("avx"), FEAT("avx2"), FEAT("fma"),
+      FEAT("avx512f"), FEAT("avx512bw"), FEAT("avx512dq"), FEAT("avx512vl")};
+#undef FEAT
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof feats / sizeof feats[0]; i++)
+    if (feats[i].has) n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? "," : "", feats[i].name);
+#endif
+  if (!buf[0]) strcpy(buf, "none");
+  return buf;
+}

@@ -1,0 +1,88 @@
+/* The loop path of nnt_sgemm / nnt_dgemm at one instruction-set level (compiled once per level,
+ * see nnt_cpu.h): the register-blocked kernel of nn_gemm.inc on GCC vectors of 32 bytes (generic,
+ * AVX2) or 64 bytes (AVX-512). Every level computes each entry of C as the same sequential fused
+ * sum over k — only the tile width changes — so the levels agree bit for bit. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_blas.h"
+#include "nnt_cpu.h"
+#if NNT_ISA_LEVEL >= 1
+#include <immintrin.h>
+#endif
+
+#define GLUE_(a, b) a##b
+#define GLUE(a, b) GLUE_(a, b)
+
+#if NNT_ISA_LEVEL == 2
+typedef float gemm_vf __attribute__((vector_size(64), aligned(4), __may_alias__));
+typedef double gemm_vd __attribute__((vector_size(64), aligned(8), __may_alias__));
+#define LANES_F 16
+#define LANES_D 8
+#define FMA_F(a, b, c) ((gemm_vf)_mm512_fmadd_ps((__m512)(a), (__m512)(b), (__m512)(c)))
+#define FMA_D(a, b, c) ((gemm_vd)_mm512_fmadd_pd((__m512d)(a), (__m512d)(b), (__m512d)(c)))
+#define SPLAT_F(x) ((gemm_vf)_mm512_set1_ps(x))
+#define SPLAT_D(x) ((gemm_vd)_mm512_set1_pd(x))
+#else
+typedef float gemm_vf __attribute__((vector_size(32), aligned(4), __may_alias__));
+typedef double gemm_vd __attribute__((vector_size(32), aligned(8), __may_alias__));
+#define LANES_F 8
+#define LANES_D 4
+#define SPLAT_F(x) ((gemm_vf){(x), (x), (x), (x), (x), (x), (x), (x)})
+#define SPLAT_D(x) ((gemm_vd){(x), (x), (x), (x)})
+#if NNT_ISA_LEVEL == 1
+#define FMA_F(a, b, c) ((gemm_vf)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
+#define FMA_D(a, b, c) ((gemm_vd)_mm256_fmadd_pd((__m256d)(a), (__m256d)(b), (__m256d)(c)))
+#else /* no FMA unit assumed: fmaf/fma per lane, exact like the instruction */
+#pragma GCC diagnostic ignored "-Wpsabi" /* static helpers: no ABI crosses a file */
+static inline gemm_vf fma_f(gemm_vf a, gemm_vf b, gemm_vf c) {
+  for (int i = 0; i < LANES_F; i++) c[i] = fmaf(a[i], b[i], c[i]);
+  return c;
+}
+static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
+  for (int i = 0; i < LANES_D; i++) c[i] = fma(a[i], b[i], c[i]);
+  return c;
+}
+#define FMA_F fma_f
+#define FMA_D fma_d
+#endif
+#endif
+
+#define GT float
+#define GV gemm_vf
+#define GL LANES_F
+#define GFMA FMA_F
+#define GSPLAT SPLAT_F
+#define GNAME NNT_ISA_FN(nnt_sgemm_loops)
+#include "nn_gemm.inc"
+#undef GT
+#undef GV
+#undef GL
+#undef GFMA
+#undef GSPLAT
+#undef GNAME
+#define GT double
+#define GV gemm_vd
+#define GL LANES_D
+#define GFMA FMA_D
+#define GSPLAT SPLAT_D
+#define GNAME NNT_ISA_FN(nnt_dgemm_loops)
+#include "nn_gemm.inc"
+
+#if NNT_ISA_BASE_TU
+NNT_ISA_DECLARE(void, nnt_sgemm_loops, (int, int, int, int, int, float, const float *, int, const float *, int,
+                                        float, float *, int));
+NNT_ISA_DECLARE(void, nnt_dgemm_loops, (int, int, int, int, int, double, const double *, int, const double *, int,
+                                        double, double *, int));
+
+void nnt_sgemm_loops(int transA, int transB, int M, int N, int K, float alpha, const float *A, int lda,
+                     const float *B, int ldb, float beta, float *C, int ldc) {
+  NNT_ISA_PICK(nnt_sgemm_loops)(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void nnt_dgemm_loops(int transA, int transB, int M, int N, int K, double alpha, const double *A, int lda,
+                     const double *B, int ldb, double beta, double *C, int ldc) {
+  NNT_ISA_PICK(nnt_dgemm_loops)(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+#endif

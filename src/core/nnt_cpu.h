@@ -1,0 +1,73 @@
+/* nnt_cpu.h — CPU instruction-set levels chosen at run time.
+ *
+ * The build targets a baseline every x86-64 host of the last decade runs (x86-64-v2); the hot
+ * kernels live in files named *_isa.c, which CMake compiles once per level (generic, AVX2+FMA,
+ * AVX-512) with NNT_ISA_LEVEL set. Such a file names its level-specific functions with
+ * NNT_ISA_FN(name) (name_generic, name_avx2, name_avx512); its generic compile (NNT_ISA_BASE_TU)
+ * also holds what exists once, such as the dispatchers, which call NNT_ISA_PICK(name) — the
+ * variant of the level in use. Every level performs the same floating-point operations in the
+ * same order, so results are bit-identical across levels (docs/developing.md).
+ *
+ * The level in use is the best one the CPU and the build have, or the one named by the
+ * environment variable NNT_ISA=generic|avx2|avx512 (not above what the CPU has).
+ */
+#ifndef NNT_CPU_H
+#define NNT_CPU_H
+#include <stdatomic.h>
+
+typedef enum { NNT_ISA_GENERIC, NNT_ISA_AVX2, NNT_ISA_AVX512 } nnt_isa;
+
+/* The level in use (decided once, on first call). */
+static inline nnt_isa nnt_cpu_isa(void);
+/* The best level this CPU runs and this build contains. */
+nnt_isa nnt_cpu_isa_max(void);
+/* "generic", "avx2", "avx512". */
+const char *nnt_cpu_isa_name(nnt_isa level);
+/* NNT_OK, or NNT_EINVAL with a message when NNT_ISA names an unknown level or one the CPU lacks
+ * (the level in use is then the best one; the CLI refuses to run). */
+int nnt_cpu_check(void);
+/* "avx2,fma,avx512f,..." as the CPU reports them, for run records. */
+const char *nnt_cpu_flags(void);
+
+/* Levels compiled into this build (CMake sets NNT_ISA_LEVELS: 1 off x86-64, else 2 or 3). */
+#ifndef NNT_ISA_LEVELS
+#define NNT_ISA_LEVELS 1
+#endif
+#ifndef NNT_ISA_LEVEL
+#define NNT_ISA_LEVEL 0
+#endif
+#define NNT_ISA_BASE_TU (NNT_ISA_LEVEL == 0)
+
+#define NNT_ISA_CAT2(a, b) a##b
+#define NNT_ISA_CAT(a, b) NNT_ISA_CAT2(a, b)
+#if NNT_ISA_LEVEL == 2
+#define NNT_ISA_FN(f) NNT_ISA_CAT(f, _avx512)
+#elif NNT_ISA_LEVEL == 1
+#define NNT_ISA_FN(f) NNT_ISA_CAT(f, _avx2)
+#else
+#define NNT_ISA_FN(f) NNT_ISA_CAT(f, _generic)
+#endif
+
+/* Declares the variants of a dispatched function: NNT_ISA_DECLARE(void, f, (int n)); */
+#define NNT_ISA_DECLARE(ret, f, params) \
+  ret f##_generic params;               \
+  ret f##_avx2 params;                  \
+  ret f##_avx512 params
+
+#if NNT_ISA_LEVELS >= 3
+#define NNT_ISA_PICK(f) \
+  (nnt_cpu_isa() == NNT_ISA_AVX512 ? f##_avx512 : nnt_cpu_isa() == NNT_ISA_AVX2 ? f##_avx2 : f##_generic)
+#elif NNT_ISA_LEVELS == 2
+#define NNT_ISA_PICK(f) (nnt_cpu_isa() == NNT_ISA_AVX2 ? f##_avx2 : f##_generic)
+#else
+#define NNT_ISA_PICK(f) (f##_generic)
+#endif
+
+extern atomic_int nnt_cpu_level_; /* -1 until decided */
+nnt_isa nnt_cpu_isa_decide(void);
+static inline nnt_isa nnt_cpu_isa(void) {
+  int l = atomic_load_explicit(&nnt_cpu_level_, memory_order_relaxed);
+  return l >= 0 ? (nnt_isa)l : nnt_cpu_isa_decide();
+}
+
+#endif

@@ -1,0 +1,27 @@
+# The quick qSTR sweeps (transformer, FFN, biGRU) at every instruction-set level in LEVELS:
+# samples.csv must be identical byte for byte, and run.json must name the level that ran.
+file(REMOVE_RECURSE ${OUT})
+foreach(model tr ffn rnn)
+  set(first)
+  foreach(level ${LEVELS})
+    set(dir ${OUT}/${model}-${level})
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env NNT_ISA=${level}
+                            ${EXE} qstr sweep --quick --model ${model} --N 2,4 --test-task simple --threads 1 --out ${dir}
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "${model} at ${level}: exit ${rc}: ${o} ${e}")
+    endif()
+    file(READ ${dir}/run.json run)
+    if(NOT run MATCHES "\"isa\":[ \t]*\"${level}\"")
+      message(FATAL_ERROR "${model} at ${level}: run.json does not record the level: ${run}")
+    endif()
+    file(READ ${dir}/samples.csv csv)
+    if(NOT first)
+      set(first ${level})
+      set(want "${csv}")
+    elseif(NOT csv STREQUAL want)
+      message(FATAL_ERROR "${model}: samples.csv at ${level} differs from ${first}:\n${csv}\nvs\n${want}")
+    endif()
+  endforeach()
+  message(STATUS "${model}: samples.csv identical at ${LEVELS}")
+endforeach()
