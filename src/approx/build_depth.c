@@ -35,8 +35,7 @@ void nnt_build_delta(nnt_mlp *m, int L) {
       for (int i = 0; i < in; i++) A->W[u * in + i] = l ? w[i] : 1;
     }
   }
-  nnt_mlp_layer *O = nnt_mlp_add(m, 3, 1, NNT_ACT_IDENTITY);
-  memcpy(O->W, w, sizeof w);
+  nnt_mlp_add_weights(m, 3, 1, NNT_ACT_IDENTITY, w, NULL);
 }
 
 void nnt_build_square(nnt_mlp *m, int i) {
@@ -93,8 +92,8 @@ void nnt_build_product(nnt_mlp *m, int i, int signed_) {
     static const double A[12] = {1, 1, -1, -1, 1, 0, -1, 0, 0, 1, 0, -1};
     static const double B[18] = {.5, .5, 0, 0, 0, 0, 0, 0, .5, .5, 0, 0, 0, 0, 0, 0, .5, .5};
     nnt_mlp_init(&front);
-    memcpy(nnt_mlp_add(&front, 2, 6, NNT_ACT_RELU)->W, A, sizeof A);
-    memcpy(nnt_mlp_add(&front, 6, 3, NNT_ACT_IDENTITY)->W, B, sizeof B);
+    nnt_mlp_add_weights(&front, 2, 6, NNT_ACT_RELU, A, NULL);
+    nnt_mlp_add_weights(&front, 6, 3, NNT_ACT_IDENTITY, B, NULL);
   }
   product_of(m, i, &front, comb);
   nnt_mlp_free(&front);

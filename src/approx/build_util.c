@@ -7,9 +7,7 @@
 
 void nnt_net_affine(nnt_mlp *m, int in, int out, const double *W, const double *b) {
   nnt_mlp_init(m);
-  nnt_mlp_layer *L = nnt_mlp_add(m, in, out, NNT_ACT_IDENTITY);
-  memcpy(L->W, W, sizeof(double) * in * out);
-  if (b) memcpy(L->b, b, sizeof(double) * out);
+  nnt_mlp_add_weights(m, in, out, NNT_ACT_IDENTITY, W, b);
 }
 
 void nnt_net_compose(nnt_mlp *out, const nnt_mlp *a, const nnt_mlp *b) {

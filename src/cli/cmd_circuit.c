@@ -517,11 +517,8 @@ static int cmd_margin(int argc, char **argv) {
     return margin_file(&o);
   }
   if (o.net || o.logit) return nnt_fail(NNT_EINVAL, "--net: needs a circuit FILE to label the inputs");
-  if (!o.ndepths) {
-    static const long def[] = {1, 2, 4, 8, 16, 32, 64};
-    o.ndepths = o.co.quick ? 4 : 7;
-    memcpy(o.depths, def, sizeof def);
-  }
+  if (!o.ndepths) /* defaults written as a user would type them (no constant tables to copy) */
+    nnt_parse_int_list("--depths", o.co.quick ? "1,2,4,8" : "1,2,4,...,64", 1, 64, o.depths, 7, &o.ndepths);
   int circuits = o.circuits > 0 ? o.circuits : (o.co.quick ? 2 : 4), inputs = o.inputs > 0 ? o.inputs : (o.co.quick ? 4 : 16);
   if ((st = nnt_cli_begin(&o.co))) return st;
   double t0 = nnt_now();
@@ -549,16 +546,9 @@ static int cmd_learn(int argc, char **argv) {
   if (st) return st;
   if (o.co.help) return fputs(help, stdout), NNT_OK;
   int q = o.co.quick;
-  if (!o.nwidths) {
-    static const long def[] = {1, 4, 16, 64};
-    o.nwidths = q ? 3 : 4;
-    memcpy(o.widths, def, sizeof def);
-  }
-  if (!o.nns) {
-    static const long def[] = {64, 128, 256, 512, 1024, 2048, 4096}, dq[] = {64, 256, 1024};
-    o.nns = q ? 3 : 7;
-    memcpy(o.ns, q ? dq : def, sizeof(long) * (size_t)o.nns);
-  }
+  if (!o.nwidths) /* defaults written as a user would type them (no constant tables to copy) */
+    nnt_parse_int_list("--widths", q ? "1,4,16" : "1,4,16,64", 1, 64, o.widths, 4, &o.nwidths);
+  if (!o.nns) nnt_parse_int_list("--n", q ? "64,256,1024" : "64,128,256,...,4096", 1, 4096, o.ns, 7, &o.nns);
   double lr = o.lr > 0 ? o.lr : (o.sgd ? 0.05 : 1e-3);
   nnt_learn_opts lo = {o.hidden ? o.hidden : 3, o.steps ? o.steps : (q ? 300 : 2000), 32, lr, o.co.seed, o.sgd};
   int reps = o.reps ? o.reps : 1, ntest = o.ntest ? o.ntest : (q ? 1024 : 4096);
@@ -743,20 +733,19 @@ int tour_circuits(nnt_tour *t) {
                   "| net | layers | hidden nodes | params | nonzero | ‖θ‖₁ | inputs checked | mismatches | time (s) |\n"
                   "|---|---|---|---|---|---|---|---|---|\n",
                   c.ninputs, c.noutputs, L.orig_gates, L.depth, L.width_max, L.size, L.id_gates);
-  for (int k = 0; k < 2 && !st; k++) {
+  for (int k = 0; k < 2; k++) {
     nnt_mlp net;
     nnt_circuit_compile(&L, k, &net);
     double t0 = nnt_now();
     nnt_verify_result r = nnt_circuit_verify(&c, &net, 20, 0, t->seed);
     nnt_mlp_stats s = nnt_mlp_stats_of(&net);
-    nnt_tour_printf(t, "| %s | %d | %ld | %ld | %ld | %.0f | %ld | %ld | %.2f |\n",
+    nnt_tour_printf(t, "| %s | %d | %ld | %ld | %ld | %.0f | %ld | %s%ld | %.2f |\n",
                     k ? "with correction layers" : "Lemma B.1", s.layers, s.hidden_units, s.params, s.nonzero_params,
-                    s.l1_norm, r.checked, r.mismatches, nnt_now() - t0);
-    if (r.mismatches) st = nnt_fail(NNT_ECHECK, "tour: compiled adder mismatches on %ld inputs", r.mismatches);
+                    s.l1_norm, r.checked, r.mismatches ? "**FAIL** " : "", r.mismatches, nnt_now() - t0);
+    nnt_tour_checks(t, !r.mismatches, !!r.mismatches);
     nnt_mlp_free(&net);
   }
   nnt_layered_free(&L), nnt_circuit_free(&c);
-  if (st) return st;
   static const long depths[] = {1, 2, 4, 8, 16};
   nnt_common co;
   nnt_common_init(&co, dir);

@@ -621,11 +621,8 @@ static int cmd_construct(qopts *o, int argc, char **argv) {
   int N = o->N_set ? (int)o->Ns[0] : 8, n = o->n_set ? (int)o->ns[0] : (o->co.quick ? 1000 : 4000);
   if (o->N_set && o->nN != 1) return nnt_fail(NNT_EINVAL, "construct: --N takes one value");
   if (o->n_set && (o->nn != 1 || n < 2)) return nnt_fail(NNT_EINVAL, "construct: --n takes one value >= 2");
-  if (!o->alpha_set) {
-    static const double a[] = {0, 0.05, 0.1, 0.2, 0.3, 0.5, 1};
-    o->nalpha = 7;
-    memcpy(o->alphas, a, sizeof a);
-  }
+  if (!o->alpha_set) /* the default written as a user would type it (no constant table to copy) */
+    parse_double_list("--alpha", "0,0.05,0.1,0.2,0.3,0.5,1", 0, 1e6, o->alphas, 32, &o->nalpha);
   nnt_qstr_task_cfg tc;
   nnt_qstr_task_cfg_default(&tc, N);
   tc.d = o->d, tc.q = o->q, tc.de = o->de, tc.enc = o->enc_set ? o->enc : NNT_QSTR_ENC_PAPER;

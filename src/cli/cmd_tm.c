@@ -308,7 +308,6 @@ int tour_tm(nnt_tour *t) {
                   "every step still exact.\n\n"
                   "| machine | T | w | d | nonzero θ | ‖θ‖₁ | check | β_min f64 | β_min f32 |\n"
                   "|---|---|---|---|---|---|---|---|---|\n");
-  long total_mm = 0;
   for (int i = 0; i < 3; i++) {
     nnt_tm tm;
     if ((st = nnt_tm_parse_standard(bb[i], names[i], &tm))) break;
@@ -321,12 +320,12 @@ int tour_tm(nnt_tour *t) {
     st = compile_check(&tm, T, &ro, 1, &c);
     nnt_tm_free(&tm);
     if (st) break;
-    total_mm += c.r.mismatches;
+    nnt_tour_checks(t, !c.r.mismatches, !!c.r.mismatches);
     nnt_csv_row(&csv, "%s,%ld,%d,%d,%d,%ld,%.0f,%ld,%ld,%.4g,%.4g,%.4f", bb[i], T, c.s.w, c.s.max_width, c.s.layers,
                 c.s.nonzero, c.s.l1, c.r.steps_checked, c.r.mismatches, c.beta64, c.beta32, c.r.seconds);
-    nnt_tour_printf(t, "| %s `%s` | %ld | %d | %d | %ld | %.0f | `steps_checked=%ld mismatches=%ld` | %.3g | %.3g |\n",
-                    names[i], bb[i], T, c.s.w, c.s.layers, c.s.nonzero, c.s.l1, c.r.steps_checked, c.r.mismatches,
-                    c.beta64, c.beta32);
+    nnt_tour_printf(t, "| %s `%s` | %ld | %d | %d | %ld | %.0f | %s`steps_checked=%ld mismatches=%ld` | %.3g | %.3g |\n",
+                    names[i], bb[i], T, c.s.w, c.s.layers, c.s.nonzero, c.s.l1, c.r.mismatches ? "**FAIL** " : "",
+                    c.r.steps_checked, c.r.mismatches, c.beta64, c.beta32);
   }
   if (st) return nnt_csv_close(&csv), st;
   if ((st = nnt_csv_close(&csv))) return st;
@@ -339,7 +338,7 @@ int tour_tm(nnt_tour *t) {
   st = compile_check(&tm, T, &ro, 0, &c);
   nnt_tm_free(&tm);
   if (st) return st;
-  total_mm += c.r.mismatches;
+  nnt_tour_checks(t, !c.r.mismatches, !!c.r.mismatches);
   double x[10], y[10];
   for (int i = 0; i < 10; i++) x[i] = (i + 0.5) * (T + 1) / 10.0, y[i] = c.r.step_us[i];
   nnt_plot *p = nnt_plot_new("compiled TM: cost per decoded step", "decoder step t", "microseconds per step");
@@ -347,11 +346,10 @@ int tour_tm(nnt_tour *t) {
   st = nnt_plot_save(p, dir, "step_cost");
   nnt_plot_free(p);
   if (st) return st;
-  nnt_tour_printf(t, "\nA longer run (`1RB0LA_1LA0RB`, never halts, T = %ld): `steps_checked=%ld mismatches=%ld`, "
+  nnt_tour_printf(t, "\nA longer run (`1RB0LA_1LA0RB`, never halts, T = %ld): %s`steps_checked=%ld mismatches=%ld`, "
                   "w = %d, d = %d, %.2f s; per decoded step %.1f µs early and %.1f µs late — each step attends over "
                   "the whole prefix (cached keys and values, %.2f MB).\n\n![step cost](tm/step_cost.png)\n",
-                  T, c.r.steps_checked, c.r.mismatches, c.s.w, c.s.layers, c.r.seconds, c.r.step_us[0], c.r.step_us[9],
-                  c.r.cache_bytes / 1048576.0);
-  if (total_mm) return nnt_fail(NNT_ECHECK, "tour tm: %ld mismatches", total_mm);
+                  T, c.r.mismatches ? "**FAIL** " : "", c.r.steps_checked, c.r.mismatches, c.s.w, c.s.layers, c.r.seconds,
+                  c.r.step_us[0], c.r.step_us[9], c.r.cache_bytes / 1048576.0);
   return NNT_OK;
 }

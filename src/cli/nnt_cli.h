@@ -52,15 +52,25 @@ int nnt_parse_choice(const char *opt, const char *s, const char *const *choices,
 /* Error for a stray positional argument or a missing one. */
 int nnt_cli_positional(int argc, char **argv, int want, const char *usage);
 
-/* The tour: each area contributes a section to report.md and its files under out/<area>/. */
+/* The tour: each area contributes a section to report.md and its files under out/<area>/.
+ * A hook returns NNT_OK when it ran to the end, whatever its checks found: a failed check is a
+ * result, recorded with nnt_tour_checks() and marked **FAIL** in its row, and the hook carries on.
+ * Any other status means the section stopped early; the tour notes the error and goes on. */
 typedef struct {
   const char *out;  /* tour folder */
-  FILE *report;     /* report.md being written */
+  FILE *report;     /* the running section's part of report.md */
   unsigned long long seed;
   int threads;
+  int passed, failed; /* the running section's checks, for the report's summary */
 } nnt_tour;
 
 /* Writes a Markdown table row from a printf format: nnt_tour_row(t, "| %d | %.3f |", ...). */
 void nnt_tour_printf(nnt_tour *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Counts the running section's verifications for the summary. */
+void nnt_tour_checks(nnt_tour *t, int passed, int failed);
+/* For a step that computes, writes its results and then verifies them (NNT_ECHECK when the
+ * verification fails): counts the check, writes "**FAIL**: <message>" into the section on failure
+ * and returns NNT_OK so the section goes on; any other status is returned unchanged. */
+int nnt_tour_checked(nnt_tour *t, int status);
 
 #endif

@@ -31,6 +31,13 @@ nnt_mlp_layer *nnt_mlp_add(nnt_mlp *m, int in, int out, nnt_act act) {
   return L;
 }
 
+nnt_mlp_layer *nnt_mlp_add_weights(nnt_mlp *m, int in, int out, nnt_act act, const double *W, const double *b) {
+  nnt_mlp_layer *L = nnt_mlp_add(m, in, out, act);
+  memcpy(L->W, W, sizeof(double) * in * out);
+  if (b) memcpy(L->b, b, sizeof(double) * out);
+  return L;
+}
+
 void nnt_mlp_append(nnt_mlp *a, const nnt_mlp *b) {
   for (int l = 0; l < b->nlayers; l++) {
     const nnt_mlp_layer *s = &b->layers[l];

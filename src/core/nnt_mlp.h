@@ -39,6 +39,10 @@ void nnt_mlp_init(nnt_mlp *m);
 void nnt_mlp_free(nnt_mlp *m);
 /* Appends a zeroed layer (in must equal the previous layer's out) and returns it. */
 nnt_mlp_layer *nnt_mlp_add(nnt_mlp *m, int in, int out, nnt_act act);
+/* Appends a layer with weights W (out x in, row-major) and biases b (NULL: zero), copied here,
+ * out of the caller's sight: a constant table passed in cannot be expanded into inline stores
+ * (GCC 12 miscompiles such expansions under AVX-512, docs/developing.md). */
+nnt_mlp_layer *nnt_mlp_add_weights(nnt_mlp *m, int in, int out, nnt_act act, const double *W, const double *b);
 void nnt_mlp_copy(nnt_mlp *dst, const nnt_mlp *src);
 /* Appends every layer of b after those of a (a's output feeds b's input). */
 void nnt_mlp_append(nnt_mlp *a, const nnt_mlp *b);
