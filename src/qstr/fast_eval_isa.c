@@ -274,7 +274,7 @@ static inline void transpose8(const float *src, int lds, float *dst, int ldd) {
 }
 
 /* w2 . relu(sum_j a_j U_j + bc) for one query row: the m-vector stays in registers while the
- * N value rows stream through (explicit FMA vectors where available) */
+ * N value rows stream through (FMA vectors) */
 static float readout_row(const float *a, int N, const float *U, int m, const float *bc, const float *w2) {
   int c = 0;
   float o = 0;
@@ -428,8 +428,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       const float *Z = Xc + (size_t)b * N * D, *Gb = G + (size_t)b * N * D, *Ub = U + (size_t)b * N * m;
       /* tiny products as axpy loops over a contiguous dimension (they vectorise without
        * reassociating a reduction): S = G Z^T through Z^T, H = A U */
-      int j8 = 0, c8 = 0;
-      j8 = N / 8 * 8, c8 = D / 8 * 8;
+      int j8 = N / 8 * 8, c8 = D / 8 * 8;
       for (int j = 0; j < j8; j += 8)
         for (int c = 0; c < c8; c += 8) transpose8(Z + (size_t)j * D + c, D, ZT + (size_t)c * Np + j, Np);
       for (int c = 0; c < D; c++)
