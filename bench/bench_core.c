@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "nnt_blas.h"
+#include "nnt_cpu.h"
 #include "nnt_init.h"
 #include "nnt_nn.h"
 #include "nnt_optim.h"
@@ -206,13 +207,17 @@ int bench_core(int argc, char **argv) {
   nnt_rng_fill_normal_f32(&r, A, 1024 * 1024, 0, 1);
   nnt_rng_fill_normal_f32(&r, B, 1024 * 1024, 0, 1);
 
-  printf("matmul (C = A B, square, float32), %d thread(s), BLAS threshold M*N*K >= %ld\n%6s %14s %14s %14s\n",
-         nnt_threads_get(), nnt_gemm_blas_threshold, "n", "nnt GFLOP/s", "OpenBLAS", "nnt loops");
+  double peak = nnt_cpu_fma_peak(0.3);
+  printf("float32 peak of one core (%s kernels, independent FMA chains): %.1f GFLOP/s\n\n", nnt_cpu_isa_name(nnt_cpu_isa()),
+         peak);
+  printf("matmul (C = A B, square, float32), %d thread(s), BLAS threshold M*N*K >= %ld\n%6s %14s %14s %14s %12s\n",
+         nnt_threads_get(), nnt_gemm_blas_threshold, "n", "nnt GFLOP/s", "OpenBLAS", "nnt loops", "loops/peak");
   static const int sizes[] = {64, 256, 1024};
   for (int i = 0; i < 3; i++) {
     int n = sizes[i];
-    printf("%6d %14.1f %14.1f %14.1f\n", n, gflops(nnt_sgemm, 0, 0, n, n, n, A, B, C),
-           gflops(openblas_sgemm, 0, 0, n, n, n, A, B, C), gflops(nnt_sgemm_loops, 0, 0, n, n, n, A, B, C));
+    double loops = gflops(nnt_sgemm_loops, 0, 0, n, n, n, A, B, C);
+    printf("%6d %14.1f %14.1f %14.1f %11.0f%%\n", n, gflops(nnt_sgemm, 0, 0, n, n, n, A, B, C),
+           gflops(openblas_sgemm, 0, 0, n, n, n, A, B, C), loops, 100 * loops / peak);
   }
 
   static const struct {

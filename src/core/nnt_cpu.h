@@ -28,6 +28,9 @@ const char *nnt_cpu_isa_name(nnt_isa level);
 int nnt_cpu_check(void);
 /* "avx2,fma,avx512f,..." as the CPU reports them, for run records. */
 const char *nnt_cpu_flags(void);
+/* Measured float32 peak of one core at the level in use, in GFLOP/s (independent multiply-add
+ * chains in registers for about `seconds`): the denominator of the benchmarks' roofline figures. */
+double nnt_cpu_fma_peak(double seconds);
 
 /* Levels compiled into this build (CMake sets NNT_ISA_LEVELS: 1 off x86-64, else 2 or 3). */
 #ifndef NNT_ISA_LEVELS

@@ -364,6 +364,9 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     code_table(t->E, N, de, cs, MT, D, D, d + h * de, Gtab + (size_t)h * N * D);
     code_table(t->E, N, de, cs, Wc, m, D, d + h * de, Utab + (size_t)h * N * m);
   }
+  /* multiply-adds of the folding above: MT, kv, W1o, bc, Wc, the code tables */
+  nnt_qstr_macs_add((double)D * D * D + (double)D * D + 2.0 * m * D * D + (double)m * (D * D + D) +
+                    (double)(q + 1) * N * de * (D + m));
   float *G = nnt_xmalloc(sizeof(float) * CHUNK * N * D), *U = nnt_xmalloc(sizeof(float) * CHUNK * N * m);
   int Np = padded(N); /* Z^T rows padded to whole vectors (zeros) */
   float *S = nnt_xcalloc((size_t)N * Np, sizeof(float)), *ZT = nnt_xcalloc((size_t)D * Np, sizeof(float));
@@ -381,6 +384,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     }
     int B = n - b0 < CHUNK ? n - b0 : CHUNK, R = B * N;
     const float *Xc = X + (size_t)b0 * N * D;
+    nnt_qstr_macs_add((double)R * d * (D + m) + (double)R * N * (D + m) + (double)R * m); /* x maps, scores, readout */
     /* G_r = x_r MT_x^T + tables + kv, U_r = x_r W_cx^T + tables: K = d is small, so one fused
      * pass per row (tables first, then d axpy sweeps in L1) beats a GEMM call */
     int r = 0;

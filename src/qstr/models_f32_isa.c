@@ -1,5 +1,6 @@
 /* float32 instance of the qSTR model kernels (training and evaluation), and the AdamW step of
  * the trainer; compiled once per instruction-set level (nnt_cpu.h). */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,17 +15,24 @@
 
 #include <cblas.h>
 
-/* Products from about 64^3 multiply-adds up go to OpenBLAS: measured faster than the core's loop
- * path for the qSTR shapes (nnt bench qstr); below, the loops avoid the call overhead. */
+/* Every float32 product goes through the core's loop kernels unless it has at least
+ * nnt_qstr_blas_min multiply-adds: they are faster than OpenBLAS 0.3.21 at the qSTR shapes on
+ * AVX2 and AVX-512 (nnt bench core) and, unlike OpenBLAS's own CPU dispatch, round alike on every
+ * CPU, so a sweep's samples do not depend on the machine. --blas-min brings OpenBLAS back. */
 extern long nnt_qstr_blas_min;
+extern _Thread_local double nnt_qstr_macs_;
 #if NNT_ISA_BASE_TU
-long nnt_qstr_blas_min = 64L * 64 * 64;
+long nnt_qstr_blas_min = LONG_MAX;
+_Thread_local double nnt_qstr_macs_;
 void nnt_qstr_set_blas_min(long macs) { nnt_qstr_blas_min = macs; }
+double nnt_qstr_macs_done(void) { return nnt_qstr_macs_; }
+void nnt_qstr_macs_add(double macs) { nnt_qstr_macs_ += macs; }
 #endif
 
 static void qstr_sgemm(int ta, int tb, int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                        int ldb, float beta, float *C, int ldc) {
   if (M <= 0 || N <= 0) return;
+  nnt_qstr_macs_ += (double)M * N * K;
   if ((long)M * N * K < nnt_qstr_blas_min) {
     nnt_sgemm_loops(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;
@@ -32,7 +40,6 @@ static void qstr_sgemm(int ta, int tb, int M, int N, int K, float alpha, const f
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N, K, alpha, A, lda,
               B, ldb, beta, C, ldc);
 }
-
 
 /* biGRU gates in float: r = sigmoid(a_r + c_r), z = sigmoid(a_z + c_z), n = tanh(a_n + r c_n),
  * h = (1 - z) n + z h_prev, eight units at a time. exp is Cephes' expf (range reduction by ln 2 in

@@ -101,8 +101,13 @@ void nnt_qstr_forward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const d
 /* grad += d(sum_b,i dy[b][i] * yhat[b][i]) / dp, after a forward on the same X. */
 void nnt_qstr_backward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B, const float *dy, float *grad);
 void nnt_qstr_backward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const double *p, const double *X, int B, const double *dy, double *grad);
-/* float32 products of at least `macs` multiply-adds go to OpenBLAS (default 64^3); for tuning. */
+/* float32 products of at least `macs` multiply-adds go to OpenBLAS (default: none); for tuning. */
 void nnt_qstr_set_blas_min(long macs);
+/* Multiply-adds of the float32 matrix products (and of the structure-aware evaluation's loops)
+ * this thread has performed so far; elementwise work is not counted. _add is for kernels that do
+ * not go through the products. */
+double nnt_qstr_macs_done(void);
+void nnt_qstr_macs_add(double macs);
 /* Attention weights of head h for prompt b of the last forward (tr, trp): N x N, row = query. */
 const float *nnt_qstr_attention_f32(const nnt_qstr_model *mo, const nnt_qstr_ws_f32 *ws, int b, int h);
 
@@ -118,12 +123,19 @@ typedef struct {
   int keep_params;     /* copy the final parameters to the result */
 } nnt_qstr_train_cfg;
 
+/* Where a training run's time goes: drawing prompts, forward passes, backward passes with the
+ * AdamW step, test evaluations. */
+typedef enum { NNT_QSTR_PHASE_DATA = 0, NNT_QSTR_PHASE_FWD, NNT_QSTR_PHASE_BWD, NNT_QSTR_PHASE_EVAL, NNT_QSTR_NPHASE } nnt_qstr_phase;
+extern const char *const nnt_qstr_phase_names[]; /* "draw prompts", "train forward", ... */
+
 typedef struct {
   long samples;        /* prompts seen when the test MSE first fell below the threshold */
   int censored;        /* 1: budget exhausted without crossing */
   int diverged;        /* 1: loss became NaN/Inf (then censored too) */
   long steps;
   double final_mse, wall_s;
+  double phase_s[NNT_QSTR_NPHASE];    /* seconds per phase */
+  double phase_macs[NNT_QSTR_NPHASE]; /* multiply-adds per phase (nnt_qstr_macs_done) */
   float *params;       /* when keep_params: the trained flat vector (caller frees) */
 } nnt_qstr_result;
 

@@ -13,6 +13,22 @@
 
 enum { EVAL_CHUNK = 128 };
 
+const char *const nnt_qstr_phase_names[] = {"draw prompts", "train forward", "train backward+AdamW", "test evaluation", NULL};
+
+/* Stopwatch over the phases of one run: charges the time and multiply-adds since the last call. */
+typedef struct {
+  double t, macs;
+  nnt_qstr_result *res;
+} phase_clock;
+static void phase_start(phase_clock *pc, nnt_qstr_result *res) {
+  pc->t = nnt_now(), pc->macs = nnt_qstr_macs_done(), pc->res = res;
+}
+static void phase_charge(phase_clock *pc, nnt_qstr_phase ph) {
+  double t = nnt_now(), macs = nnt_qstr_macs_done();
+  pc->res->phase_s[ph] += t - pc->t, pc->res->phase_macs[ph] += macs - pc->macs;
+  pc->t = t, pc->macs = macs;
+}
+
 void nnt_qstr_train_cfg_default(nnt_qstr_train_cfg *c) {
   memset(c, 0, sizeof *c);
   c->batch = 64, c->lr = 1e-3, c->wd = 0.01, c->threshold = 0.7, c->check_every = 10, c->n_test = 5000;
@@ -77,7 +93,10 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   float *p = th->value.data, *g = th->grad.data;
   float *Xt = nnt_xmalloc(sizeof(float) * (size_t)c->n_test * N * D), *yt = nnt_xmalloc(sizeof(float) * (size_t)c->n_test * N);
   int *it = nnt_xmalloc(sizeof(int) * (size_t)c->n_test * N * task->c.q), fast = nnt_qstr_fast_eval_ok(mo, task);
+  phase_clock pc;
+  phase_start(&pc, res);
   nnt_qstr_sample_f32(task, &rtest, c->n_test, c->test_simple ? 1 : -1, Xt, yt, it);
+  phase_charge(&pc, NNT_QSTR_PHASE_DATA);
   float *X = nnt_xmalloc(sizeof(float) * (size_t)Bt * N * D), *y = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);
   float *yh = nnt_xmalloc(sizeof(float) * (size_t)Bt * N), *dy = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);
   nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(mo, Bmax);
@@ -91,6 +110,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   int last_complete = 1;
   while ((long)(steps + 1) * Bt <= c->max_samples) {
     nnt_qstr_sample_f32(task, &rtrain, Bt, -1, X, y, NULL);
+    phase_charge(&pc, NNT_QSTR_PHASE_DATA);
     nnt_qstr_forward_f32(mo, ws, p, X, Bt, yh);
     double loss = 0;
     float sc = 2.0f / ((float)Bt * N);
@@ -100,6 +120,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
       dy[k] = sc * e;
     }
     steps++;
+    phase_charge(&pc, NNT_QSTR_PHASE_FWD);
     if (!isfinite(loss)) {
       res->diverged = 1;
       break;
@@ -107,6 +128,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
     memset(g, 0, sizeof(float) * np);
     nnt_qstr_backward_f32(mo, ws, p, X, Bt, dy, g);
     nnt_qstr_adamw_step(&opt);
+    phase_charge(&pc, NNT_QSTR_PHASE_BWD);
     if (steps % c->check_every == 0) {
       int complete;
       double tot = (double)c->n_test * N;
@@ -114,6 +136,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
       double mse = (fast ? nnt_qstr_fast_sse(mo, task, p, Xt, it, yt, c->n_test, bound, &complete)
                          : sse_bounded(mo, ws, Bmax, p, Xt, yt, c->n_test, bound, &complete)) / tot;
       last_complete = complete;
+      phase_charge(&pc, NNT_QSTR_PHASE_EVAL);
       res->final_mse = mse;
       if (!isfinite(mse)) {
         res->diverged = 1;
@@ -131,6 +154,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
     int complete;
     res->final_mse = (fast ? nnt_qstr_fast_sse(mo, task, p, Xt, it, yt, c->n_test, INFINITY, &complete)
                            : sse_bounded(mo, ws, Bmax, p, Xt, yt, c->n_test, INFINITY, &complete)) / ((double)c->n_test * N);
+    phase_charge(&pc, NNT_QSTR_PHASE_EVAL);
   }
   if (c->keep_params) {
     res->params = nnt_xmalloc(sizeof(float) * np);

@@ -24,3 +24,14 @@ add_test(NAME cli/qstr_presets
 set_tests_properties(cli/qstr_presets PROPERTIES LABELS cli TIMEOUT 900)
 # the recurrent model's quick preset (biGRU, hidden 64): reaches the threshold at N = 4
 nnt_cli_test(qstr_rnn_quick 0 "rnn +1str +4 +[0-9]+ +[0-9]+ +[0-9]+ +0" qstr sweep --quick --model rnn --N 2,4 --test-task simple --threads 2)
+# nnt bench qstr --peer: bad peers are refused before any work; the plumbing (running the peer,
+# reading its results, the side-by-side tables) through a stand-in interpreter (fake_peer/python)
+set(FAKE ${NNT_SRC_DIR}/tests/qstr/fake_peer)
+nnt_cli_test(qstr_bench_peer_missing 2 "no sample_complexity.py there" bench qstr --peer ${CMAKE_BINARY_DIR}/no-peer)
+nnt_cli_test(qstr_bench_peer_reps 2 "drop --reps" bench qstr --peer ${FAKE} --python ${FAKE}/python --reps 2)
+nnt_cli_test(qstr_bench_peer_python 2 "--python /nonexistent/python3: not an executable" bench qstr --peer ${FAKE} --python /nonexistent/python3)
+nnt_cli_test(qstr_bench_peer_rnn 0 "eval +N = 12 +[0-9.]+ +[0-9.]+ +[0-9.]+% +1000.00 +[0-9.]+ +[0-9.]+x"
+             bench qstr --model rnn --quick --peer ${FAKE} --python ${FAKE}/python)
+nnt_cli_test(qstr_bench_peer_tr 0 "tr +[0-9.]+ s +[0-9.]+ s +[0-9.]+x.*\n +12 +[0-9]+ +18000 "
+             bench qstr --model tr --peer ${FAKE} --python ${FAKE}/python)
+set_tests_properties(cli/qstr_bench_peer_rnn cli/qstr_bench_peer_tr PROPERTIES LABELS "cli;slow")

@@ -1,0 +1,1 @@
+# empty stand-in for the released code (tests/qstr/fake_peer/python answers for it)
