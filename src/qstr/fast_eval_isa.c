@@ -473,13 +473,93 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   return sse;
 }
 
+/* ffn: the first layer sees a prompt as N tokens [x_i, c E[i], c E[t_i1..q]], so
+ *   W_1 z + b_1 = W_1x x + (b_1 + sum_i W_1,i,pos c E[i]) + sum_{i,h} T[h][i][t_ih],
+ *   T[h][i][v] = W_1,i,h c E[v]   (N x N tables per code slot, built once per evaluation),
+ * and only the x part (N d of the N D inputs) is a product; the later layers are the generic
+ * ones, on blocks of prompts that keep the activations in cache. */
+enum { FFN_CHUNK = 128 };
+static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X, const int *idx,
+                      const float *y, int n, double bound, int *complete) {
+  int N = mo->N, D = mo->D, d = t->c.d, q = t->c.q, de = t->c.de, h1 = mo->width[1], Nd = N * d, L = mo->nl;
+  double cs = t->c.enc == NNT_QSTR_ENC_PAPER ? sqrt((double)d / q) : 1.0;
+  const float *W1 = p + mo->fw[0], *b1 = p + mo->fb[0];
+  float *W1x = nnt_xmalloc(sizeof(float) * h1 * Nd), *c0 = nnt_xmalloc(sizeof(float) * h1);
+  float *T = nnt_xmalloc(sizeof(float) * (size_t)q * N * N * h1);
+  for (int c = 0; c < h1; c++) {
+    const float *w = W1 + (size_t)c * N * D;
+    double s = b1[c];
+    for (int i = 0; i < N; i++) {
+      memcpy(W1x + (size_t)c * Nd + i * d, w + i * D, sizeof(float) * d);
+      for (int k = 0; k < de; k++) s += cs * t->E[i * de + k] * w[i * D + d + k];
+      for (int h = 0; h < q; h++)
+        for (int v = 0; v < N; v++) {
+          double e = 0;
+          for (int k = 0; k < de; k++) e += cs * t->E[v * de + k] * w[i * D + d + (h + 1) * de + k];
+          T[(((size_t)h * N + i) * N + v) * h1 + c] = (float)e;
+        }
+    }
+    c0[c] = (float)s;
+  }
+  nnt_qstr_macs_add((double)h1 * N * de * (1 + q * N));
+  int wmax = 0;
+  for (int l = 1; l <= L; l++) wmax = mo->width[l] > wmax ? mo->width[l] : wmax;
+  float *Xx = nnt_xmalloc(sizeof(float) * FFN_CHUNK * Nd), *A = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
+  float *Bf = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
+  double sse = 0;
+  *complete = 1;
+  for (int b0 = 0; b0 < n; b0 += FFN_CHUNK) {
+    if (sse > bound) {
+      *complete = 0;
+      break;
+    }
+    int B = n - b0 < FFN_CHUNK ? n - b0 : FFN_CHUNK;
+    for (int b = 0; b < B; b++)
+      for (int i = 0; i < N; i++) memcpy(Xx + (size_t)b * Nd + i * d, X + (((size_t)b0 + b) * N + i) * D, sizeof(float) * d);
+    nnt_sgemm_loops(0, 1, B, h1, Nd, 1, Xx, Nd, W1x, Nd, 0, A, h1);
+    double macs = (double)B * Nd * h1;
+    for (int b = 0; b < B; b++) {
+      float *a = A + (size_t)b * h1;
+      const int *ti = idx + ((size_t)b0 + b) * N * q;
+      for (int c = 0; c < h1; c++) a[c] += c0[c];
+      for (int i = 0; i < N; i++)
+        for (int h = 0; h < q; h++) {
+          const float *tv = T + (((size_t)h * N + i) * N + ti[i * q + h]) * h1;
+          for (int c = 0; c < h1; c++) a[c] += tv[c];
+        }
+      for (int c = 0; c < h1; c++) a[c] = a[c] > 0 ? a[c] : 0;
+    }
+    float *cur = A, *nxt = Bf;
+    for (int l = 1; l < L; l++) {
+      int in = mo->width[l], out = mo->width[l + 1], last = l == L - 1;
+      const float *bl = p + mo->fb[l];
+      nnt_sgemm_loops(0, 1, B, out, in, 1, cur, in, p + mo->fw[l], in, 0, nxt, out);
+      macs += (double)B * in * out;
+      for (int b = 0; b < B; b++)
+        for (int c = 0; c < out; c++) {
+          float v = nxt[(size_t)b * out + c] + bl[c];
+          nxt[(size_t)b * out + c] = last || v > 0 ? v : 0;
+        }
+      float *sw = cur;
+      cur = nxt, nxt = sw;
+    }
+    nnt_qstr_macs_add(macs);
+    const float *yb = y + (size_t)b0 * N;
+    for (int k = 0; k < B * N; k++) sse += (double)(cur[k] - yb[k]) * (cur[k] - yb[k]);
+  }
+  free(W1x), free(c0), free(T), free(Xx), free(A), free(Bf);
+  return sse;
+}
+
 double NNT_ISA_FN(nnt_qstr_fast_sse)(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
                                       const int *idx, const float *y, int n, double bound, int *complete) {
-  return tr_sse(mo, t, p, X, idx, y, n, bound, complete);
+  return mo->arch == NNT_QSTR_FFN ? ffn_sse(mo, t, p, X, idx, y, n, bound, complete)
+                                  : tr_sse(mo, t, p, X, idx, y, n, bound, complete);
 }
 
 #if NNT_ISA_BASE_TU
 int nnt_qstr_fast_eval_ok(const nnt_qstr_model *mo, const nnt_qstr_task *t) {
+  if (mo->arch == NNT_QSTR_FFN) return mo->D == t->D && mo->nl >= 2 && mo->width[0] == mo->N * mo->D;
   return mo->arch == NNT_QSTR_TR && mo->D == t->D && mo->D <= 1024 && mo->m <= 4096;
 }
 

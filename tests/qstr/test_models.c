@@ -125,17 +125,19 @@ static void adamw(void) {
 }
 
 /* the structure-aware evaluation equals the generic forward pass (float rounding aside) */
-static void fast_eval(int enc, int q, int simple) {
+static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple) {
   nnt_qstr_task_cfg tc;
   nnt_qstr_task_cfg_default(&tc, 7);
   tc.enc = enc, tc.q = q;
   nnt_qstr_task t;
   CHECK(nnt_qstr_task_init(&t, &tc, 4) == 0);
   nnt_qstr_model mo;
-  nnt_qstr_model_setup(&mo, NNT_QSTR_TR, 7, t.D, 20, 1, 0, NULL);
+  int hid[2] = {9, 13};
+  if (arch == NNT_QSTR_FFN) nnt_qstr_model_setup(&mo, arch, 7, t.D, 0, 0, 2, hid);
+  else nnt_qstr_model_setup(&mo, arch, 7, t.D, 20, 1, 0, NULL);
   CHECK(nnt_qstr_fast_eval_ok(&mo, &t));
   nnt_rng r;
-  nnt_rng_init(&r, 9, enc * 10 + q);
+  nnt_rng_init(&r, 9, arch * 100 + enc * 10 + q);
   double *p64 = malloc(sizeof(double) * mo.np);
   nnt_qstr_model_init(&mo, &r, p64);
   float *p = malloc(sizeof(float) * mo.np);
@@ -147,7 +149,8 @@ static void fast_eval(int enc, int q, int simple) {
   nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(&mo, 500);
   double ref = nnt_qstr_eval_f32(&mo, ws, 500, p, X, y, n) * n * N;
   double fast = nnt_qstr_fast_sse(&mo, &t, p, X, idx, y, n, INFINITY, &complete);
-  CHECK_MSG(fabs(fast - ref) < 1e-5 * ref && complete, "enc %d q %d: fast %.8g vs generic %.8g", enc, q, fast, ref);
+  CHECK_MSG(fabs(fast - ref) < 1e-5 * ref && complete, "%s enc %d q %d: fast %.8g vs generic %.8g",
+            nnt_qstr_arch_names[arch], enc, q, fast, ref);
   fast = nnt_qstr_fast_sse(&mo, &t, p, X, idx, y, n, 0.1 * ref, &complete);
   CHECK(!complete && fast > 0.1 * ref && fast < ref);
   nnt_qstr_ws_free_f32(ws);
@@ -156,9 +159,12 @@ static void fast_eval(int enc, int q, int simple) {
 }
 
 int main(void) {
-  fast_eval(0, 1, 0);
-  fast_eval(0, 1, 1);
-  fast_eval(1, 2, 0);
+  for (int a = 0; a < 2; a++) {
+    nnt_qstr_arch arch = a ? NNT_QSTR_FFN : NNT_QSTR_TR;
+    fast_eval(arch, 0, 1, 0);
+    fast_eval(arch, 0, 1, 1);
+    fast_eval(arch, 1, 2, 0);
+  }
   adamw();
   int hid[2] = {7, 5};
   gradcheck("tr (torch MHA + MLP)", NNT_QSTR_TR, 5, 6, 1, 0, NULL, 0);
