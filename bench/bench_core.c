@@ -227,7 +227,10 @@ int bench_core(int argc, char **argv) {
                 {"linear bwd dW", 100, 34, 768, 1, 0},             {"attn scores T=12 hs=34", 12, 12, 34, 0, 1},
                 {"attn values T=12 hs=34", 12, 34, 12, 0, 0},      {"attn bwd dk", 12, 34, 12, 1, 0},
                 {"GRU x-gates B=64 I=34 H=64", 64, 192, 34, 0, 1}, {"GRU h-gates B=64 H=64", 64, 192, 64, 0, 1},
-                {"GRU h-gates B=64 H=500", 64, 1500, 500, 0, 1},   {"GRU bwd dWhh H=500", 1500, 500, 64, 1, 0}};
+                {"GRU h-gates B=64 H=500", 64, 1500, 500, 0, 1},   {"GRU bwd dWhh H=500", 1500, 500, 64, 1, 0},
+                {"FFN N=12 eval 120 -> 1000", 128, 1000, 120, 0, 1}, {"FFN N=12 eval 1000 -> 12", 128, 12, 1000, 0, 1},
+                {"FFN N=12 train 408 -> 120", 64, 120, 408, 0, 1},  {"FFN N=12 bwd dW 1000x120", 1000, 120, 64, 1, 0},
+                {"FFN N=12 bwd dinp", 64, 120, 1000, 0, 0}};
   printf("\nsmall products (float32, GFLOP/s), %d thread(s)\n%-28s %5s %5s %5s %2s %2s %10s %10s %10s\n",
          nnt_threads_get(), "product", "M", "N", "K", "tA", "tB", "nnt", "OpenBLAS", "nnt loops");
   for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
