@@ -3,8 +3,10 @@
  * transformers-separation, found in DIR and run, never copied) run right after on the same
  * protocol and thread count: both wall times, their ratio, both sets of medians. The biGRU sweep
  * takes over an hour in PyTorch, so --model rnn compares one training step and one evaluation. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,16 +139,12 @@ static int peer_results(const peer *pe, const char *pt, int reps, int nN, long v
   return ok ? NNT_OK : nnt_fail(NNT_EFORMAT, "--peer: %s is not %d repetitions of %d sample counts", pt, reps, nN);
 }
 
-static void peer_cleanup(const peer *pe) {
-  static const char *files[] = {"check.log", "read.log", "results.json", "sweep.log", "gru.log", "gru.json",
-                                "res/tr_10_5000.pt", "res/ffn_10_5000.pt", "res"};
-  char path[256];
-  for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
-    snprintf(path, sizeof path, "%s/%s", pe->tmp, files[k]);
-    k + 1 < sizeof files / sizeof files[0] ? unlink(path) : rmdir(path);
-  }
-  rmdir(pe->tmp);
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+  (void)sb, (void)flag, (void)ftw;
+  return remove(path);
 }
+/* Removes the scratch folder and whatever the peer wrote into it. */
+static void peer_cleanup(const peer *pe) { nftw(pe->tmp, remove_entry, 8, FTW_DEPTH | FTW_PHYS); }
 
 /* ---------------------------------------------------------------- reporting */
 

@@ -6,28 +6,25 @@
 
 #include "nnt_simd.h"
 
-enum { CHAINS = 12, ROUNDS = 4096 };
+enum { CHAINS = 12, ROUNDS = 4096, FLOPS_PER_STEP = 2 }; /* a multiply and an add per lane and step */
 
 #if NNT_ISA_LEVEL == 2
 typedef __m512 vec;
 #define LANES 16
 #define SPLAT _mm512_set1_ps
 #define STEP(a, x, y) _mm512_fmadd_ps(a, x, y)
-#define FLOPS_PER_STEP 2
 #define STORE _mm512_storeu_ps
 #elif NNT_ISA_LEVEL == 1
 typedef __m256 vec;
 #define LANES 8
 #define SPLAT _mm256_set1_ps
 #define STEP(a, x, y) _mm256_fmadd_ps(a, x, y)
-#define FLOPS_PER_STEP 2
 #define STORE _mm256_storeu_ps
 #else /* the baseline has no FMA: a multiply and an add per step, SSE width */
 typedef __m128 vec;
 #define LANES 4
 #define SPLAT _mm_set1_ps
 #define STEP(a, x, y) _mm_add_ps(_mm_mul_ps(a, x), y)
-#define FLOPS_PER_STEP 2
 #define STORE _mm_storeu_ps
 #endif
 
