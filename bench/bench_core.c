@@ -181,24 +181,24 @@ static void step_ms(model *m, double *best, double *median) {
 }
 
 int bench_core(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, NULL);
+  cli_common co;
+  cli_common_init(&co, NULL);
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"blas-threshold", required_argument, 0, 0x201}, {0, 0, 0, 0}};
-  nnt_cli_reset();
+  cli_reset();
   int c, st;
   long threshold = -1;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     if (c == 0x201) {
-      if ((st = nnt_parse_long("--blas-threshold", optarg, 0, 1L << 40, &threshold))) return st;
+      if ((st = cli_parse_long("--blas-threshold", optarg, 0, 1L << 40, &threshold))) return st;
       continue;
     }
-    if ((st = nnt_cli_common(c, argv, &co))) return st;
+    if ((st = cli_common_option(c, argv, &co))) return st;
   }
   if (co.help)
     return puts("usage: nnt bench core [--threads N] [--blas-threshold MNK]\n"
                 "  --blas-threshold MNK  products with M*N*K >= MNK go to OpenBLAS (default: the built-in value)"),
            NNT_OK;
-  if ((st = nnt_cli_begin(&co))) return st;
+  if ((st = cli_begin(&co))) return st;
   if (threshold >= 0) nnt_gemm_blas_threshold = threshold;
   nnt_rng r;
   nnt_rng_init(&r, co.seed, 0);

@@ -65,15 +65,15 @@ static int bench_machine(const char *spec, long T, nnt_tm_precision prec) {
 }
 
 int bench_exact(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, NULL);
+  cli_common co;
+  cli_common_init(&co, NULL);
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {0, 0, 0, 0}};
-  nnt_cli_reset();
+  cli_reset();
   int c, st;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1)
-    if ((st = nnt_cli_common(c, argv, &co))) return st;
+    if ((st = cli_common_option(c, argv, &co))) return st;
   if (co.help) return puts("usage: nnt bench exact [--threads N]   (run from the source folder)"), NNT_OK;
-  if ((st = nnt_cli_positional(argc, argv, 0, "nnt bench exact")) || (st = nnt_cli_begin(&co))) return st;
+  if ((st = cli_positional(argc, argv, 0, "nnt bench exact")) || (st = cli_begin(&co))) return st;
 
   printf("circuits: compile (layer + Lemma B.1) and verify against direct evaluation, %d thread(s)\n", nnt_threads_get());
   printf("%-44s %3s %8s %9s %9s %9s %8s\n", "circuit", "cor", "nonzero", "inputs", "compile s", "verify s", "rss MB");

@@ -413,8 +413,8 @@ static int bench_gru(int quick, uint64_t seed, peer *pe, double peak, int thread
 }
 
 int bench_qstr(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, NULL);
+  cli_common co;
+  cli_common_init(&co, NULL);
   co.threads = 1;
   static const char *const models[] = {"tr", "ffn", "rnn", "all", NULL};
   sweep_opts o = {.model = 3, .reps = 5, .nN = 6, .Ns = {2, 4, 6, 8, 10, 12}};
@@ -429,29 +429,29 @@ int bench_qstr(int argc, char **argv) {
                                        {"peer", required_argument, 0, 'p'},
                                        {"python", required_argument, 0, 'y'},
                                        {0, 0, 0, 0}};
-  nnt_cli_reset();
+  cli_reset();
   int c, st;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    if (c == 'm') st = nnt_parse_choice("--model", optarg, models, &o.model);
-    else if (c == 'r') st = nnt_parse_int("--reps", optarg, 1, MAXREP, &o.reps), reps_set = 1;
-    else if (c == 'b') st = nnt_parse_long("--blas-min", optarg, 0, 1L << 40, &blas_min);
+    if (c == 'm') st = cli_parse_choice("--model", optarg, models, &o.model);
+    else if (c == 'r') st = cli_parse_int("--reps", optarg, 1, MAXREP, &o.reps), reps_set = 1;
+    else if (c == 'b') st = cli_parse_long("--blas-min", optarg, 0, 1L << 40, &blas_min);
     else if (c == 'p') st = NNT_OK, pe.dir = optarg;
     else if (c == 'y') st = NNT_OK, pe.python = optarg;
     else if (c == 'N') {
-      st = nnt_parse_int_list("--N", optarg, 2, 12, o.Ns, MAXN, &o.nN), N_set = 1;
+      st = cli_parse_int_list("--N", optarg, 2, 12, o.Ns, MAXN, &o.nN), N_set = 1;
       for (int k = 0; !st && k < o.nN; k++)
         if (o.Ns[k] % 2) st = nnt_fail(NNT_EINVAL, "--N: the protocol has even N = 2..12 only");
-    } else st = nnt_cli_common(c, argv, &co);
+    } else st = cli_common_option(c, argv, &co);
     if (st) return st;
   }
   if (co.help) return fputs(help, stdout), NNT_OK;
-  if ((st = nnt_cli_positional(argc, argv, 0, "nnt bench qstr [options]"))) return st;
+  if ((st = cli_positional(argc, argv, 0, "nnt bench qstr [options]"))) return st;
   if (pe.dir && (reps_set || N_set || (co.quick && o.model != 2)))
     return nnt_fail(NNT_EINVAL, "--peer: the released code always runs 5 reps at N = 2..12 with n_test 5000; "
                                 "drop --reps, --N and --quick");
   o.quick = co.quick, o.seed = co.seed;
   if (pe.dir && (st = peer_check(&pe))) return st;
-  if ((st = nnt_cli_begin(&co))) return pe.dir ? peer_cleanup(&pe), st : st;
+  if ((st = cli_begin(&co))) return pe.dir ? peer_cleanup(&pe), st : st;
   if (blas_min >= 0) nnt_qstr_set_blas_min(blas_min);
   int threads = nnt_threads_get();
   pe.threads = threads;

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "nnt_blas.h"
-#include "nnt_cli.h"
+#include "cli.h"
 #include "nnt_io.h"
 
-void nnt_common_init(nnt_common *co, const char *default_out) {
+void cli_common_init(cli_common *co, const char *default_out) {
   co->seed = 1;
   co->threads = 0;
   co->out = default_out;
@@ -17,19 +17,19 @@ void nnt_common_init(nnt_common *co, const char *default_out) {
   co->help = 0;
 }
 
-void nnt_cli_reset(void) {
+void cli_reset(void) {
   optind = 0; /* glibc: 0 also resets getopt's internal state */
   opterr = 0;
 }
 
-int nnt_cli_common(int c, char **argv, nnt_common *co) {
+int cli_common_option(int c, char **argv, cli_common *co) {
   long v;
   switch (c) {
     case 0x101:
-      if (nnt_parse_long("--seed", optarg, 0, LONG_MAX, &v)) return NNT_EINVAL;
+      if (cli_parse_long("--seed", optarg, 0, LONG_MAX, &v)) return NNT_EINVAL;
       co->seed = (unsigned long long)v;
       return NNT_OK;
-    case 0x102: return nnt_parse_int("--threads", optarg, 1, 1024, &co->threads);
+    case 0x102: return cli_parse_int("--threads", optarg, 1, 1024, &co->threads);
     case 0x103:
       if (!*optarg) return nnt_fail(NNT_EINVAL, "--out: empty folder name");
       co->out = optarg;
@@ -44,12 +44,12 @@ int nnt_cli_common(int c, char **argv, nnt_common *co) {
   }
 }
 
-int nnt_cli_begin(const nnt_common *co) {
+int cli_begin(const cli_common *co) {
   nnt_threads_set(co->threads);
   return co->out ? nnt_mkdirs(co->out) : NNT_OK;
 }
 
-int nnt_parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
+int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
@@ -59,14 +59,14 @@ int nnt_parse_long(const char *opt, const char *s, long lo, long hi, long *out) 
   return NNT_OK;
 }
 
-int nnt_parse_int(const char *opt, const char *s, int lo, int hi, int *out) {
+int cli_parse_int(const char *opt, const char *s, int lo, int hi, int *out) {
   long v = 0;
-  int st = nnt_parse_long(opt, s, lo, hi, &v);
+  int st = cli_parse_long(opt, s, lo, hi, &v);
   if (!st) *out = (int)v;
   return st;
 }
 
-int nnt_parse_double(const char *opt, const char *s, double lo, double hi, double *out) {
+int cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out) {
   char *end;
   errno = 0;
   double v = strtod(s, &end);
@@ -101,7 +101,7 @@ static int progression(const char *opt, long end, long *vals, int max, int *n) {
   return NNT_OK;
 }
 
-int nnt_parse_int_list(const char *opt, const char *s, long lo, long hi, long *vals, int max, int *n) {
+int cli_parse_int_list(const char *opt, const char *s, long lo, long hi, long *vals, int max, int *n) {
   char buf[4096];
   if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf) return nnt_fail(NNT_EINVAL, "%s: list too long", opt);
   *n = 0;
@@ -118,10 +118,10 @@ int nnt_parse_int_list(const char *opt, const char *s, long lo, long hi, long *v
     if (dots) {
       if (pending) return nnt_fail(NNT_EINVAL, "%s: '...' must end in a single value", opt);
       *dots = 0;
-      if (nnt_parse_long(opt, tok, lo, hi, &a) || nnt_parse_long(opt, dots + 2, lo, hi, &b)) return NNT_EINVAL;
+      if (cli_parse_long(opt, tok, lo, hi, &a) || cli_parse_long(opt, dots + 2, lo, hi, &b)) return NNT_EINVAL;
       if (b < a) return nnt_fail(NNT_EINVAL, "%s: empty range %ld..%ld", opt, a, b);
     } else {
-      if (nnt_parse_long(opt, tok, lo, hi, &a)) return NNT_EINVAL;
+      if (cli_parse_long(opt, tok, lo, hi, &a)) return NNT_EINVAL;
       b = a;
     }
     if (pending) {
@@ -139,7 +139,7 @@ int nnt_parse_int_list(const char *opt, const char *s, long lo, long hi, long *v
   return NNT_OK;
 }
 
-int nnt_parse_choice(const char *opt, const char *s, const char *const *choices, int *out) {
+int cli_parse_choice(const char *opt, const char *s, const char *const *choices, int *out) {
   char all[512] = "";
   for (int i = 0; choices[i]; i++) {
     if (!strcmp(s, choices[i])) {
@@ -152,14 +152,14 @@ int nnt_parse_choice(const char *opt, const char *s, const char *const *choices,
   return nnt_fail(NNT_EINVAL, "%s: '%s' is not one of %s", opt, s, all);
 }
 
-int nnt_cli_positional(int argc, char **argv, int want, const char *usage) {
+int cli_positional(int argc, char **argv, int want, const char *usage) {
   int have = argc - optind;
   if (have > want) return nnt_fail(NNT_EINVAL, "unexpected argument '%s' (usage: %s)", argv[optind + want], usage);
   if (have < want) return nnt_fail(NNT_EINVAL, "missing argument (usage: %s)", usage);
   return NNT_OK;
 }
 
-void nnt_tour_printf(nnt_tour *t, const char *fmt, ...) {
+void cli_tour_printf(cli_tour *t, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vfprintf(t->report, fmt, ap);

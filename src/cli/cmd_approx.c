@@ -32,15 +32,15 @@ static const struct option base_opts[] = {NNT_COMMON_OPTIONS, {0, 0, 0, 0}};
 
 /* Parses the common options plus extra ones; extra handlers get (c, optarg). */
 typedef int (*opt_fn)(int c, const char *arg, void *ctx);
-static int parse(int argc, char **argv, nnt_common *co, const struct option *opts, opt_fn fn, void *ctx) {
-  nnt_cli_reset();
+static int parse(int argc, char **argv, cli_common *co, const struct option *opts, opt_fn fn, void *ctx) {
+  cli_reset();
   int c;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    int st = nnt_cli_common(c, argv, co);
+    int st = cli_common_option(c, argv, co);
     if (st == -1) st = fn ? fn(c, optarg, ctx) : nnt_fail(NNT_EINVAL, "unknown option");
     if (st) return st;
   }
-  return nnt_cli_positional(argc, argv, 0, "nnt approx <demo> [options]");
+  return cli_positional(argc, argv, 0, "nnt approx <demo> [options]");
 }
 
 /* Console output of a runner; silent when it writes into the tour report instead. */
@@ -103,11 +103,11 @@ static int write_check_csv(const char *dir, const nnt_check_table *t) {
 }
 
 static int demo_check(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, NULL);
+  cli_common co;
+  cli_common_init(&co, NULL);
   int st = parse(argc, argv, &co, base_opts, NULL, NULL);
   if (st || co.help) return co.help ? (fputs(help, stdout), NNT_OK) : st;
-  if ((st = nnt_cli_begin(&co))) return st;
+  if ((st = cli_begin(&co))) return st;
   double t0 = nnt_now();
   nnt_check_table t;
   int fails = nnt_approx_check(co.quick, co.seed, &t);
@@ -135,7 +135,7 @@ typedef struct {
 static int opt_list(int c, const char *arg, void *ctx, int code, const char *name, long lo, long hi) {
   list_arg *l = ctx;
   if (c != code) return nnt_fail(NNT_EINVAL, "unknown option");
-  return nnt_parse_int_list(name, arg, lo, hi, l->vals, 64, &l->n);
+  return cli_parse_int_list(name, arg, lo, hi, l->vals, 64, &l->n);
 }
 static int opt_i(int c, const char *arg, void *ctx) { return opt_list(c, arg, ctx, 'i', "--i", 0, 24); }
 
@@ -223,13 +223,13 @@ static int run_square(const char *out, const long *is, int n, FILE *md) {
 }
 
 static int demo_square(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, "nnt-approx-square");
+  cli_common co;
+  cli_common_init(&co, "nnt-approx-square");
   list_arg l = {{0, 1, 2, 3, 4, 5, 6}, 7};
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"i", required_argument, 0, 'i'}, {0, 0, 0, 0}};
   int st = parse(argc, argv, &co, opts, opt_i, &l);
   if (st || co.help) return co.help ? (fputs(help, stdout), NNT_OK) : st;
-  if ((st = nnt_cli_begin(&co))) return st;
+  if ((st = cli_begin(&co))) return st;
   double t0 = nnt_now();
   if ((st = run_square(co.out, l.vals, l.n, NULL))) return st;
   printf("wrote %s/square.csv, fig4_1_square.{png,svg}, fig4_2_differences.{png,svg}\n", co.out);
@@ -285,13 +285,13 @@ static int run_triangle(const char *dir, const long *Ls, int n, FILE *md) {
 }
 
 static int demo_triangle(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, "nnt-approx-triangle");
+  cli_common co;
+  cli_common_init(&co, "nnt-approx-triangle");
   list_arg l = {{1, 2, 4, 8, 12, 16, 20, 22}, 8};
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"L", required_argument, 0, 'L'}, {0, 0, 0, 0}};
   int st = parse(argc, argv, &co, opts, opt_L, &l);
   if (st || co.help) return co.help ? (fputs(help, stdout), NNT_OK) : st;
-  if ((st = nnt_cli_begin(&co))) return st;
+  if ((st = cli_begin(&co))) return st;
   double t0 = nnt_now();
   if ((st = run_triangle(co.out, l.vals, l.n, NULL))) return st;
   return nnt_runinfo_write(co.out, "approx triangle", cJSON_CreateObject(), co.seed, co.threads, nnt_now() - t0);
@@ -308,25 +308,25 @@ typedef struct {
 
 static int opt_sep(int c, const char *arg, void *ctx) {
   sep_args *a = ctx;
-  if (c == 'n') return nnt_parse_int("--n", arg, 1, 24, &a->n);
+  if (c == 'n') return cli_parse_int("--n", arg, 1, 24, &a->n);
   if (c == 'N') {
     a->net = arg;
     return NNT_OK;
   }
   if (c == 't') {
-    int st = nnt_parse_int_list("--train", arg, 1, 4096, a->train.vals, 64, &a->train.n);
+    int st = cli_parse_int_list("--train", arg, 1, 4096, a->train.vals, 64, &a->train.n);
     if (!st && a->train.n > 14) st = nnt_fail(NNT_EINVAL, "--train: at most 14 hidden layers");
     return st;
   }
-  if (c == 's') return nnt_parse_int("--steps", arg, 0, 1000000, &a->steps);
-  if (c == 'S') return nnt_parse_int("--samples", arg, 1, 1000000, &a->samples);
-  if (c == 'l') return nnt_parse_double("--lr", arg, 1e-9, 10, &a->lr);
+  if (c == 's') return cli_parse_int("--steps", arg, 0, 1000000, &a->steps);
+  if (c == 'S') return cli_parse_int("--samples", arg, 1, 1000000, &a->samples);
+  if (c == 'l') return cli_parse_double("--lr", arg, 1e-9, 10, &a->lr);
   return nnt_fail(NNT_EINVAL, "unknown option");
 }
 
 static int demo_separation(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, "nnt-approx-separation");
+  cli_common co;
+  cli_common_init(&co, "nnt-approx-separation");
   sep_args a = {0, 3000, 2048, NULL, {{0}, 0}, 0.01};
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"n", required_argument, 0, 'n'}, {"net", required_argument, 0, 'N'},
                                        {"train", required_argument, 0, 't'}, {"steps", required_argument, 0, 's'},
@@ -351,7 +351,7 @@ static int demo_separation(int argc, char **argv) {
     nnt_mlp_free(&g);
     return nnt_fail(NNT_EINVAL, "%s: %s", a.net, msg);
   }
-  if ((st = nnt_cli_begin(&co))) return nnt_mlp_free(&g), st;
+  if ((st = cli_begin(&co))) return nnt_mlp_free(&g), st;
   double t0 = nnt_now();
   /* Thm 4.4's budget: n = L^2 + 2, at most 2^L ReLUs in at most L hidden layers */
   int L = (int)floor(sqrt(a.n - 2.0 > 0 ? a.n - 2.0 : 0));
@@ -439,9 +439,9 @@ typedef struct {
 
 static int opt_ntk(int c, const char *arg, void *ctx) {
   ntk_args *a = ctx;
-  if (c == 'w') return nnt_parse_int_list("--widths", arg, 1, 10000000, a->w.vals, 64, &a->w.n);
-  if (c == 'p') return nnt_parse_int("--pairs", arg, 1, 10000, &a->pairs);
-  if (c == 'd') return nnt_parse_int("--d", arg, 2, 1000, &a->d);
+  if (c == 'w') return cli_parse_int_list("--widths", arg, 1, 10000000, a->w.vals, 64, &a->w.n);
+  if (c == 'p') return cli_parse_int("--pairs", arg, 1, 10000, &a->pairs);
+  if (c == 'd') return cli_parse_int("--d", arg, 2, 1000, &a->d);
   if (c == 'P') {
     a->pad = 1;
     return NNT_OK;
@@ -575,14 +575,14 @@ static int run_ntk(const char *dir, const long *ms, int nm, int pairs, int d, in
 }
 
 static int demo_ntk(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, "nnt-approx-ntk");
+  cli_common co;
+  cli_common_init(&co, "nnt-approx-ntk");
   ntk_args a = {{{10, 100, 1000, 10000, 100000, 1000000}, 6}, 40, 5, 0};
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"widths", required_argument, 0, 'w'}, {"pairs", required_argument, 0, 'p'},
                                        {"d", required_argument, 0, 'd'}, {"pad", no_argument, 0, 'P'}, {0, 0, 0, 0}};
   int st = parse(argc, argv, &co, opts, opt_ntk, &a);
   if (st || co.help) return co.help ? (fputs(help, stdout), NNT_OK) : st;
-  if ((st = nnt_cli_begin(&co))) return st;
+  if ((st = cli_begin(&co))) return st;
   double t0 = nnt_now();
   if ((st = run_ntk(co.out, a.w.vals, a.w.n, a.pairs, a.d, a.pad, co.seed, NULL))) return st;
   return nnt_runinfo_write(co.out, "approx ntk", cJSON_CreateObject(), co.seed, co.threads, nnt_now() - t0);
@@ -591,18 +591,18 @@ static int demo_ntk(int argc, char **argv) {
 /* ------------------------------------------------------------------ maurey */
 
 static int opt_trials(int c, const char *arg, void *ctx) {
-  if (c == 't') return nnt_parse_int("--trials", arg, 2, 100000, ctx);
+  if (c == 't') return cli_parse_int("--trials", arg, 2, 100000, ctx);
   return nnt_fail(NNT_EINVAL, "unknown option");
 }
 
 static int demo_maurey(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, "nnt-approx-maurey");
+  cli_common co;
+  cli_common_init(&co, "nnt-approx-maurey");
   int trials = 200;
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"trials", required_argument, 0, 't'}, {0, 0, 0, 0}};
   int st = parse(argc, argv, &co, opts, opt_trials, &trials);
   if (st || co.help) return co.help ? (fputs(help, stdout), NNT_OK) : st;
-  if ((st = nnt_cli_begin(&co))) return st;
+  if ((st = cli_begin(&co))) return st;
   double t0 = nnt_now();
   static const int ks[5] = {10, 100, 1000, 10000, 100000};
   int nk = co.quick ? 4 : 5;
@@ -677,18 +677,18 @@ gauss_done:
 /* ------------------------------------------------------------------ planting */
 
 static int opt_tau(int c, const char *arg, void *ctx) {
-  if (c == 'T') return nnt_parse_double("--tau", arg, 0.02, 0.4, ctx);
+  if (c == 'T') return cli_parse_double("--tau", arg, 0.02, 0.4, ctx);
   return nnt_fail(NNT_EINVAL, "unknown option");
 }
 
 static int demo_planting(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, "nnt-approx-planting");
+  cli_common co;
+  cli_common_init(&co, "nnt-approx-planting");
   double tau = 0.1;
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"tau", required_argument, 0, 'T'}, {0, 0, 0, 0}};
   int st = parse(argc, argv, &co, opts, opt_tau, &tau);
   if (st || co.help) return co.help ? (fputs(help, stdout), NNT_OK) : st;
-  if ((st = nnt_cli_begin(&co))) return st;
+  if ((st = cli_begin(&co))) return st;
   double t0 = nnt_now();
   double beta[6], alpha[3] = {1, -0.6, 0.5};
   for (int i = 0; i < 3; i++) beta[2 * i] = cos(2 * M_PI * i / 3), beta[2 * i + 1] = sin(2 * M_PI * i / 3);
@@ -737,19 +737,19 @@ typedef struct {
 
 static int opt_sob(int c, const char *arg, void *ctx) {
   sob_args *a = ctx;
-  if (c == 'd') return nnt_parse_int("--d", arg, 1, 2, &a->d);
-  if (c == 'k') return nnt_parse_int("--k", arg, 1, 20, &a->k);
+  if (c == 'd') return cli_parse_int("--d", arg, 1, 2, &a->d);
+  if (c == 'k') return cli_parse_int("--k", arg, 1, 20, &a->k);
   return nnt_fail(NNT_EINVAL, "unknown option");
 }
 
 static int demo_sobolev(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, "nnt-approx-sobolev");
+  cli_common co;
+  cli_common_init(&co, "nnt-approx-sobolev");
   sob_args a = {2, 10};
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"d", required_argument, 0, 'd'}, {"k", required_argument, 0, 'k'}, {0, 0, 0, 0}};
   int st = parse(argc, argv, &co, opts, opt_sob, &a);
   if (st || co.help) return co.help ? (fputs(help, stdout), NNT_OK) : st;
-  if ((st = nnt_cli_begin(&co))) return st;
+  if ((st = cli_begin(&co))) return st;
   double t0 = nnt_now();
   static const int ss[4] = {2, 4, 8, 16};
   int ns = co.quick ? 2 : (a.d == 1 ? 4 : 3);
@@ -793,20 +793,20 @@ static int demo_sobolev(int argc, char **argv) {
 static int opt_widths(int c, const char *arg, void *ctx) {
   if (c == 'w') {
     list_arg *l = ctx;
-    return nnt_parse_int_list("--widths", arg, 2, 1000000, l->vals, 64, &l->n);
+    return cli_parse_int_list("--widths", arg, 2, 1000000, l->vals, 64, &l->n);
   }
   return nnt_fail(NNT_EINVAL, "unknown option");
 }
 
 static int demo_lazy(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, "nnt-approx-lazy");
+  cli_common co;
+  cli_common_init(&co, "nnt-approx-lazy");
   list_arg l = {{100, 1000, 10000, 100000}, 4};
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"widths", required_argument, 0, 'w'}, {0, 0, 0, 0}};
   int st = parse(argc, argv, &co, opts, opt_widths, &l);
   if (st || co.help) return co.help ? (fputs(help, stdout), NNT_OK) : st;
   if (co.quick && l.n == 4) l.n = 2;
-  if ((st = nnt_cli_begin(&co))) return st;
+  if ((st = cli_begin(&co))) return st;
   double t0 = nnt_now();
   printf("[beyond the book: ch. 5 of the draft is empty] lazy training: GD on the inner layer of\n"
          "(1/sqrt m) sum_j a_j relu(v_j.x), symmetric init, 12 padded circle points, target cos t + sin(2t)/2,\n"
@@ -857,30 +857,30 @@ int cmd_approx(int argc, char **argv) {
   return nnt_fail(NNT_EINVAL, "unknown demo '%s' (nnt approx --help lists them)", argv[1]);
 }
 
-int tour_approx(nnt_tour *t) {
+int tour_approx(cli_tour *t) {
   char dir[1024];
   nnt_path(dir, sizeof dir, t->out, "approx");
-  nnt_tour_printf(t, "## Approximation (seed 004: Telgarsky, Deep learning theory, ch. 2-4)\n\n"
+  cli_tour_printf(t, "## Approximation (seed 004: Telgarsky, Deep learning theory, ch. 2-4)\n\n"
                      "Every construction is a real nnt_mlp network; the exact piecewise-linear engine sweeps 1-D ReLU nets "
                      "(pieces, exact integrals, sup). Figure 4.1 (x² and Yarotsky's h_i) and Figure 4.2 (h_{i+1} − h_i):\n\n");
   static const long is[7] = {0, 1, 2, 3, 4, 5, 6};
   int st = run_square(dir, is, 7, t->report);
   if (st) return st;
-  nnt_tour_printf(t, "\n![Figure 4.1](approx/fig4_1_square.png)\n![Figure 4.2](approx/fig4_2_differences.png)\n\n"
+  cli_tour_printf(t, "\n![Figure 4.1](approx/fig4_1_square.png)\n![Figure 4.2](approx/fig4_2_differences.png)\n\n"
                      "Δ^L by the exact sweep (2^L pieces on [0,1], 2^L + 2 on ℝ):\n\n");
   static const long Ls[5] = {1, 4, 8, 16, 20};
-  if ((st = nnt_tour_checked(t, run_triangle(dir, Ls, 5, t->report)))) return st;
-  nnt_tour_printf(t, "\n![Delta powers](approx/delta_powers.png)\n\nNTK convergence:\n\n");
+  if ((st = cli_tour_checked(t, run_triangle(dir, Ls, 5, t->report)))) return st;
+  cli_tour_printf(t, "\n![Delta powers](approx/delta_powers.png)\n\nNTK convergence:\n\n");
   static const long ms[5] = {10, 100, 1000, 10000, 100000};
-  if ((st = nnt_tour_checked(t, run_ntk(dir, ms, 5, 40, 5, 0, t->seed, t->report)))) return st;
-  nnt_tour_printf(t, "\n![NTK](approx/ntk_convergence.png)\n\n### Checkable statements (`nnt approx check --quick`)\n\n"
+  if ((st = cli_tour_checked(t, run_ntk(dir, ms, 5, 40, 5, 0, t->seed, t->report)))) return st;
+  cli_tour_printf(t, "\n![NTK](approx/ntk_convergence.png)\n\n### Checkable statements (`nnt approx check --quick`)\n\n"
                      "PASS means the proven statement (in its corrected form) holds as measured; rows marked erratum "
                      "also measure the draft's wrong form.\n\n");
   nnt_check_table tab;
   int fails = nnt_approx_check(1, t->seed, &tab);
   print_check(t->report, &tab, 1);
-  nnt_tour_checks(t, tab.n - fails, fails);
-  nnt_tour_printf(t, "\n%d statements, %d FAIL.\n", tab.n, fails);
+  cli_tour_checks(t, tab.n - fails, fails);
+  cli_tour_printf(t, "\n%d statements, %d FAIL.\n", tab.n, fails);
   st = write_check_csv(dir, &tab);
   nnt_check_table_free(&tab);
   return st;

@@ -93,11 +93,11 @@ static int plot_sweep(const char *out, const char *name, const char *title, cons
   return st;
 }
 
-static int bounds_tm(const nnt_common *co, const char *machine, long T, report *r, double gamma) {
+static int bounds_tm(const cli_common *co, const char *machine, long T, report *r, double gamma) {
   nnt_tm tm;
   int st = nnt_tm_load(machine, &tm);
   if (st) return st;
-  if ((st = nnt_cli_begin(co))) return nnt_tm_free(&tm), st;
+  if ((st = cli_begin(co))) return nnt_tm_free(&tm), st;
   double t0 = nnt_now();
   nnt_tm_trace tr;
   nnt_tm_net net;
@@ -195,11 +195,11 @@ static double circuit_lambda(const nnt_mlp *net, int m, unsigned long long seed)
   return lam;
 }
 
-static int bounds_circuit(const nnt_common *co, const char *file, report *r, double gamma) {
+static int bounds_circuit(const cli_common *co, const char *file, report *r, double gamma) {
   nnt_circuit c;
   int st = nnt_circuit_read(file, &c);
   if (st) return st;
-  if ((st = nnt_cli_begin(co))) return nnt_circuit_free(&c), st;
+  if ((st = cli_begin(co))) return nnt_circuit_free(&c), st;
   double t0 = nnt_now();
   nnt_layered L;
   nnt_circuit_layer(&c, &L);
@@ -308,8 +308,8 @@ int cmd_bounds(int argc, char **argv) {
   }
   if (strcmp(argv[1], "sm")) return nnt_fail(NNT_EINVAL, "unknown subcommand '%s' (sm)", argv[1]);
   argc--, argv++;
-  nnt_common co;
-  nnt_common_init(&co, NULL);
+  cli_common co;
+  cli_common_init(&co, NULL);
   const char *machine = NULL, *circuit = NULL;
   long T = -1;
   double gamma = -1, eps = 0.1;
@@ -320,21 +320,21 @@ int cmd_bounds(int argc, char **argv) {
                                        {"gamma", required_argument, 0, 'G'},
                                        {"eps", required_argument, 0, 'E'},
                                        {0, 0, 0, 0}};
-  nnt_cli_reset();
+  cli_reset();
   int c, st;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     switch (c) {
       case 'M': machine = optarg, st = NNT_OK; break;
       case 'C': circuit = optarg, st = NNT_OK; break;
-      case 'T': st = nnt_parse_long("--T", optarg, 1, 100000, &T); break; /* the net is run */
-      case 'G': st = nnt_parse_double("--gamma", optarg, 1e-300, 1e300, &gamma); break;
-      case 'E': st = nnt_parse_double("--eps", optarg, 1e-12, 1, &eps); break;
-      default: st = nnt_cli_common(c, argv, &co);
+      case 'T': st = cli_parse_long("--T", optarg, 1, 100000, &T); break; /* the net is run */
+      case 'G': st = cli_parse_double("--gamma", optarg, 1e-300, 1e300, &gamma); break;
+      case 'E': st = cli_parse_double("--eps", optarg, 1e-12, 1, &eps); break;
+      default: st = cli_common_option(c, argv, &co);
     }
     if (st) return st;
   }
   if (co.help) return fputs(help, stdout), NNT_OK;
-  if ((st = nnt_cli_positional(argc, argv, 0, "nnt bounds sm --tm MACHINE --T N | --circuit FILE"))) return st;
+  if ((st = cli_positional(argc, argv, 0, "nnt bounds sm --tm MACHINE --T N | --circuit FILE"))) return st;
   if (!!machine + !!circuit != 1) return nnt_fail(NNT_EINVAL, "give exactly one of --tm and --circuit");
   report r;
   memset(&r, 0, sizeof r);

@@ -76,7 +76,7 @@ enum {
 };
 
 typedef struct {
-  nnt_common co;
+  cli_common co;
   int correct, logit, exmax, inputs, output, width, circuits, ndepths, family;
   int family_set, nwidths, nns, steps, hidden, reps, ntest, sgd;
   double lr;
@@ -90,7 +90,7 @@ typedef struct {
 /* file_mode: 1 = FILE required, 2 = FILE optional, 3 = FILE optional and --samples is learn's list. */
 static int parse_opts(int argc, char **argv, copts *o, const char *default_out, int file_mode, const char *usage) {
   memset(o, 0, sizeof *o);
-  nnt_common_init(&o->co, default_out);
+  cli_common_init(&o->co, default_out);
   o->exmax = 20;
   o->samples = 100000;
   o->inputs = -1;
@@ -119,7 +119,7 @@ static int parse_opts(int argc, char **argv, copts *o, const char *default_out, 
                                        {"epsilon", required_argument, 0, O_EPS},
                                        {"bit", required_argument, 0, O_OUTPUT},
                                        {0, 0, 0, 0}};
-  nnt_cli_reset();
+  cli_reset();
   int c, st;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     switch (c) {
@@ -127,67 +127,67 @@ static int parse_opts(int argc, char **argv, copts *o, const char *default_out, 
       case O_NET: o->net = optarg; break;
       case O_LOGIT: o->logit = 1; break;
       case O_SAMPLES:
-        if (file_mode == 3) st = nnt_parse_int_list("--samples", optarg, 1, 10000000L, o->ns, 32, &o->nns);
-        else st = nnt_parse_long("--samples", optarg, 1, 1000000000L, &o->samples);
+        if (file_mode == 3) st = cli_parse_int_list("--samples", optarg, 1, 10000000L, o->ns, 32, &o->nns);
+        else st = cli_parse_long("--samples", optarg, 1, 1000000000L, &o->samples);
         if (st) return st;
         break;
       case O_EXMAX:
-        if ((st = nnt_parse_int("--exhaustive-max", optarg, 0, 30, &o->exmax))) return st;
+        if ((st = cli_parse_int("--exhaustive-max", optarg, 0, 30, &o->exmax))) return st;
         break;
       case O_INPUTS:
-        if ((st = nnt_parse_int("--inputs", optarg, 1, 1000000, &o->inputs))) return st;
+        if ((st = cli_parse_int("--inputs", optarg, 1, 1000000, &o->inputs))) return st;
         break;
       case O_OUTPUT:
-        if ((st = nnt_parse_int("--output", optarg, 0, 1 << 30, &o->output))) return st;
+        if ((st = cli_parse_int("--output", optarg, 0, 1 << 30, &o->output))) return st;
         break;
       case O_DEPTHS:
-        if ((st = nnt_parse_int_list("--depths", optarg, 1, 256, o->depths, 32, &o->ndepths))) return st;
+        if ((st = cli_parse_int_list("--depths", optarg, 1, 256, o->depths, 32, &o->ndepths))) return st;
         break;
       case O_WIDTH:
-        if ((st = nnt_parse_int("--width", optarg, 1, 256, &o->width))) return st;
+        if ((st = cli_parse_int("--width", optarg, 1, 256, &o->width))) return st;
         break;
       case O_CIRCUITS:
-        if ((st = nnt_parse_int("--circuits", optarg, 1, 1000, &o->circuits))) return st;
+        if ((st = cli_parse_int("--circuits", optarg, 1, 1000, &o->circuits))) return st;
         break;
       case O_FAMILY: {
         static const char *const fams[] = {"chain", "random", NULL};
-        if ((st = nnt_parse_choice("--family", optarg, fams, &o->family))) return st;
+        if ((st = cli_parse_choice("--family", optarg, fams, &o->family))) return st;
         o->family_set = 1;
         break;
       }
       case O_WIDTHS:
-        if ((st = nnt_parse_int_list("--widths", optarg, 1, 256, o->widths, 16, &o->nwidths))) return st;
+        if ((st = cli_parse_int_list("--widths", optarg, 1, 256, o->widths, 16, &o->nwidths))) return st;
         break;
       case O_STEPS:
-        if ((st = nnt_parse_int("--steps", optarg, 1, 100000000, &o->steps))) return st;
+        if ((st = cli_parse_int("--steps", optarg, 1, 100000000, &o->steps))) return st;
         break;
       case O_OPTIM: {
         static const char *const kinds[] = {"adam", "sgd", NULL};
-        if ((st = nnt_parse_choice("--optim", optarg, kinds, &o->sgd))) return st;
+        if ((st = cli_parse_choice("--optim", optarg, kinds, &o->sgd))) return st;
         break;
       }
       case O_LR:
-        if ((st = nnt_parse_double("--lr", optarg, 1e-9, 100, &o->lr))) return st;
+        if ((st = cli_parse_double("--lr", optarg, 1e-9, 100, &o->lr))) return st;
         break;
       case O_HIDDEN:
-        if ((st = nnt_parse_int("--hidden", optarg, 1, 64, &o->hidden))) return st;
+        if ((st = cli_parse_int("--hidden", optarg, 1, 64, &o->hidden))) return st;
         break;
       case O_REPS:
-        if ((st = nnt_parse_int("--reps", optarg, 1, 1000, &o->reps))) return st;
+        if ((st = cli_parse_int("--reps", optarg, 1, 1000, &o->reps))) return st;
         break;
       case O_TEST:
-        if ((st = nnt_parse_int("--test", optarg, 1, 10000000, &o->ntest))) return st;
+        if ((st = cli_parse_int("--test", optarg, 1, 10000000, &o->ntest))) return st;
         break;
       case O_EPS:
-        if ((st = nnt_parse_double("--epsilon", optarg, 0, 1, &o->eps))) return st;
+        if ((st = cli_parse_double("--epsilon", optarg, 0, 1, &o->eps))) return st;
         break;
       default:
-        if ((st = nnt_cli_common(c, argv, &o->co))) return st;
+        if ((st = cli_common_option(c, argv, &o->co))) return st;
     }
   }
   if (o->co.help) return NNT_OK;
   int have = argc - optind;
-  if (have > 1 || (file_mode == 1 && have == 0)) return nnt_cli_positional(argc, argv, 1, usage);
+  if (have > 1 || (file_mode == 1 && have == 0)) return cli_positional(argc, argv, 1, usage);
   if (have == 1) o->file = argv[optind];
   return NNT_OK;
 }
@@ -224,7 +224,7 @@ static int cmd_compile(int argc, char **argv) {
   nnt_mlp net;
   if ((st = load(o.file, o.correct, &c, &L, &net))) return st;
   o.co.out = NULL; /* --out names a file here, not a folder */
-  if (!(st = nnt_cli_begin(&o.co))) st = nnt_mlp_save(&net, out);
+  if (!(st = cli_begin(&o.co))) st = nnt_mlp_save(&net, out);
   if (!st) {
     print_circuit(o.file, &c, &L);
     print_net(&net, o.correct);
@@ -250,7 +250,7 @@ static int cmd_verify(int argc, char **argv) {
                   nnt_mlp_input_dim(&net), nnt_mlp_output_dim(&net), c.ninputs, c.noutputs);
     goto done;
   }
-  if ((st = nnt_cli_begin(&o.co))) goto done;
+  if ((st = cli_begin(&o.co))) goto done;
   print_circuit(o.file, &c, &L);
   if (o.net) printf("net: %s\n", o.net);
   print_net(&net, o.correct);
@@ -334,7 +334,7 @@ static int margin_file(copts *o) {
     if ((st = check_acts(&nets[2], o->net))) goto out1;
     if (!o->logit) add_head(&nets[2], o->output);
   }
-  if ((st = nnt_cli_begin(&o->co))) goto out1;
+  if ((st = cli_begin(&o->co))) goto out1;
   double t0 = nnt_now();
   int n = o->inputs > 0 ? o->inputs : (o->co.quick ? 4 : 16), all = c.ninputs < 30 && (1L << c.ninputs) <= n;
   if (all) n = 1 << c.ninputs;
@@ -418,7 +418,7 @@ static void chain_circuit(int q, nnt_circuit *c) {
 /* Circuits of each depth (family 0: a chain of ID gates, both inputs; family 1: random layered
  * circuits): the margin without corrections falls with depth, with corrections it stays put
  * (Claim 3.5, Lemma 3.3, Theorem D.6). */
-static int margin_sweep(const nnt_common *co, int family, const long *depths, int nd, int width, int circuits,
+static int margin_sweep(const cli_common *co, int family, const long *depths, int nd, int width, int circuits,
                         int inputs, sweep_result *res) {
   nnt_csv csv;
   int st = nnt_csv_open(&csv, co->out, "margin_depth.csv",
@@ -518,9 +518,9 @@ static int cmd_margin(int argc, char **argv) {
   }
   if (o.net || o.logit) return nnt_fail(NNT_EINVAL, "--net: needs a circuit FILE to label the inputs");
   if (!o.ndepths) /* defaults written as a user would type them (no constant tables to copy) */
-    nnt_parse_int_list("--depths", o.co.quick ? "1,2,4,8" : "1,2,4,...,64", 1, 64, o.depths, 7, &o.ndepths);
+    cli_parse_int_list("--depths", o.co.quick ? "1,2,4,8" : "1,2,4,...,64", 1, 64, o.depths, 7, &o.ndepths);
   int circuits = o.circuits > 0 ? o.circuits : (o.co.quick ? 2 : 4), inputs = o.inputs > 0 ? o.inputs : (o.co.quick ? 4 : 16);
-  if ((st = nnt_cli_begin(&o.co))) return st;
+  if ((st = cli_begin(&o.co))) return st;
   double t0 = nnt_now();
   sweep_result res;
   if ((st = margin_sweep(&o.co, o.family, o.depths, o.ndepths, o.width, circuits, inputs, &res))) return st;
@@ -547,8 +547,8 @@ static int cmd_learn(int argc, char **argv) {
   if (o.co.help) return fputs(help, stdout), NNT_OK;
   int q = o.co.quick;
   if (!o.nwidths) /* defaults written as a user would type them (no constant tables to copy) */
-    nnt_parse_int_list("--widths", q ? "1,4,16" : "1,4,16,64", 1, 64, o.widths, 4, &o.nwidths);
-  if (!o.nns) nnt_parse_int_list("--n", q ? "64,256,1024" : "64,128,256,...,4096", 1, 4096, o.ns, 7, &o.nns);
+    cli_parse_int_list("--widths", q ? "1,4,16" : "1,4,16,64", 1, 64, o.widths, 4, &o.nwidths);
+  if (!o.nns) cli_parse_int_list("--n", q ? "64,256,1024" : "64,128,256,...,4096", 1, 4096, o.ns, 7, &o.nns);
   double lr = o.lr > 0 ? o.lr : (o.sgd ? 0.05 : 1e-3);
   nnt_learn_opts lo = {o.hidden ? o.hidden : 3, o.steps ? o.steps : (q ? 300 : 2000), 32, lr, o.co.seed, o.sgd};
   int reps = o.reps ? o.reps : 1, ntest = o.ntest ? o.ntest : (q ? 1024 : 4096);
@@ -587,7 +587,7 @@ static int cmd_learn(int argc, char **argv) {
   int r = 1; /* the widest gate layer (the input layer excluded) */
   for (int l = 1; l <= L.depth; l++) r = L.width[l] > r ? L.width[l] : r;
   nnt_layered_free(&L);
-  if ((st = nnt_cli_begin(&o.co))) goto out;
+  if ((st = cli_begin(&o.co))) goto out;
   double t0 = nnt_now();
   nnt_csv csv;
   if ((st = nnt_csv_open(&csv, o.co.out, "learn.csv", "width,width_mult,n,rep,test_err,train_err,train_loss,seconds")))
@@ -715,7 +715,7 @@ static char *adder_bench(int n) {
   return s;
 }
 
-int tour_circuits(nnt_tour *t) {
+int tour_circuits(cli_tour *t) {
   char dir[1024];
   nnt_path(dir, sizeof dir, t->out, "circuits");
   char *text = adder_bench(8);
@@ -725,7 +725,7 @@ int tour_circuits(nnt_tour *t) {
   if (st) return st;
   nnt_layered L;
   nnt_circuit_layer(&c, &L);
-  nnt_tour_printf(t, "## Circuits → ReLU nets (seed 000, Lemma 3.2 / B.1, Lemma 3.3)\n\n"
+  cli_tour_printf(t, "## Circuits → ReLU nets (seed 000, Lemma 3.2 / B.1, Lemma 3.3)\n\n"
                   "An 8-bit ripple-carry adder (%d inputs, %d outputs, %ld gates) layered to depth q = %d, "
                   "width r = %d, size s = %ld (%ld ID gates inserted), compiled to a ReLU net and checked against "
                   "direct evaluation on every one of its 2^16 inputs (the net's own batched forward pass; "
@@ -739,28 +739,28 @@ int tour_circuits(nnt_tour *t) {
     double t0 = nnt_now();
     nnt_verify_result r = nnt_circuit_verify(&c, &net, 20, 0, t->seed);
     nnt_mlp_stats s = nnt_mlp_stats_of(&net);
-    nnt_tour_printf(t, "| %s | %d | %ld | %ld | %ld | %.0f | %ld | %s%ld | %.2f |\n",
+    cli_tour_printf(t, "| %s | %d | %ld | %ld | %ld | %.0f | %ld | %s%ld | %.2f |\n",
                     k ? "with correction layers" : "Lemma B.1", s.layers, s.hidden_units, s.params, s.nonzero_params,
                     s.l1_norm, r.checked, r.mismatches ? "**FAIL** " : "", r.mismatches, nnt_now() - t0);
-    nnt_tour_checks(t, !r.mismatches, !!r.mismatches);
+    cli_tour_checks(t, !r.mismatches, !!r.mismatches);
     nnt_mlp_free(&net);
   }
   nnt_layered_free(&L), nnt_circuit_free(&c);
   static const long depths[] = {1, 2, 4, 8, 16};
-  nnt_common co;
-  nnt_common_init(&co, dir);
+  cli_common co;
+  cli_common_init(&co, dir);
   co.out = dir;
   co.seed = t->seed;
   sweep_result res;
   if ((st = margin_sweep(&co, 0, depths, 5, 1, 1, 2, &res))) return st;
-  nnt_tour_printf(t, "\nAll-layer margin (eq. 2.1, parameter space; upper bounds from checked perturbations and "
+  cli_tour_printf(t, "\nAll-layer margin (eq. 2.1, parameter space; upper bounds from checked perturbations and "
                   "certified Lipschitz lower bounds, docs/circuits_tm.md) of a compiled chain of q ID gates (Claim 3.5's "
                   "setting), with the readout z ↦ 2z − 1; median over the inputs 0 and 1:\n\n"
                   "| depth q | upper, without correction | upper, with correction | lower, without | lower, with |\n"
                   "|---|---|---|---|---|\n");
   for (int d = 0; d < res.ndepths; d++)
-    nnt_tour_printf(t, "| %g | %.4f | %.4f | %.2g | %.2g |\n", res.depth[d], res.med[0][d], res.med[1][d], res.low[0][d],
+    cli_tour_printf(t, "| %g | %.4f | %.4f | %.2g | %.2g |\n", res.depth[d], res.med[0][d], res.med[1][d], res.low[0][d],
                     res.low[1][d]);
-  nnt_tour_printf(t, "\n![margin vs depth](circuits/margin_depth.png)\n");
+  cli_tour_printf(t, "\n![margin vs depth](circuits/margin_depth.png)\n");
   return NNT_OK;
 }

@@ -62,7 +62,7 @@ static const struct option opts[] = {
 
 /* Every option's value, parsed once; each subcommand reads what it needs and checks the rest. */
 typedef struct {
-  nnt_common co;
+  cli_common co;
   int model, task, reps, check, ntest, testtask, batch, maxs_set, d, de, m, heads, hsize, enc, nodup, q;
   int nN, N_set, nH, nalpha, nn, trials, ntrain, epochs, nhidden, link, set_model;
   long Ns[64], Hs[16], ns[256], maxs, samples;
@@ -79,7 +79,7 @@ static int parse_double_list(const char *opt, const char *s, double lo, double h
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     if (*n == max) return nnt_fail(NNT_EINVAL, "%s: more than %d values", opt, max);
-    if (nnt_parse_double(opt, tok, lo, hi, &v[(*n)++])) return NNT_EINVAL;
+    if (cli_parse_double(opt, tok, lo, hi, &v[(*n)++])) return NNT_EINVAL;
   }
   return *n ? NNT_OK : nnt_fail(NNT_EINVAL, "%s: empty list", opt);
 }
@@ -91,56 +91,56 @@ static const char *const link_names[] = {"linear", "normsq", "relu", NULL};
 
 static int parse(int argc, char **argv, qopts *o) {
   memset(o, 0, sizeof *o);
-  nnt_common_init(&o->co, NULL);
+  cli_common_init(&o->co, NULL);
   o->reps = 5, o->check = 10, o->ntest = 5000, o->batch = 64, o->maxs = 1000000, o->d = 10, o->m = 100;
   o->heads = 1, o->hsize = 500, o->thr = 0.7, o->lr = 1e-3, o->wd = 0.01, o->q = 1, o->trials = 20;
-  nnt_cli_reset();
+  cli_reset();
   int c;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     int st = NNT_OK;
     switch (c) {
     case O_MODEL: /* "gru" is accepted for the biGRU too */
-      st = nnt_parse_choice("--model", strcmp(optarg, "gru") ? optarg : "rnn", nnt_qstr_arch_names, &o->model);
+      st = cli_parse_choice("--model", strcmp(optarg, "gru") ? optarg : "rnn", nnt_qstr_arch_names, &o->model);
       o->set_model = 1;
       break;
-    case O_TASK: st = nnt_parse_choice("--task", optarg, task_names, &o->task), o->task_set = 1; break;
-    case O_TESTTASK: st = nnt_parse_choice("--test-task", optarg, testtask_names, &o->testtask), o->testtask_set = 1; break;
-    case O_ENC: st = nnt_parse_choice("--enc", optarg, enc_names, &o->enc), o->enc_set = 1; break;
-    case O_LINK: st = nnt_parse_choice("--link", optarg, link_names, &o->link); break;
-    case O_N: st = nnt_parse_int_list("--N", optarg, -1000000, 1000000, o->Ns, 64, &o->nN), o->N_set = 1; break;
-    case O_H: st = nnt_parse_int_list("--H", optarg, 1, 64, o->Hs, 16, &o->nH); break;
-    case O_NSAMP: st = nnt_parse_int_list("--n", optarg, 0, 100000000, o->ns, 256, &o->nn), o->n_set = 1; break;
-    case O_REPS: st = nnt_parse_int("--reps", optarg, 1, 1000, &o->reps), o->reps_set = 1; break;
-    case O_THR: st = nnt_parse_double("--threshold", optarg, -1e300, 1e300, &o->thr), o->thr_set = 1; break;
-    case O_CHECK: st = nnt_parse_int("--check-every", optarg, 1, 100000000, &o->check), o->check_set = 1; break;
-    case O_NTEST: st = nnt_parse_int("--n-test", optarg, 1, 10000000, &o->ntest), o->ntest_set = 1; break;
-    case O_BATCH: st = nnt_parse_int("--batch", optarg, 1, 100000, &o->batch), o->batch_set = 1; break;
-    case O_LR: st = nnt_parse_double("--lr", optarg, 0, 10, &o->lr), o->lr_set = 1; break;
-    case O_WD: st = nnt_parse_double("--wd", optarg, 0, 10, &o->wd), o->wd_set = 1; break;
-    case O_MAXS: st = nnt_parse_long("--max-samples", optarg, 1, 1000000000000L, &o->maxs), o->maxs_set = 1; break;
-    case O_SAMPLES: st = nnt_parse_long("--samples", optarg, 1, 1000000000000L, &o->samples), o->samples_set = 1; break;
-    case O_D: st = nnt_parse_int("--d", optarg, 1, 4096, &o->d), o->d_set = 1; break;
-    case O_DE: st = nnt_parse_int("--de", optarg, -1000000, 4096, &o->de); if (!st && o->de < 1) st = nnt_fail(NNT_EINVAL, "--de: d_e must be >= 1 (got %d)", o->de); break;
-    case O_M: st = nnt_parse_int("--m", optarg, 1, 100000, &o->m), o->m_set = 1; break;
-    case O_HEADS: st = nnt_parse_int("--heads", optarg, 1, 64, &o->heads); break;
-    case O_HSIZE: st = nnt_parse_int("--hidden-size", optarg, 1, 100000, &o->hsize); break;
-    case O_Q: st = nnt_parse_int("--q", optarg, -1000000, 64, &o->q); if (!st && o->q < 1) st = nnt_fail(NNT_EINVAL, "--q must be >= 1 (got %d)", o->q);
+    case O_TASK: st = cli_parse_choice("--task", optarg, task_names, &o->task), o->task_set = 1; break;
+    case O_TESTTASK: st = cli_parse_choice("--test-task", optarg, testtask_names, &o->testtask), o->testtask_set = 1; break;
+    case O_ENC: st = cli_parse_choice("--enc", optarg, enc_names, &o->enc), o->enc_set = 1; break;
+    case O_LINK: st = cli_parse_choice("--link", optarg, link_names, &o->link); break;
+    case O_N: st = cli_parse_int_list("--N", optarg, -1000000, 1000000, o->Ns, 64, &o->nN), o->N_set = 1; break;
+    case O_H: st = cli_parse_int_list("--H", optarg, 1, 64, o->Hs, 16, &o->nH); break;
+    case O_NSAMP: st = cli_parse_int_list("--n", optarg, 0, 100000000, o->ns, 256, &o->nn), o->n_set = 1; break;
+    case O_REPS: st = cli_parse_int("--reps", optarg, 1, 1000, &o->reps), o->reps_set = 1; break;
+    case O_THR: st = cli_parse_double("--threshold", optarg, -1e300, 1e300, &o->thr), o->thr_set = 1; break;
+    case O_CHECK: st = cli_parse_int("--check-every", optarg, 1, 100000000, &o->check), o->check_set = 1; break;
+    case O_NTEST: st = cli_parse_int("--n-test", optarg, 1, 10000000, &o->ntest), o->ntest_set = 1; break;
+    case O_BATCH: st = cli_parse_int("--batch", optarg, 1, 100000, &o->batch), o->batch_set = 1; break;
+    case O_LR: st = cli_parse_double("--lr", optarg, 0, 10, &o->lr), o->lr_set = 1; break;
+    case O_WD: st = cli_parse_double("--wd", optarg, 0, 10, &o->wd), o->wd_set = 1; break;
+    case O_MAXS: st = cli_parse_long("--max-samples", optarg, 1, 1000000000000L, &o->maxs), o->maxs_set = 1; break;
+    case O_SAMPLES: st = cli_parse_long("--samples", optarg, 1, 1000000000000L, &o->samples), o->samples_set = 1; break;
+    case O_D: st = cli_parse_int("--d", optarg, 1, 4096, &o->d), o->d_set = 1; break;
+    case O_DE: st = cli_parse_int("--de", optarg, -1000000, 4096, &o->de); if (!st && o->de < 1) st = nnt_fail(NNT_EINVAL, "--de: d_e must be >= 1 (got %d)", o->de); break;
+    case O_M: st = cli_parse_int("--m", optarg, 1, 100000, &o->m), o->m_set = 1; break;
+    case O_HEADS: st = cli_parse_int("--heads", optarg, 1, 64, &o->heads); break;
+    case O_HSIZE: st = cli_parse_int("--hidden-size", optarg, 1, 100000, &o->hsize); break;
+    case O_Q: st = cli_parse_int("--q", optarg, -1000000, 64, &o->q); if (!st && o->q < 1) st = nnt_fail(NNT_EINVAL, "--q must be >= 1 (got %d)", o->q);
       o->q_set = 1;
       break;
-    case O_NOISE: st = nnt_parse_double("--noise", optarg, 0, 1e6, &o->noise); break;
+    case O_NOISE: st = cli_parse_double("--noise", optarg, 0, 1e6, &o->noise); break;
     case O_NODUP: o->nodup = 1; break;
     case O_ALPHA: st = parse_double_list("--alpha", optarg, 0, 1e6, o->alphas, 32, &o->nalpha), o->alpha_set = 1; break;
-    case O_TRIALS: st = nnt_parse_int("--trials", optarg, 1, 1000000, &o->trials), o->trials_set = 1; break;
-    case O_NTRAIN: st = nnt_parse_int("--n-train", optarg, 1, 10000000, &o->ntrain), o->ntrain_set = 1; break;
-    case O_EPOCHS: st = nnt_parse_int("--epochs", optarg, 1, 100000, &o->epochs), o->epochs_set = 1; break;
+    case O_TRIALS: st = cli_parse_int("--trials", optarg, 1, 1000000, &o->trials), o->trials_set = 1; break;
+    case O_NTRAIN: st = cli_parse_int("--n-train", optarg, 1, 10000000, &o->ntrain), o->ntrain_set = 1; break;
+    case O_EPOCHS: st = cli_parse_int("--epochs", optarg, 1, 100000, &o->epochs), o->epochs_set = 1; break;
     case O_HIDDEN: {
       long hv[NNT_QSTR_MAXL];
-      st = nnt_parse_int_list("--hidden", optarg, 0, 1000000, hv, NNT_QSTR_MAXL - 1, &o->nhidden);
+      st = cli_parse_int_list("--hidden", optarg, 0, 1000000, hv, NNT_QSTR_MAXL - 1, &o->nhidden);
       for (int l = 0; l < o->nhidden; l++) o->hidden[l] = (int)hv[l];
       break;
     }
     default:
-      st = nnt_cli_common(c, argv, &o->co);
+      st = cli_common_option(c, argv, &o->co);
       if (st < 0) st = nnt_fail(NNT_EINVAL, "unknown option");
     }
     if (st) return st;
@@ -382,11 +382,11 @@ static int run_sweep(const nnt_qstr_sweep_cfg *s, const char *dir, const char *c
 static int cmd_sweep(qopts *o, int argc, char **argv) {
   int st;
   if (!o->set_model) return nnt_fail(NNT_EINVAL, "sweep: --model tr|trp|ffn|rnn|relurnn is required");
-  if ((st = nnt_cli_positional(argc, argv, 0, "nnt qstr sweep [options]"))) return st;
+  if ((st = cli_positional(argc, argv, 0, "nnt qstr sweep [options]"))) return st;
   nnt_qstr_sweep_cfg s;
   if ((st = sweep_config(o, &s))) return st;
   s.progress = 1;
-  if ((st = nnt_cli_begin(&o->co))) return st;
+  if ((st = cli_begin(&o->co))) return st;
   return run_sweep(&s, o->co.out, "qstr sweep", nnt_threads_get(), NULL);
 }
 
@@ -401,7 +401,7 @@ static int cmd_plot(qopts *o, int argc, char **argv) {
       free(cv);
       return st;
     }
-  if ((st = nnt_cli_begin(&o->co)) || (st = plot_curves(o->co.out, cv, ncv, "samples"))) {
+  if ((st = cli_begin(&o->co)) || (st = plot_curves(o->co.out, cv, ncv, "samples"))) {
     free(cv);
     return st;
   }
@@ -440,7 +440,7 @@ static attn_score score_matrix(const double *M, int D, int d, int de) {
 
 static int cmd_attention(qopts *o, int argc, char **argv) {
   int st;
-  if ((st = nnt_cli_positional(argc, argv, 0, "nnt qstr attention [options]"))) return st;
+  if ((st = cli_positional(argc, argv, 0, "nnt qstr attention [options]"))) return st;
   int N = o->N_set ? (int)o->Ns[0] : (o->co.quick ? 20 : 100);
   if (o->N_set && o->nN != 1) return nnt_fail(NNT_EINVAL, "attention: --N takes one value");
   if (N < 2) return nnt_fail(NNT_EINVAL, "--N: N must be >= 2 (got %d)", N);
@@ -455,7 +455,7 @@ static int cmd_attention(qopts *o, int argc, char **argv) {
   nnt_qstr_task t;
   if ((st = nnt_qstr_task_init(&t, &tc, o->co.seed))) return st;
   nnt_qstr_model mo;
-  if ((st = nnt_qstr_model_setup(&mo, NNT_QSTR_TR, N, t.D, o->m, 1, 0, NULL)) || (st = nnt_cli_begin(&o->co))) {
+  if ((st = nnt_qstr_model_setup(&mo, NNT_QSTR_TR, N, t.D, o->m, 1, 0, NULL)) || (st = cli_begin(&o->co))) {
     nnt_qstr_task_free(&t);
     return st;
   }
@@ -527,7 +527,7 @@ static int cmd_attention(qopts *o, int argc, char **argv) {
 
 static int cmd_heads(qopts *o, int argc, char **argv) {
   int st;
-  if ((st = nnt_cli_positional(argc, argv, 0, "nnt qstr heads [options]"))) return st;
+  if ((st = cli_positional(argc, argv, 0, "nnt qstr heads [options]"))) return st;
   int q = o->q_set ? o->q : 2;
   /* defaults: the setting of Prop. 21 (d = 1, exact bound 1 - H/q), N = 6, a 64-wide 2NN */
   int N = o->N_set ? (int)o->Ns[0] : 6, d = o->d_set ? o->d : 1, m = o->m_set ? o->m : 64;
@@ -546,7 +546,7 @@ static int cmd_heads(qopts *o, int argc, char **argv) {
   if (q > N) return nnt_fail(NNT_EINVAL, "--q: q = %d > N = %d", q, N);
   nnt_qstr_task t;
   if ((st = nnt_qstr_task_init(&t, &tc, o->co.seed))) return st;
-  if ((st = nnt_cli_begin(&o->co))) {
+  if ((st = cli_begin(&o->co))) {
     nnt_qstr_task_free(&t);
     return st;
   }
@@ -617,7 +617,7 @@ static int cmd_heads(qopts *o, int argc, char **argv) {
 
 static int cmd_construct(qopts *o, int argc, char **argv) {
   int st;
-  if ((st = nnt_cli_positional(argc, argv, 0, "nnt qstr construct [options]"))) return st;
+  if ((st = cli_positional(argc, argv, 0, "nnt qstr construct [options]"))) return st;
   int N = o->N_set ? (int)o->Ns[0] : 8, n = o->n_set ? (int)o->ns[0] : (o->co.quick ? 1000 : 4000);
   if (o->N_set && o->nN != 1) return nnt_fail(NNT_EINVAL, "construct: --N takes one value");
   if (o->n_set && (o->nn != 1 || n < 2)) return nnt_fail(NNT_EINVAL, "construct: --n takes one value >= 2");
@@ -629,7 +629,7 @@ static int cmd_construct(qopts *o, int argc, char **argv) {
   tc.no_dup_codes = 1;
   nnt_qstr_task t;
   if ((st = nnt_qstr_task_init(&t, &tc, o->co.seed))) return st;
-  if ((st = nnt_cli_begin(&o->co))) {
+  if ((st = cli_begin(&o->co))) {
     nnt_qstr_task_free(&t);
     return st;
   }
@@ -681,7 +681,7 @@ static int cmd_construct(qopts *o, int argc, char **argv) {
 
 static int cmd_ffn_bound(qopts *o, int argc, char **argv) {
   int st;
-  if ((st = nnt_cli_positional(argc, argv, 0, "nnt qstr ffn-bound [options]"))) return st;
+  if ((st = cli_positional(argc, argv, 0, "nnt qstr ffn-bound [options]"))) return st;
   int N = o->N_set ? (int)o->Ns[0] : 4, d = o->d_set ? o->d : 5;
   if (o->N_set && o->nN != 1) return nnt_fail(NNT_EINVAL, "ffn-bound: --N takes one value");
   if (N < 2) return nnt_fail(NNT_EINVAL, "--N: N must be >= 2 (got %d)", N);
@@ -694,7 +694,7 @@ static int cmd_ffn_bound(qopts *o, int argc, char **argv) {
   for (int k = 0; k < o->nn; k++)
     if (o->ns[k] > P) return nnt_fail(NNT_EINVAL, "--n: %ld exceeds Nd = %d (the bound is for n <= Nd)", o->ns[k], P);
   int trials = o->trials_set ? o->trials : (o->co.quick ? 5 : 20), ntest = o->ntest_set ? o->ntest : (o->co.quick ? 500 : 2000);
-  if ((st = nnt_cli_begin(&o->co))) return st;
+  if ((st = cli_begin(&o->co))) return st;
   double t0 = nnt_now();
   double *meas = nnt_xmalloc(sizeof(double) * o->nn), *form = nnt_xmalloc(sizeof(double) * o->nn);
   double *se = nnt_xmalloc(sizeof(double) * o->nn), *x = nnt_xmalloc(sizeof(double) * o->nn);
@@ -746,7 +746,7 @@ int cmd_qstr(int argc, char **argv) {
   }
   static const char *const subs[] = {"sweep", "plot", "attention", "heads", "construct", "ffn-bound", NULL};
   int sub;
-  if (nnt_parse_choice("subcommand", argv[1], subs, &sub)) return NNT_EINVAL;
+  if (cli_parse_choice("subcommand", argv[1], subs, &sub)) return NNT_EINVAL;
   qopts o;
   int st = parse(argc - 1, argv + 1, &o);
   if (st) return st;
@@ -764,7 +764,7 @@ int cmd_qstr(int argc, char **argv) {
 
 /* ---------------------------------------------------------------- tour */
 
-int tour_qstr(nnt_tour *t) {
+int tour_qstr(cli_tour *t) {
   char dir[1024], sub[1024];
   nnt_path(dir, sizeof dir, t->out, "qstr");
   int st;
@@ -774,7 +774,7 @@ int tour_qstr(nnt_tour *t) {
   for (int k = 0; k < 2; k++) {
     qopts o;
     memset(&o, 0, sizeof o);
-    nnt_common_init(&o.co, NULL);
+    cli_common_init(&o.co, NULL);
     o.co.quick = 1, o.co.seed = t->seed;
     o.reps = 5, o.check = 10, o.ntest = 5000, o.batch = 64, o.maxs = 1000000, o.d = 10, o.m = 100, o.hsize = 500;
     o.thr = 0.7, o.lr = 1e-3, o.wd = 0.01, o.q = 1, o.testtask = 1;
@@ -787,13 +787,13 @@ int tour_qstr(nnt_tour *t) {
       return free(cv), st;
   }
   if ((st = plot_curves(dir, cv, 2, "samples"))) return free(cv), st;
-  nnt_tour_printf(t, "## qstr: transformer vs FFN sample complexity (seed 001, Figure 1a, quick)\n\n"
+  cli_tour_printf(t, "## qstr: transformer vs FFN sample complexity (seed 001, Figure 1a, quick)\n\n"
                   "Online AdamW (batch 64, lr 1e-3, wd 0.01) on 1STR, d = 10, d_e = floor(5 ln N); test MSE on "
                   "1000 simple-1STR prompts (the released code's protocol) every 10 steps; samples needed to "
                   "reach test MSE 0.7, 1 repetition. The paper: the transformer's count grows slowly with N, the "
                   "FFN's fast.\n\n| N | transformer | FFN |\n|---|---|---|\n");
-  for (int k = 0; k < cv[0].nN; k++) nnt_tour_printf(t, "| %d | %ld | %ld |\n", cv[0].Ns[k], cv[0].v[k][0], cv[1].v[k][0]);
-  nnt_tour_printf(t, "\nWall time: transformer %.1f s, FFN %.1f s. ![samples](qstr/samples.png)\n\n", wall[0], wall[1]);
+  for (int k = 0; k < cv[0].nN; k++) cli_tour_printf(t, "| %d | %ld | %ld |\n", cv[0].Ns[k], cv[0].v[k][0], cv[1].v[k][0]);
+  cli_tour_printf(t, "\nWall time: transformer %.1f s, FFN %.1f s. ![samples](qstr/samples.png)\n\n", wall[0], wall[1]);
   free(cv);
   /* the construction's closed form against Monte Carlo, and Theorem 6 */
   nnt_qstr_task_cfg tc;
@@ -801,7 +801,7 @@ int tour_qstr(nnt_tour *t) {
   tc.enc = NNT_QSTR_ENC_PAPER, tc.no_dup_codes = 1;
   nnt_qstr_task task;
   if ((st = nnt_qstr_task_init(&task, &tc, t->seed))) return st;
-  nnt_tour_printf(t, "Eq. (A.2) construction (N = 8, paper encoding): closed-form MSE vs Monte Carlo through the "
+  cli_tour_printf(t, "Eq. (A.2) construction (N = 8, paper encoding): closed-form MSE vs Monte Carlo through the "
                   "model's forward pass.\n\n| alpha | closed form | Monte Carlo |\n|---|---|---|\n");
   static const double al[] = {0.05, 0.2, 0.5};
   for (int k = 0; k < 3; k++) {
@@ -809,16 +809,16 @@ int tour_qstr(nnt_tour *t) {
     nnt_rng_init(&r, t->seed, 300000 + k);
     double cl, mc, se;
     nnt_qstr_construct_mse(&task, al[k], &r, 1000, &cl, &mc, &se);
-    nnt_tour_printf(t, "| %g | %.4f | %.4f ± %.4f |\n", al[k], cl, mc, se);
+    cli_tour_printf(t, "| %g | %.4f | %.4f ± %.4f |\n", al[k], cl, mc, se);
   }
   nnt_qstr_task_free(&task);
-  nnt_tour_printf(t, "\nTheorem 6 (min-norm least squares, N = 4, d = 5): test MSE vs 1 - n/(Nd).\n\n| n | measured | "
+  cli_tour_printf(t, "\nTheorem 6 (min-norm least squares, N = 4, d = 5): test MSE vs 1 - n/(Nd).\n\n| n | measured | "
                   "1 - n/(Nd) |\n|---|---|---|\n");
   for (int n = 0; n <= 20; n += 5) {
     nnt_rng r;
     nnt_rng_init(&r, t->seed, 400000 + n);
     double se, m = nnt_qstr_ffn_minnorm_mse(4, 5, n, 500, 5, &r, &se);
-    nnt_tour_printf(t, "| %d | %.3f | %.3f |\n", n, m, 1 - n / 20.0);
+    cli_tour_printf(t, "| %d | %.3f | %.3f |\n", n, m, 1 - n / 20.0);
   }
   return NNT_OK;
 }

@@ -31,7 +31,7 @@ static const char *help =
     "  --quick          with compile: cap T at 200 and skip nothing else\n";
 
 typedef struct {
-  nnt_common co;
+  cli_common co;
   const char *machine, *input;
   long steps;
   int attention, precision, beta_search, have_beta;
@@ -39,7 +39,7 @@ typedef struct {
 } tm_opts;
 
 static int parse(int argc, char **argv, tm_opts *o, int compile) {
-  nnt_common_init(&o->co, NULL);
+  cli_common_init(&o->co, NULL);
   o->machine = o->input = NULL;
   o->steps = -1;
   o->attention = NNT_TM_HARD, o->precision = NNT_TM_F64, o->beta_search = 0, o->have_beta = 0, o->beta = 0;
@@ -52,23 +52,23 @@ static int parse(int argc, char **argv, tm_opts *o, int compile) {
                                        {"beta-search", no_argument, 0, 'S'},
                                        {0, 0, 0, 0}};
   static const char *const att[] = {"hard", "softmax", NULL}, *const prec[] = {"f64", "f32", NULL};
-  nnt_cli_reset();
+  cli_reset();
   int c, st;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     switch (c) {
       /* compile keeps T keys per attention layer (about 0.7 KB per step): at most 10^6 steps */
-      case 'T': st = nnt_parse_long("--steps", optarg, 1, compile ? 1000000 : 10000000, &o->steps); break;
+      case 'T': st = cli_parse_long("--steps", optarg, 1, compile ? 1000000 : 10000000, &o->steps); break;
       case 'I': o->input = optarg, st = NNT_OK; break;
-      case 'A': st = nnt_parse_choice("--attention", optarg, att, &o->attention); break;
-      case 'B': st = nnt_parse_double("--beta", optarg, 1e-6, 1e9, &o->beta), o->have_beta = 1; break;
-      case 'P': st = nnt_parse_choice("--precision", optarg, prec, &o->precision); break;
+      case 'A': st = cli_parse_choice("--attention", optarg, att, &o->attention); break;
+      case 'B': st = cli_parse_double("--beta", optarg, 1e-6, 1e9, &o->beta), o->have_beta = 1; break;
+      case 'P': st = cli_parse_choice("--precision", optarg, prec, &o->precision); break;
       case 'S': o->beta_search = 1, st = NNT_OK; break;
-      default: st = nnt_cli_common(c, argv, &o->co);
+      default: st = cli_common_option(c, argv, &o->co);
     }
     if (st) return st;
   }
   if (o->co.help) return NNT_OK;
-  if ((st = nnt_cli_positional(argc, argv, 1, compile ? "nnt tm compile MACHINE --steps T" : "nnt tm run MACHINE --steps T")))
+  if ((st = cli_positional(argc, argv, 1, compile ? "nnt tm compile MACHINE --steps T" : "nnt tm run MACHINE --steps T")))
     return st;
   o->machine = argv[optind];
   if (!compile && (o->attention || o->have_beta || o->precision || o->beta_search))
@@ -101,7 +101,7 @@ static int cmd_run(int argc, char **argv) {
   if (st || o.co.help) return st ? st : (fputs(help, stdout), NNT_OK);
   nnt_tm tm;
   if ((st = load(&o, &tm))) return st;
-  if ((st = nnt_cli_begin(&o.co))) return nnt_tm_free(&tm), st;
+  if ((st = cli_begin(&o.co))) return nnt_tm_free(&tm), st;
   nnt_tm_trace tr;
   double t0 = nnt_now();
   nnt_tm_simulate(&tm, o.steps, &tr);
@@ -215,7 +215,7 @@ static int cmd_compile(int argc, char **argv) {
   if (st || o.co.help) return st ? st : (fputs(help, stdout), NNT_OK);
   nnt_tm tm;
   if ((st = load(&o, &tm))) return st;
-  if ((st = nnt_cli_begin(&o.co))) return nnt_tm_free(&tm), st;
+  if ((st = cli_begin(&o.co))) return nnt_tm_free(&tm), st;
   nnt_tm_run_opts ro = {(nnt_tm_attention)o.attention, o.beta, (nnt_tm_precision)o.precision, 0};
   tm_compiled c;
   double t0 = nnt_now();
@@ -290,7 +290,7 @@ int cmd_tm(int argc, char **argv) {
 
 /* Tour: BB(4) compiled and checked up to its halting step, sizes, the softmax beta threshold, and
  * the per-step cost of a longer run. */
-int tour_tm(nnt_tour *t) {
+int tour_tm(cli_tour *t) {
   static const char *const bb[] = {"1RB1LB_1LA1RZ", "1RB1RZ_1LB0RC_1LC1LA", "1RB1LB_1LA0LC_1RZ1LD_1RD0RA"};
   static const char *const names[] = {"BB(2)", "BB(3)", "BB(4)"};
   char dir[1024];
@@ -300,7 +300,7 @@ int tour_tm(nnt_tour *t) {
                         "machine,T,width,max_width,layers,nonzero_params,l1_norm,steps_checked,mismatches,"
                         "beta_min_f64,beta_min_f32,seconds");
   if (st) return st;
-  nnt_tour_printf(t, "## Turing machines → transformers (seed 000)\n\n"
+  cli_tour_printf(t, "## Turing machines → transformers (seed 000)\n\n"
                   "Each busy-beaver champion is compiled into the encoder-decoder transformer of Section 4 "
                   "(hard-max attention, binary positional encodings, rounding layers) and run for T = its "
                   "halting step; decoded state, head, symbol under the head and written symbol are compared "
@@ -320,10 +320,10 @@ int tour_tm(nnt_tour *t) {
     st = compile_check(&tm, T, &ro, 1, &c);
     nnt_tm_free(&tm);
     if (st) break;
-    nnt_tour_checks(t, !c.r.mismatches, !!c.r.mismatches);
+    cli_tour_checks(t, !c.r.mismatches, !!c.r.mismatches);
     nnt_csv_row(&csv, "%s,%ld,%d,%d,%d,%ld,%.0f,%ld,%ld,%.4g,%.4g,%.4f", bb[i], T, c.s.w, c.s.max_width, c.s.layers,
                 c.s.nonzero, c.s.l1, c.r.steps_checked, c.r.mismatches, c.beta64, c.beta32, c.r.seconds);
-    nnt_tour_printf(t, "| %s `%s` | %ld | %d | %d | %ld | %.0f | %s`steps_checked=%ld mismatches=%ld` | %.3g | %.3g |\n",
+    cli_tour_printf(t, "| %s `%s` | %ld | %d | %d | %ld | %.0f | %s`steps_checked=%ld mismatches=%ld` | %.3g | %.3g |\n",
                     names[i], bb[i], T, c.s.w, c.s.layers, c.s.nonzero, c.s.l1, c.r.mismatches ? "**FAIL** " : "",
                     c.r.steps_checked, c.r.mismatches, c.beta64, c.beta32);
   }
@@ -338,7 +338,7 @@ int tour_tm(nnt_tour *t) {
   st = compile_check(&tm, T, &ro, 0, &c);
   nnt_tm_free(&tm);
   if (st) return st;
-  nnt_tour_checks(t, !c.r.mismatches, !!c.r.mismatches);
+  cli_tour_checks(t, !c.r.mismatches, !!c.r.mismatches);
   double x[10], y[10];
   for (int i = 0; i < 10; i++) x[i] = (i + 0.5) * (T + 1) / 10.0, y[i] = c.r.step_us[i];
   nnt_plot *p = nnt_plot_new("compiled TM: cost per decoded step", "decoder step t", "microseconds per step");
@@ -346,7 +346,7 @@ int tour_tm(nnt_tour *t) {
   st = nnt_plot_save(p, dir, "step_cost");
   nnt_plot_free(p);
   if (st) return st;
-  nnt_tour_printf(t, "\nA longer run (`1RB0LA_1LA0RB`, never halts, T = %ld): %s`steps_checked=%ld mismatches=%ld`, "
+  cli_tour_printf(t, "\nA longer run (`1RB0LA_1LA0RB`, never halts, T = %ld): %s`steps_checked=%ld mismatches=%ld`, "
                   "w = %d, d = %d, %.2f s; per decoded step %.1f µs early and %.1f µs late — each step attends over "
                   "the whole prefix (cached keys and values, %.2f MB).\n\n![step cost](tm/step_cost.png)\n",
                   T, c.r.mismatches ? "**FAIL** " : "", c.r.steps_checked, c.r.mismatches, c.s.w, c.s.layers, c.r.seconds,

@@ -19,7 +19,7 @@
 
 typedef struct {
   const char *name;
-  int (*run)(nnt_tour *t);
+  int (*run)(cli_tour *t);
 } section;
 
 static const section sections[] = {
@@ -62,15 +62,15 @@ typedef struct {
   char error[256];
 } section_result;
 
-void nnt_tour_checks(nnt_tour *t, int passed, int failed) {
+void cli_tour_checks(cli_tour *t, int passed, int failed) {
   t->passed += passed;
   t->failed += failed;
 }
 
-int nnt_tour_checked(nnt_tour *t, int status) {
+int cli_tour_checked(cli_tour *t, int status) {
   if (status != NNT_OK && status != NNT_ECHECK) return status;
-  nnt_tour_checks(t, status == NNT_OK, status == NNT_ECHECK);
-  if (status == NNT_ECHECK) nnt_tour_printf(t, "\n**FAIL**: %s\n\n", nnt_errmsg());
+  cli_tour_checks(t, status == NNT_OK, status == NNT_ECHECK);
+  if (status == NNT_ECHECK) cli_tour_printf(t, "\n**FAIL**: %s\n\n", nnt_errmsg());
   return NNT_OK;
 }
 
@@ -87,7 +87,7 @@ static int section_passed(const section_result *r) { return !r->status && !r->fa
 
 /* Runs one section into t->report. An error ends the section, not the tour: it is written where
  * the section stopped, so its half-written tables and files are never taken for complete ones. */
-static void run_section(const section *s, nnt_tour *t, section_result *r) {
+static void run_section(const section *s, cli_tour *t, section_result *r) {
   double t0 = nnt_now();
   fprintf(stderr, "tour: %s ...\n", s->name);
   t->passed = t->failed = 0;
@@ -99,19 +99,19 @@ static void run_section(const section *s, nnt_tour *t, section_result *r) {
   if (st) {
     snprintf(r->error, sizeof r->error, "%s", *nnt_errmsg() ? nnt_errmsg() : "failed");
     /* a section that stopped before its own heading still gets one, so its error has a place */
-    if (ftell(t->report) == start) nnt_tour_printf(t, "## %s\n", s->name);
-    nnt_tour_printf(t, "\n\n**ERROR**: the section stopped early: %s. Its part of this report and its files "
+    if (ftell(t->report) == start) cli_tour_printf(t, "## %s\n", s->name);
+    cli_tour_printf(t, "\n\n**ERROR**: the section stopped early: %s. Its part of this report and its files "
                     "under `%s/` are incomplete.\n", r->error, s->name);
     fprintf(stderr, "tour: %s stopped early: %s\n", s->name, r->error);
   }
   const char *inject = getenv("NNT_TOUR_FAIL");
   if (inject && in_list(inject, s->name))
-    nnt_tour_checked(t, nnt_fail(NNT_ECHECK, "one failed check injected by NNT_TOUR_FAIL (test hook)"));
+    cli_tour_checked(t, nnt_fail(NNT_ECHECK, "one failed check injected by NNT_TOUR_FAIL (test hook)"));
   r->passed = t->passed;
   r->failed = t->failed;
   r->seconds = nnt_now() - t0;
   if (r->failed) fprintf(stderr, "tour: %s: %d check(s) failed\n", s->name, r->failed);
-  nnt_tour_printf(t, "\n_%s: %.1f s_\n\n", s->name, r->seconds);
+  cli_tour_printf(t, "\n_%s: %.1f s_\n\n", s->name, r->seconds);
 }
 
 /* A table cell: '|' would end it and a newline the row. */
@@ -160,22 +160,22 @@ static int append_file(FILE *dst, FILE *src) {
 }
 
 int cmd_tour(int argc, char **argv) {
-  nnt_common co;
-  nnt_common_init(&co, "nnt-tour");
+  cli_common co;
+  cli_common_init(&co, "nnt-tour");
   const char *only = NULL;
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"only", required_argument, 0, 'O'}, {0, 0, 0, 0}};
-  nnt_cli_reset();
+  cli_reset();
   int c;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     if (c == 'O') {
       only = optarg;
       continue;
     }
-    int st = nnt_cli_common(c, argv, &co);
+    int st = cli_common_option(c, argv, &co);
     if (st) return st;
   }
   if (co.help) return fputs(help, stdout), NNT_OK;
-  int st = nnt_cli_positional(argc, argv, 0, "nnt tour [options]");
+  int st = cli_positional(argc, argv, 0, "nnt tour [options]");
   if (st) return st;
   if (only) {
     char buf[256];
@@ -186,7 +186,7 @@ int cmd_tour(int argc, char **argv) {
       if (!found) return nnt_fail(NNT_EINVAL, "--only: no section named '%s'", tok);
     }
   }
-  if ((st = nnt_cli_begin(&co))) return st;
+  if ((st = cli_begin(&co))) return st;
 
   /* report.md is opened first so that an unwritable folder stops the tour before any work. */
   char path[1024];
@@ -194,7 +194,7 @@ int cmd_tour(int argc, char **argv) {
   if ((st = nnt_afile_open(&rep, nnt_path(path, sizeof path, co.out, "report.md")))) return st;
   FILE *sections_text = tmpfile();
   if (!sections_text) return nnt_afile_abort(&rep), nnt_fail(NNT_EIO, "tour: cannot create a temporary file");
-  nnt_tour t = {co.out, sections_text, co.seed, co.threads, 0, 0};
+  cli_tour t = {co.out, sections_text, co.seed, co.threads, 0, 0};
   section_result res[NSECTIONS];
   int nrun = 0;
   double t0 = nnt_now();

@@ -21,7 +21,7 @@ static double time_gemm(int n, int blas, const float *A, const float *B, float *
   return 2.0 * n * n * n * reps / el * 1e-9;
 }
 
-int tour_core(nnt_tour *t) {
+int tour_core(cli_tour *t) {
   static const int sizes[] = {8, 16, 32, 48, 64, 96, 128, 192, 256};
   enum { NS = sizeof sizes / sizeof sizes[0] };
   double x[NS], loops[NS], blas[NS];
@@ -51,10 +51,10 @@ int tour_core(nnt_tour *t) {
   st = nnt_plot_save(p, dir, "gemm");
   nnt_plot_free(p);
   if (st) return st;
-  nnt_tour_printf(t, "## Core: the matmul path\n\nnnt_sgemm runs its own loops below %ld multiply-adds "
+  cli_tour_printf(t, "## Core: the matmul path\n\nnnt_sgemm runs its own loops below %ld multiply-adds "
                   "and OpenBLAS above. Measured here:\n\n| n | loops GFLOP/s | OpenBLAS GFLOP/s |\n|---|---|---|\n",
                   nnt_gemm_blas_threshold);
-  for (int i = 0; i < NS; i++) nnt_tour_printf(t, "| %d | %.2f | %.2f |\n", sizes[i], loops[i], blas[i]);
-  nnt_tour_printf(t, "\n![gemm](core/gemm.png)\n");
+  for (int i = 0; i < NS; i++) cli_tour_printf(t, "| %d | %.2f | %.2f |\n", sizes[i], loops[i], blas[i]);
+  cli_tour_printf(t, "\n![gemm](core/gemm.png)\n");
   return NNT_OK;
 }
