@@ -15,6 +15,8 @@ void cli_common_init(cli_common *co, const char *default_out) {
   co->out = default_out;
   co->quick = 0;
   co->help = 0;
+  co->resume = 0;
+  co->force = 0;
 }
 
 void cli_reset(void) {

@@ -7,6 +7,7 @@
 #ifndef CLI_H
 #define CLI_H
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "nnt_error.h"
@@ -17,10 +18,15 @@ typedef struct {
   const char *out; /* NULL when the command was given no --out */
   int quick;
   int help;
+  int resume;      /* sweeps: keep the points already in out/results.sqlite */
+  int force;       /* sweeps: start afresh in a folder that holds results */
 } cli_common;
 
-/* Long options every subcommand accepts; put NNT_COMMON_OPTIONS first in its option table and
- * pass unhandled option characters to cli_common_option(). */
+/* Creates co->out (if set) and applies --threads. Call after every option is validated. */
+int cli_begin(const cli_common *co);
+
+/* Hand-written getopt loops (being replaced by the option tables below): put NNT_COMMON_OPTIONS
+ * first in the option table and pass unhandled option characters to cli_common_option(). */
 #define NNT_COMMON_OPTIONS                                                                          \
   {"seed", required_argument, 0, 0x101}, {"threads", required_argument, 0, 0x102},                   \
       {"out", required_argument, 0, 0x103}, {"quick", no_argument, 0, 0x104}, {"help", no_argument, 0, 'h'}
@@ -29,15 +35,82 @@ typedef struct {
   "  --threads N    threads for OpenMP and OpenBLAS (default: all cores)\n"                         \
   "  --out DIR      write results (CSV, JSON, plots) into DIR\n"                                    \
   "  --quick        small preset (seconds) for tests and the tour\n"
-
 void cli_common_init(cli_common *co, const char *default_out);
 /* Handles a common option or getopt's '?'/':' (unknown option, missing value). Returns NNT_OK if
  * c was handled, NNT_EINVAL (message recorded) on a bad value, -1 if c is not a common option. */
 int cli_common_option(int c, char **argv, cli_common *co);
-/* Resets getopt for a subcommand's parse. */
 void cli_reset(void);
-/* Creates co->out (if set) and applies --threads. Call after every option is validated. */
-int cli_begin(const cli_common *co);
+
+/* ---------------------------------------------------------------- declarative options
+ * A subcommand declares its options once, as a table of fields of its config struct:
+ *
+ *   static const cli_opt sweep_opts[] = {
+ *     CLI_INT("reps", nnt_qstr_sweep_cfg, reps, 1, 1000, "repetitions per N"),
+ *     CLI_INTS("N", nnt_qstr_sweep_cfg, Ns, nN, 2, 1e6, "sequence lengths"), ..., {0}};
+ *
+ * cli_parse() then builds the getopt table, fills the config from the area's defaults for the
+ * preset (--quick or full) and then from the options, checks every value against its range, records
+ * which options were given, rejects any option the subcommand does not take, and writes --help
+ * with each option's default read from the default config. Lists take "2,4,6", ranges "0..6" and
+ * progressions "a,b,...,c" (cli_parse_int_list). */
+typedef enum { CLI_K_INT, CLI_K_LONG, CLI_K_U64, CLI_K_DOUBLE, CLI_K_FLAG, CLI_K_CHOICE, CLI_K_STR, CLI_K_INTS, CLI_K_DOUBLES } cli_kind;
+
+typedef struct {
+  const char *name;            /* long option without "--" */
+  cli_kind kind;
+  size_t off, size;            /* the field: offset in the config and size (checked against kind) */
+  double lo, hi;               /* accepted values (numbers, list elements) */
+  const char *help;            /* "(default ...)" is appended unless the text gives its own */
+  const char *const *choices;  /* CLI_K_CHOICE: names, NULL-terminated; the field holds the index */
+  size_t count_off;            /* lists: offset of the int that receives the number of values */
+} cli_opt;
+
+#define CLI_FIELD_(T, f) offsetof(T, f), sizeof(((T *)0)->f)
+#define CLI_INT(name, T, f, lo, hi, help) {name, CLI_K_INT, CLI_FIELD_(T, f), lo, hi, help, NULL, 0}
+#define CLI_LONG(name, T, f, lo, hi, help) {name, CLI_K_LONG, CLI_FIELD_(T, f), lo, hi, help, NULL, 0}
+#define CLI_U64(name, T, f, lo, hi, help) {name, CLI_K_U64, CLI_FIELD_(T, f), lo, hi, help, NULL, 0}
+#define CLI_DOUBLE(name, T, f, lo, hi, help) {name, CLI_K_DOUBLE, CLI_FIELD_(T, f), lo, hi, help, NULL, 0}
+#define CLI_FLAG(name, T, f, help) {name, CLI_K_FLAG, CLI_FIELD_(T, f), 0, 1, help, NULL, 0}
+#define CLI_CHOICE(name, T, f, names, help) {name, CLI_K_CHOICE, CLI_FIELD_(T, f), 0, 0, help, names, 0}
+#define CLI_STR(name, T, f, help) {name, CLI_K_STR, CLI_FIELD_(T, f), 0, 0, help, NULL, 0}
+#define CLI_INTS(name, T, f, n, lo, hi, help) {name, CLI_K_INTS, CLI_FIELD_(T, f), lo, hi, help, NULL, offsetof(T, n)}
+#define CLI_DOUBLES(name, T, f, n, lo, hi, help) {name, CLI_K_DOUBLES, CLI_FIELD_(T, f), lo, hi, help, NULL, offsetof(T, n)}
+
+/* Common options a subcommand takes besides --help, --seed, --threads and --quick. */
+enum { CLI_OUT = 1, CLI_SWEEP = 2 /* --resume, --force */ };
+
+typedef struct {
+  const char *name;    /* "qstr sweep" */
+  const char *args;    /* positional arguments for the usage line, e.g. "FILE" ("" if none) */
+  const char *about;   /* what it does, a few lines */
+  const cli_opt *opts; /* terminated by {0} */
+  size_t cfg_size;
+  void (*defaults)(void *cfg, int quick); /* the area's cfg_default for the preset */
+  int npos_min, npos_max;
+  unsigned common;     /* CLI_OUT | CLI_SWEEP */
+} cli_cmd;
+
+enum { CLI_MAXOPT = 64 };
+typedef struct {
+  cli_common co;
+  unsigned char given[CLI_MAXOPT]; /* given[i]: option i of the table was on the command line */
+  int npos;
+  char **pos;                      /* the positional arguments */
+} cli_args;
+
+/* Fills cfg (defaults, then options) and a. NNT_OK with a->co.help set after printing --help;
+ * NNT_EINVAL with a one-line message on anything wrong. */
+int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a);
+/* Was the option `name` given? (name must be in the table: a typo aborts.) */
+int cli_given(const cli_cmd *cmd, const cli_args *a, const char *name);
+void cli_help(const cli_cmd *cmd, FILE *f);
+/* A family of subcommands ("nnt qstr <sub>"): dispatch on argv[1], or list them for --help. */
+typedef struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} cli_sub;
+int cli_dispatch(const char *family, const cli_sub *subs, int n, int argc, char **argv);
 
 /* Value parsers: NNT_EINVAL with "--opt: ..." on a bad value. */
 int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);

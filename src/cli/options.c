@@ -1,0 +1,234 @@
+/* Declarative options: one table per subcommand drives parsing, range checks, --help and defaults. */
+#include <assert.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum { OPT_BASE = 0x200, OPT_SEED = 0x101, OPT_THREADS, OPT_OUT, OPT_QUICK, OPT_RESUME, OPT_FORCE };
+
+static int nopts(const cli_cmd *cmd) {
+  int n = 0;
+  while (cmd->opts && cmd->opts[n].name) n++;
+  assert(n <= CLI_MAXOPT);
+  return n;
+}
+
+/* A table entry whose field size does not fit its kind is a programming error. */
+static void check_field(const cli_opt *o) {
+  size_t want = 0;
+  switch (o->kind) {
+    case CLI_K_INT: case CLI_K_FLAG: case CLI_K_CHOICE: want = sizeof(int); break;
+    case CLI_K_LONG: want = sizeof(long); break;
+    case CLI_K_U64: want = sizeof(uint64_t); break;
+    case CLI_K_DOUBLE: want = sizeof(double); break;
+    case CLI_K_STR: want = sizeof(const char *); break;
+    case CLI_K_INTS: want = o->size - o->size % sizeof(int); break;
+    case CLI_K_DOUBLES: want = o->size - o->size % sizeof(double); break;
+  }
+  if (want != o->size || !want) {
+    fprintf(stderr, "nnt: option --%s: field of size %zu does not fit its kind\n", o->name, o->size);
+    abort();
+  }
+}
+
+static int parse_value(const cli_opt *o, const char *arg, void *cfg) {
+  char opt[80];
+  snprintf(opt, sizeof opt, "--%s", o->name);
+  char *field = (char *)cfg + o->off;
+  long lo = o->lo <= (double)LONG_MIN ? LONG_MIN : (long)o->lo, hi = o->hi >= (double)LONG_MAX ? LONG_MAX : (long)o->hi;
+  switch (o->kind) {
+    case CLI_K_INT: {
+      long v;
+      if (cli_parse_long(opt, arg, lo, hi, &v)) return NNT_EINVAL;
+      *(int *)field = (int)v;
+      return NNT_OK;
+    }
+    case CLI_K_LONG: return cli_parse_long(opt, arg, lo, hi, (long *)field);
+    case CLI_K_U64: {
+      long v;
+      if (cli_parse_long(opt, arg, lo, hi, &v)) return NNT_EINVAL;
+      *(uint64_t *)field = (uint64_t)v;
+      return NNT_OK;
+    }
+    case CLI_K_DOUBLE: return cli_parse_double(opt, arg, o->lo, o->hi, (double *)field);
+    case CLI_K_FLAG: *(int *)field = 1; return NNT_OK;
+    case CLI_K_CHOICE: return cli_parse_choice(opt, arg, o->choices, (int *)field);
+    case CLI_K_STR:
+      if (!*arg) return nnt_fail(NNT_EINVAL, "%s: empty value", opt);
+      *(const char **)field = arg;
+      return NNT_OK;
+    case CLI_K_INTS: {
+      int max = (int)(o->size / sizeof(int)), n = 0;
+      long *v = nnt_xmalloc((size_t)max * sizeof *v);
+      int st = cli_parse_int_list(opt, arg, lo, hi, v, max, &n);
+      if (!st) {
+        for (int i = 0; i < n; i++) ((int *)field)[i] = (int)v[i];
+        *(int *)((char *)cfg + o->count_off) = n;
+      }
+      free(v);
+      return st;
+    }
+    case CLI_K_DOUBLES: {
+      int max = (int)(o->size / sizeof(double)), n = 0;
+      char buf[4096];
+      if (snprintf(buf, sizeof buf, "%s", arg) >= (int)sizeof buf) return nnt_fail(NNT_EINVAL, "%s: list too long", opt);
+      char *save = NULL;
+      for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (n == max) return nnt_fail(NNT_EINVAL, "%s: more than %d values", opt, max);
+        if (cli_parse_double(opt, tok, o->lo, o->hi, &((double *)field)[n++])) return NNT_EINVAL;
+      }
+      if (!n) return nnt_fail(NNT_EINVAL, "%s: empty list", opt);
+      *(int *)((char *)cfg + o->count_off) = n;
+      return NNT_OK;
+    }
+  }
+  return NNT_EINVAL;
+}
+
+/* The field's value as the option would be written ("" for an unset string or empty list). */
+static void format_value(const cli_opt *o, const void *cfg, char *buf, size_t n) {
+  const char *field = (const char *)cfg + o->off;
+  buf[0] = 0;
+  switch (o->kind) {
+    case CLI_K_INT: snprintf(buf, n, "%d", *(const int *)field); break;
+    case CLI_K_LONG: snprintf(buf, n, "%ld", *(const long *)field); break;
+    case CLI_K_U64: snprintf(buf, n, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case CLI_K_DOUBLE: snprintf(buf, n, "%g", *(const double *)field); break;
+    case CLI_K_FLAG: snprintf(buf, n, "%s", *(const int *)field ? "on" : "off"); break;
+    case CLI_K_CHOICE: snprintf(buf, n, "%s", o->choices[*(const int *)field]); break;
+    case CLI_K_STR: snprintf(buf, n, "%s", *(const char *const *)field ? *(const char *const *)field : ""); break;
+    case CLI_K_INTS: case CLI_K_DOUBLES: {
+      int cnt = *(const int *)((const char *)cfg + o->count_off);
+      size_t len = 0;
+      for (int i = 0; i < cnt && len < n; i++) {
+        if (o->kind == CLI_K_INTS) len += (size_t)snprintf(buf + len, n - len, "%s%d", i ? "," : "", ((const int *)field)[i]);
+        else len += (size_t)snprintf(buf + len, n - len, "%s%g", i ? "," : "", ((const double *)field)[i]);
+      }
+      break;
+    }
+  }
+}
+
+static const char *metavar(const cli_opt *o) {
+  switch (o->kind) {
+    case CLI_K_INT: case CLI_K_LONG: case CLI_K_U64: return "N";
+    case CLI_K_DOUBLE: return "X";
+    case CLI_K_FLAG: return "";
+    case CLI_K_CHOICE: return NULL; /* the choices themselves */
+    case CLI_K_STR: return "S";
+    default: return "LIST";
+  }
+}
+
+void cli_help(const cli_cmd *cmd, FILE *f) {
+  fprintf(f, "usage: nnt %s%s%s [options]\n\n%s\n\noptions:\n", cmd->name, *cmd->args ? " " : "", cmd->args, cmd->about);
+  void *full = nnt_xcalloc(1, cmd->cfg_size), *quick = nnt_xcalloc(1, cmd->cfg_size);
+  if (cmd->defaults) cmd->defaults(full, 0), cmd->defaults(quick, 1);
+  for (int i = 0; i < nopts(cmd); i++) {
+    const cli_opt *o = &cmd->opts[i];
+    char lhs[160], vf[256], vq[256];
+    const char *mv = metavar(o);
+    if (mv) snprintf(lhs, sizeof lhs, "--%s%s%s", o->name, *mv ? " " : "", mv);
+    else {
+      size_t len = (size_t)snprintf(lhs, sizeof lhs, "--%s ", o->name);
+      for (int c = 0; o->choices[c] && len < sizeof lhs; c++)
+        len += (size_t)snprintf(lhs + len, sizeof lhs - len, "%s%s", c ? "|" : "", o->choices[c]);
+    }
+    fprintf(f, "  %-22s %s", lhs, o->help);
+    format_value(o, full, vf, sizeof vf);
+    format_value(o, quick, vq, sizeof vq);
+    if (!strstr(o->help, "default") && o->kind != CLI_K_FLAG && *vf) {
+      if (strcmp(vf, vq)) fprintf(f, " (default %s; --quick %s)", vf, vq);
+      else fprintf(f, " (default %s)", vf);
+    }
+    fputc('\n', f);
+  }
+  free(full);
+  free(quick);
+  fprintf(f, "  --seed S               random seed (default 1)\n"
+             "  --threads N            threads (default: all cores)\n"
+             "  --quick                small preset (seconds) for tests and the tour\n");
+  if (cmd->common & CLI_OUT) fprintf(f, "  --out DIR              write results (CSV, JSON, plots) into DIR\n");
+  if (cmd->common & CLI_SWEEP)
+    fprintf(f, "  --resume               keep the points already computed in DIR/results.sqlite, compute the rest\n"
+               "  --force                start afresh in a DIR that holds results\n");
+}
+
+int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a) {
+  int n = nopts(cmd);
+  memset(a, 0, sizeof *a);
+  cli_common_init(&a->co, NULL);
+  struct option *lo = nnt_xcalloc((size_t)n + 9, sizeof *lo);
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    check_field(&cmd->opts[i]);
+    lo[k++] = (struct option){cmd->opts[i].name, cmd->opts[i].kind == CLI_K_FLAG ? no_argument : required_argument, 0, OPT_BASE + i};
+  }
+  lo[k++] = (struct option){"seed", required_argument, 0, OPT_SEED};
+  lo[k++] = (struct option){"threads", required_argument, 0, OPT_THREADS};
+  lo[k++] = (struct option){"quick", no_argument, 0, OPT_QUICK};
+  lo[k++] = (struct option){"help", no_argument, 0, 'h'};
+  if (cmd->common & CLI_OUT) lo[k++] = (struct option){"out", required_argument, 0, OPT_OUT};
+  if (cmd->common & CLI_SWEEP) {
+    lo[k++] = (struct option){"resume", no_argument, 0, OPT_RESUME};
+    lo[k++] = (struct option){"force", no_argument, 0, OPT_FORCE};
+  }
+  /* The preset decides the defaults, so it is known before any option is applied. */
+  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+    if (!strcmp(argv[i], "--quick")) a->co.quick = 1;
+  memset(cfg, 0, cmd->cfg_size);
+  if (cmd->defaults) cmd->defaults(cfg, a->co.quick);
+  cli_reset();
+  int c, st = NNT_OK;
+  while (!st && (c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+    if (c >= OPT_BASE && c < OPT_BASE + n) {
+      st = parse_value(&cmd->opts[c - OPT_BASE], optarg, cfg);
+      a->given[c - OPT_BASE] = 1;
+    } else if (c == OPT_RESUME) a->co.resume = 1;
+    else if (c == OPT_FORCE) a->co.force = 1;
+    else if (c == '?' && !optopt)
+      st = nnt_fail(NNT_EINVAL, "nnt %s takes no option %s (see nnt %s --help)", cmd->name, argv[optind - 1], cmd->name);
+    else {
+      int r = cli_common_option(c, argv, &a->co);
+      st = r < 0 ? nnt_fail(NNT_EINVAL, "unknown option") : r;
+    }
+  }
+  free(lo);
+  if (st) return st;
+  if (a->co.help) {
+    cli_help(cmd, stdout);
+    return NNT_OK;
+  }
+  if (a->co.resume && a->co.force) return nnt_fail(NNT_EINVAL, "--resume and --force exclude each other");
+  a->npos = argc - optind;
+  a->pos = argv + optind;
+  if (a->npos < cmd->npos_min)
+    return nnt_fail(NNT_EINVAL, "missing argument (usage: nnt %s %s [options])", cmd->name, cmd->args);
+  if (a->npos > cmd->npos_max)
+    return nnt_fail(NNT_EINVAL, "unexpected argument '%s' (usage: nnt %s%s%s [options])", a->pos[cmd->npos_max], cmd->name,
+                    *cmd->args ? " " : "", cmd->args);
+  return NNT_OK;
+}
+
+int cli_given(const cli_cmd *cmd, const cli_args *a, const char *name) {
+  for (int i = 0; i < nopts(cmd); i++)
+    if (!strcmp(cmd->opts[i].name, name)) return a->given[i];
+  fprintf(stderr, "nnt %s: no option --%s in its table\n", cmd->name, name);
+  abort();
+}
+
+int cli_dispatch(const char *family, const cli_sub *subs, int n, int argc, char **argv) {
+  if (argc >= 2)
+    for (int i = 0; i < n; i++)
+      if (!strcmp(argv[1], subs[i].name)) return subs[i].run(argc - 1, argv + 1);
+  if (argc >= 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h"))
+    return nnt_fail(NNT_EINVAL, "unknown subcommand '%s' (see nnt %s --help)", argv[1], family);
+  FILE *f = argc >= 2 ? stdout : stderr;
+  fprintf(f, "usage: nnt %s <subcommand> [options]\n       nnt %s <subcommand> --help\n\nsubcommands:\n", family, family);
+  for (int i = 0; i < n; i++) fprintf(f, "  %-11s %s\n", subs[i].name, subs[i].summary);
+  return argc >= 2 ? NNT_OK : nnt_fail(NNT_EINVAL, "missing subcommand (see nnt %s --help)", family);
+}
