@@ -203,16 +203,11 @@ typedef struct {
 } sweep_opts;
 
 static void sweep_cfg(const sweep_opts *o, nnt_qstr_arch arch, nnt_qstr_sweep_cfg *s) {
-  memset(s, 0, sizeof *s);
-  s->arch = arch;
-  nnt_qstr_task_cfg_default(&s->task, 2);
-  nnt_qstr_train_cfg_default(&s->train);
-  s->train.test_simple = 1, s->train.n_test = o->quick ? 1000 : 5000;
-  s->m = 100, s->H = 500;
-  if (arch == NNT_QSTR_FFN) s->n_hidden = 2, s->hidden[0] = 0, s->hidden[1] = 1000;
+  nnt_qstr_sweep_cfg_default(s, o->quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);
+  s->arch = arch, s->train.test_simple = 1, s->hidden_size = 500;
   s->nN = o->nN;
   for (int k = 0; k < o->nN; k++) s->Ns[k] = (int)o->Ns[k];
-  s->reps = o->quick ? 1 : o->reps;
+  if (!o->quick) s->reps = o->reps;
   s->seed = o->seed;
 }
 
@@ -220,11 +215,11 @@ static int bench_sweep(const sweep_opts *o, nnt_qstr_arch arch, peer *pe, double
   nnt_qstr_sweep_cfg s;
   sweep_cfg(o, arch, &s);
   const char *name = nnt_qstr_arch_names[arch];
-  int n = s.nN * s.reps, st;
-  nnt_qstr_point *pts = nnt_xcalloc(n, sizeof *pts);
-  double t0 = nnt_now();
-  if ((st = nnt_qstr_sweep(&s, pts))) return free(pts), st;
-  double wall = nnt_now() - t0;
+  nnt_qstr_sweep_result sr;
+  int st = nnt_qstr_sweep_run(&s, &sr), n = sr.n;
+  if (st) return nnt_qstr_sweep_result_free(&sr), st;
+  nnt_qstr_point *pts = sr.pts;
+  double wall = sr.wall_s;
   printf("\n== %s sweep: %d points, nnt wall %.2f s\n", name, n, wall);
   print_phases(pts, n, wall, peak, threads);
   long v[MAXREP][MAXN], pv[5][MAXN];
@@ -243,8 +238,8 @@ static int bench_sweep(const sweep_opts *o, nnt_qstr_arch arch, peer *pe, double
     printf("running the released code: OMP_NUM_THREADS=%d %s %s --model %s --check_every 10 --n_test %s "
            "--loss_thrsh %s ...\n", threads, pe->python, script, name, ntest, thr);
     pwall = run_child(argv, pe->tmp, log, threads);
-    if (pwall < 0) return free(pts), peer_fail("the released code", log);
-    if ((st = peer_results(pe, pt, 5, s.nN, pv))) return free(pts), st;
+    if (pwall < 0) return nnt_qstr_sweep_result_free(&sr), peer_fail("the released code", log);
+    if ((st = peer_results(pe, pt, 5, s.nN, pv))) return nnt_qstr_sweep_result_free(&sr), st;
     printf("\n%-12s %12s %12s %8s\n", "sweep", "nnt", "PyTorch", "ratio");
     printf("%-12s %10.2f s %10.2f s %7.1fx   (%d thread(s) each, side by side)\n", name, wall, pwall, pwall / wall,
            threads);
@@ -269,7 +264,7 @@ static int bench_sweep(const sweep_opts *o, nnt_qstr_arch arch, peer *pe, double
     printf(" %10d\n", cens);
   }
   if (pe) printf("%s\n", outside ? "* outside 25% of the released code's median" : "all medians within 25% of the released code's");
-  free(pts);
+  nnt_qstr_sweep_result_free(&sr);
   return NNT_OK;
 }
 
