@@ -47,9 +47,13 @@ static const cli_opt sweep_opts[] = {
     {0}};
 #undef S
 static const cli_cmd sweep_cmd = {
-    "qstr sweep", "", "Samples needed to reach a test-MSE threshold vs N (Figure 1). Writes samples.csv, summary.csv,\n"
+    .name = "qstr sweep",
+    .about = "Samples needed to reach a test-MSE threshold vs N (Figure 1). Writes samples.csv, summary.csv,\n"
     "samples.png, run.json and results.sqlite (every finished run, so --resume continues a killed sweep).",
-    sweep_opts, sizeof(nnt_qstr_sweep_cfg), sweep_defaults, 0, 0, CLI_OUT | CLI_SWEEP};
+    .opts = sweep_opts,
+    .cfg_size = sizeof(nnt_qstr_sweep_cfg),
+    .defaults = sweep_defaults,
+    .common = CLI_OUT | CLI_SWEEP};
 
 static int run_sweep(int argc, char **argv) {
   nnt_qstr_sweep_cfg s;
@@ -69,8 +73,16 @@ static int run_sweep(int argc, char **argv) {
 
 /* ---------------------------------------------------------------- plot */
 static const cli_opt no_opts[] = {{0}};
-static const cli_cmd plot_cmd = {"qstr plot", "DIR...", "One plot of several sweeps' samples.csv (one colour per model) into --out.",
-                                 no_opts, 0, NULL, 1, 64, CLI_OUT};
+static const cli_cmd plot_cmd = {
+    .name = "qstr plot",
+    .args = "DIR...",
+    .about = "One plot of several sweeps' samples.csv (one colour per model) into --out.",
+    .opts = no_opts,
+    .cfg_size = 0,
+    .defaults = NULL,
+    .npos_min = 1,
+    .npos_max = 64,
+    .common = CLI_OUT};
 
 static int run_plot(int argc, char **argv) {
   cli_args a;
@@ -99,9 +111,13 @@ static const cli_opt attention_opts[] = {
     {0}};
 #undef A
 static const cli_cmd attention_cmd = {
-    "qstr attention", "", "Figure 2: train tr on a fixed set, heatmap of |W_q^T W_k| and how much of it is the\n"
+    .name = "qstr attention",
+    .about = "Figure 2: train tr on a fixed set, heatmap of |W_q^T W_k| and how much of it is the\n"
     "eq. (A.2) solution block (against the initial random matrix).",
-    attention_opts, sizeof(nnt_qstr_attention_cfg), attention_defaults, 0, 0, CLI_OUT};
+    .opts = attention_opts,
+    .cfg_size = sizeof(nnt_qstr_attention_cfg),
+    .defaults = attention_defaults,
+    .common = CLI_OUT};
 
 static int run_attention(int argc, char **argv) {
   nnt_qstr_attention_cfg c;
@@ -135,9 +151,13 @@ static const cli_opt heads_opts[] = {
     {0}};
 #undef H
 static const cli_cmd heads_cmd = {
-    "qstr heads", "", "Trained error of the H-head merged-QK transformer (trp) on the norm-squared link vs the bounds\n"
+    .name = "qstr heads",
+    .about = "Trained error of the H-head merged-QK transformer (trp) on the norm-squared link vs the bounds\n"
     "1 - H(q+d)/(qd) and 1 - H/q; the construction's error for H >= q.",
-    heads_opts, sizeof(nnt_qstr_heads_cfg), heads_defaults, 0, 0, CLI_OUT | CLI_SWEEP};
+    .opts = heads_opts,
+    .cfg_size = sizeof(nnt_qstr_heads_cfg),
+    .defaults = heads_defaults,
+    .common = CLI_OUT | CLI_SWEEP};
 
 static int run_heads(int argc, char **argv) {
   nnt_qstr_heads_cfg c;
@@ -164,8 +184,13 @@ static const cli_opt construct_opts[] = {
     CLI_INT("n", C, n, 2, 100000000, "prompts"),
     {0}};
 #undef C
-static const cli_cmd construct_cmd = {"qstr construct", "", "Eq. (A.2) weights: closed-form MSE vs Monte Carlo through the forward pass, per sharpness alpha.",
-                                      construct_opts, sizeof(nnt_qstr_construct_cfg), construct_defaults, 0, 0, CLI_OUT};
+static const cli_cmd construct_cmd = {
+    .name = "qstr construct",
+    .about = "Eq. (A.2) weights: closed-form MSE vs Monte Carlo through the forward pass, per sharpness alpha.",
+    .opts = construct_opts,
+    .cfg_size = sizeof(nnt_qstr_construct_cfg),
+    .defaults = construct_defaults,
+    .common = CLI_OUT};
 
 static int run_construct(int argc, char **argv) {
   nnt_qstr_construct_cfg c;
@@ -192,8 +217,13 @@ static const cli_opt bound_opts[] = {
     CLI_INT("n-test", B, n_test, 1, 10000000, "test prompts"),
     {0}};
 #undef B
-static const cli_cmd bound_cmd = {"qstr ffn-bound", "", "Theorem 6: min-norm least squares on simple-1STR, test MSE vs 1 - n/(Nd).",
-                                  bound_opts, sizeof(nnt_qstr_ffn_bound_cfg), bound_defaults, 0, 0, CLI_OUT};
+static const cli_cmd bound_cmd = {
+    .name = "qstr ffn-bound",
+    .about = "Theorem 6: min-norm least squares on simple-1STR, test MSE vs 1 - n/(Nd).",
+    .opts = bound_opts,
+    .cfg_size = sizeof(nnt_qstr_ffn_bound_cfg),
+    .defaults = bound_defaults,
+    .common = CLI_OUT};
 
 static int run_bound(int argc, char **argv) {
   nnt_qstr_ffn_bound_cfg c;
