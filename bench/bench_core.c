@@ -180,7 +180,7 @@ static void step_ms(model *m, double *best, double *median) {
   *best = t[0], *median = t[n / 2];
 }
 
-int bench_core(int argc, char **argv) {
+static int run(int argc, char **argv) {
   cli_common co;
   cli_common_init(&co, NULL);
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {"blas-threshold", required_argument, 0, 0x201}, {0, 0, 0, 0}};
@@ -259,3 +259,5 @@ int bench_core(int argc, char **argv) {
   }
   return NNT_OK;
 }
+
+const cli_bench cli_bench_core = {"core", run};

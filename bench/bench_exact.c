@@ -1,6 +1,8 @@
 /* nnt bench exact — the exact constructions timed at the sizes the issues name: a 20-input circuit
  * compiled and checked on all 2^20 inputs, c432 on 10^5 random inputs, the compiled BB(4) and a
- * 10^4-step Turing machine run step by step against the simulation, Delta^L swept exactly. */
+ * 10^4-step Turing machine run step by step against the simulation, Delta^L swept exactly.
+ * needs: circuits tm approx
+ */
 #include <stdio.h>
 #include <sys/resource.h>
 
@@ -64,7 +66,7 @@ static int bench_machine(const char *spec, long T, nnt_tm_precision prec) {
   return st;
 }
 
-int bench_exact(int argc, char **argv) {
+static int run(int argc, char **argv) {
   cli_common co;
   cli_common_init(&co, NULL);
   static const struct option opts[] = {NNT_COMMON_OPTIONS, {0, 0, 0, 0}};
@@ -109,3 +111,5 @@ int bench_exact(int argc, char **argv) {
   }
   return NNT_OK;
 }
+
+const cli_bench cli_bench_exact = {"exact", run};

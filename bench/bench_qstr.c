@@ -412,7 +412,7 @@ static int bench_gru(int quick, uint64_t seed, peer *pe, double peak, int thread
   return NNT_OK;
 }
 
-int bench_qstr(int argc, char **argv) {
+static int run(int argc, char **argv) {
   cli_common co;
   cli_common_init(&co, NULL);
   co.threads = 1;
@@ -471,3 +471,5 @@ int bench_qstr(int argc, char **argv) {
   if (pe.dir && !st) peer_cleanup(&pe);
   return st;
 }
+
+const cli_bench cli_bench_qstr = {"qstr", run};
