@@ -1,6 +1,8 @@
 /* nnt bench exact — the exact constructions timed at the sizes the issues name: a 20-input circuit
  * compiled and checked on all 2^20 inputs, c432 on 10^5 random inputs, the compiled BB(4) and a
- * 10^4-step Turing machine run step by step against the simulation, Delta^L swept exactly. */
+ * 10^4-step Turing machine run step by step against the simulation, Delta^L swept exactly.
+ * needs: circuits tm approx
+ */
 #include <stdio.h>
 #include <sys/resource.h>
 
@@ -68,7 +70,7 @@ static const cli_cmd bench_cmd = {.name = "bench exact",
                                   .about = "The exact constructions' cost: circuits compiled and verified, Turing machines compiled and\n"
                                            "run step by step, the PWL engine (run from the source folder)."};
 
-int bench_exact(int argc, char **argv) {
+static int run(int argc, char **argv) {
   cli_args a;
   int st = cli_parse(&bench_cmd, argc, argv, NULL, &a);
   if (st || a.co.help || (st = cli_begin(&a.co))) return st;
@@ -107,3 +109,5 @@ int bench_exact(int argc, char **argv) {
   }
   return NNT_OK;
 }
+
+const cli_bench cli_bench_exact = {"exact", run};
