@@ -102,8 +102,8 @@ static double mlp32_error(mlp32 *M, const uint8_t *X, const uint8_t *Y, int n, f
   return n ? (double)wrong / n : 0;
 }
 
-int nnt_circuit_learn(const nnt_circuit *c, int bit, int width, int n, const nnt_learn_opts *o, uint64_t stream,
-                      const uint8_t *X, const uint8_t *Y, int ntest, nnt_learn_result *res, nnt_mlp *trained) {
+int nnt_circuit_learn(const nnt_circuit *c, int bit, int width, int n, const nnt_circuit_learn_opts *o, uint64_t stream,
+                      const uint8_t *X, const uint8_t *Y, int ntest, nnt_circuit_learn_result *res, nnt_mlp *trained) {
   int m = c->ninputs, B = o->batch < n ? o->batch : n, EB = 512, st = NNT_OK;
   nnt_rng r;
   nnt_rng_init(&r, o->seed, stream);

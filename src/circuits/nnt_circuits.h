@@ -4,7 +4,7 @@
  * all-layer margin (eq. 2.1) of any nnt_mlp.
  *
  * A circuit is a DAG of gates stored in topological order (every gate's fan-in comes before it).
- * Inputs are gates of type NNT_GATE_INPUT; outputs are a list of gate indices (a gate may be
+ * Inputs are gates of type NNT_CIRCUIT_GATE_INPUT; outputs are a list of gate indices (a gate may be
  * listed more than once). Readers return NNT_EFORMAT with "file:line: what" on malformed,
  * cyclic, sequential (latches) or incomplete (undefined signals) circuits.
  */
@@ -17,36 +17,36 @@
 #include "nnt_rng.h"
 
 typedef enum {
-  NNT_GATE_INPUT = 0,
-  NNT_GATE_CONST0,
-  NNT_GATE_CONST1,
-  NNT_GATE_BUF, /* ID gate */
-  NNT_GATE_NOT,
-  NNT_GATE_AND,
-  NNT_GATE_NAND,
-  NNT_GATE_OR,
-  NNT_GATE_NOR,
-  NNT_GATE_XOR,
-  NNT_GATE_XNOR,
-  NNT_GATE_NTYPES
-} nnt_gate_type;
+  NNT_CIRCUIT_GATE_INPUT = 0,
+  NNT_CIRCUIT_GATE_CONST0,
+  NNT_CIRCUIT_GATE_CONST1,
+  NNT_CIRCUIT_GATE_BUF, /* ID gate */
+  NNT_CIRCUIT_GATE_NOT,
+  NNT_CIRCUIT_GATE_AND,
+  NNT_CIRCUIT_GATE_NAND,
+  NNT_CIRCUIT_GATE_OR,
+  NNT_CIRCUIT_GATE_NOR,
+  NNT_CIRCUIT_GATE_XOR,
+  NNT_CIRCUIT_GATE_XNOR,
+  NNT_CIRCUIT_GATE_NTYPES
+} nnt_circuit_gate_type;
 
 typedef struct {
-  nnt_gate_type type;
+  nnt_circuit_gate_type type;
   int nin;
   int *in; /* fan-in gate indices, all smaller than this gate's index */
   char *name;
-} nnt_gate;
+} nnt_circuit_gate;
 
 typedef struct {
   int ngates;
-  nnt_gate *gates;
+  nnt_circuit_gate *gates;
   int ninputs, noutputs;
   int *inputs;  /* gate indices, in declaration order: input bit i of x */
   int *outputs; /* gate indices, in declaration order: output bit j */
 } nnt_circuit;
 
-const char *nnt_gate_name(nnt_gate_type t);
+const char *nnt_circuit_gate_name(nnt_circuit_gate_type t);
 void nnt_circuit_free(nnt_circuit *c);
 
 /* Readers. `name` labels error messages ("name:line: what"). The text need not be
@@ -72,29 +72,29 @@ void nnt_circuit_eval(const nnt_circuit *c, const uint8_t *x, uint8_t *y);
  * nodes of layer l-1; ID (BUF) nodes carry signals across layers; the last layer q holds the
  * outputs in declaration order. Gates outside the outputs' cone are dropped. */
 typedef struct {
-  nnt_gate_type type;
+  nnt_circuit_gate_type type;
   int nin;
   int *in; /* node indices within the previous layer */
-} nnt_lnode;
+} nnt_circuit_lnode;
 
 typedef struct {
   int depth;       /* q: layers after the input layer */
   int *width;      /* width[l], l = 0..depth; width[0] = number of inputs */
-  nnt_lnode **nodes; /* nodes[l][k], l = 1..depth */
+  nnt_circuit_lnode **nodes; /* nodes[l][k], l = 1..depth */
   int width_max;   /* r (including the input layer, as in the paper) */
   long size;       /* s: nodes of layers 1..q, ID gates included */
   long id_gates;   /* ID gates inserted by layering */
   long orig_gates; /* gates of the circuit kept (cone of the outputs, inputs excluded) */
-} nnt_layered;
+} nnt_circuit_layered;
 
-void nnt_circuit_layer(const nnt_circuit *c, nnt_layered *L);
-void nnt_layered_free(nnt_layered *L);
+void nnt_circuit_layer(const nnt_circuit *c, nnt_circuit_layered *L);
+void nnt_circuit_layered_free(nnt_circuit_layered *L);
 
 /* The compiled net (Lemma B.1): each circuit layer becomes two ReLU layers
  * f(h) = relu(W2 relu(W1 h + b1) + b2); with `correct`, the correction round(z) =
  * relu(3z - 1) - relu(3z - 2) follows every block but the last, as two more ReLU layers
  * (Lemma 3.3). Output j of the net is output bit j of the circuit, exactly 0 or 1. */
-void nnt_circuit_compile(const nnt_layered *L, int correct, nnt_mlp *net);
+void nnt_circuit_compile(const nnt_circuit_layered *L, int correct, nnt_mlp *net);
 
 /* Compares the net's own batched forward pass with direct evaluation: every input when
  * ninputs <= exhaustive_max (checked = 2^ninputs), else `samples` uniform random inputs drawn
@@ -105,9 +105,9 @@ typedef struct {
   int exhaustive;
   double max_abs_err; /* max |net - circuit| over all outputs checked */
   long first_bad;     /* index of the first mismatching vector in enumeration order, -1 if none */
-} nnt_verify_result;
+} nnt_circuit_verify_result;
 
-nnt_verify_result nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
+nnt_circuit_verify_result nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
                                      long samples, uint64_t seed);
 
 /* ---- All-layer margin (eq. 2.1), parameter space ----
@@ -126,17 +126,17 @@ typedef struct {
   int bisections;   /* radius bisection steps (default 12) */
   int deepfool_its; /* DeepFool iterations (default 60) */
   uint64_t seed;
-} nnt_margin_opts;
+} nnt_circuit_margin_opts;
 
 typedef struct {
   double rho;        /* upper bound on the all-layer margin */
   double output;     /* F_j(x, theta) */
   int best_layer;    /* layer holding most of the best perturbation's squared norm */
   long forward_passes;
-} nnt_margin_result;
+} nnt_circuit_margin_result;
 
-void nnt_margin_opts_default(nnt_margin_opts *o);
-nnt_margin_result nnt_mlp_margin(const nnt_mlp *net, const double *x, int j, int y, const nnt_margin_opts *o);
+void nnt_circuit_margin_opts_default(nnt_circuit_margin_opts *o);
+nnt_circuit_margin_result nnt_circuit_margin(const nnt_mlp *net, const double *x, int j, int y, const nnt_circuit_margin_opts *o);
 
 /* A certified LOWER bound on the same margin from layerwise Lipschitz constants: with every
  * layer's perturbation (dW_l, db_l) of Frobenius norm <= eps, the error of layer l obeys
@@ -145,12 +145,12 @@ nnt_margin_result nnt_mlp_margin(const nnt_mlp *net, const double *x, int j, int
  * with e_L < |F_j| (bisection) cannot flip the decision. Like the norm-based bounds the paper
  * contrasts with (Theorem 3.1's discussion), it multiplies operator norms across layers and is
  * blind to the correction layers' saturation. Returns 0 for a misclassified x. */
-double nnt_mlp_margin_lower(const nnt_mlp *net, const double *x, int j, int y);
+double nnt_circuit_margin_lower(const nnt_mlp *net, const double *x, int j, int y);
 
 /* Gradient of F_j(x, theta) with respect to every parameter, laid out layer by layer as
  * (W row-major, then b); returns F_j. grad holds nnt_mlp_stats_of(net).params doubles.
  * Exposed for the finite-difference check. */
-double nnt_mlp_output_grad(const nnt_mlp *net, const double *x, int j, double *grad);
+double nnt_circuit_output_grad(const nnt_mlp *net, const double *x, int j, double *grad);
 
 /* ---- Learnability (beyond the paper): SGD-trained ReLU nets on circuit-labelled samples ----
  * A net of `depth` hidden ReLU layers of width `width` and two output logits (float32, PyTorch's
@@ -163,17 +163,17 @@ typedef struct {
   double lr;
   uint64_t seed;
   int sgd;
-} nnt_learn_opts;
+} nnt_circuit_learn_opts;
 
 typedef struct {
   double test_err, train_err, train_loss;
-} nnt_learn_result;
+} nnt_circuit_learn_result;
 
 /* X holds ntest input vectors as 0/1 bytes [ntest, m], Y their labels. When `trained` is not
  * NULL it receives the net in float64 with one output, the logit difference (class 1 minus
  * class 0): positive = predicts 1. NNT_ENUMERIC if the loss becomes NaN/Inf. */
-int nnt_circuit_learn(const nnt_circuit *c, int bit, int width, int n, const nnt_learn_opts *o, uint64_t stream,
-                      const uint8_t *X, const uint8_t *Y, int ntest, nnt_learn_result *res, nnt_mlp *trained);
+int nnt_circuit_learn(const nnt_circuit *c, int bit, int width, int n, const nnt_circuit_learn_opts *o, uint64_t stream,
+                      const uint8_t *X, const uint8_t *Y, int ntest, nnt_circuit_learn_result *res, nnt_mlp *trained);
 /* n inputs drawn from (seed, stream) with their labels (output bit `bit`). */
 void nnt_circuit_sample(const nnt_circuit *c, int bit, int n, uint64_t seed, uint64_t stream, uint8_t *X, uint8_t *Y);
 

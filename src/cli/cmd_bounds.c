@@ -201,12 +201,12 @@ static int bounds_circuit(const cli_common *co, const char *file, report *r, dou
   if (st) return st;
   if ((st = cli_begin(co))) return nnt_circuit_free(&c), st;
   double t0 = nnt_now();
-  nnt_layered L;
+  nnt_circuit_layered L;
   nnt_circuit_layer(&c, &L);
   nnt_mlp net;
   nnt_mlp_init(&net);
   nnt_circuit_compile(&L, 1, &net);
-  nnt_verify_result v = nnt_circuit_verify(&c, &net, 16, 20000, co->seed);
+  nnt_circuit_verify_result v = nnt_circuit_verify(&c, &net, 16, 20000, co->seed);
   nnt_mlp_stats s = nnt_mlp_stats_of(&net);
   double lam = circuit_lambda(&net, c.ninputs, co->seed);
   /* p of the dense architecture F_{W,d}: input m, hidden width W, output width of the last layer */
@@ -246,13 +246,13 @@ static int bounds_circuit(const cli_common *co, const char *file, report *r, dou
       for (int i = 0; i < m; i++) x[i] = m <= 8 ? (double)((v >> i) & 1) : (double)(nnt_rng_u64(&rng) & 1);
       nnt_mlp_forward(&net, x, y);
       for (int j = 0; j < no; j++) {
-        double g = nnt_mlp_margin_lower(&ro[j], x, 0, y[j] > 0.5);
+        double g = nnt_circuit_margin_lower(&ro[j], x, 0, y[j] > 0.5);
         if (g < cert) cert = g;
       }
     }
     for (int j = 0; j < no; j++) nnt_mlp_free(&ro[j]);
     free(ro), free(x), free(y);
-    printf("certified margin lower bound (layerwise Lipschitz, nnt_mlp_margin_lower; min over %ld %s inputs and %d "
+    printf("certified margin lower bound (layerwise Lipschitz, nnt_circuit_margin_lower; min over %ld %s inputs and %d "
            "outputs): gamma >= %.4g -> Lemma 2.3 n=%.4g for epsilon=%g\n",
            count, m <= 8 ? "(all)" : "random", no, cert,
            cert > 0 ? nnt_bounds_lemma23_n(s.l1_norm, p, cert, r->eps) : INFINITY, r->eps);
@@ -295,7 +295,7 @@ static int bounds_circuit(const cli_common *co, const char *file, report *r, dou
   if (!st && v.mismatches) st = nnt_fail(NNT_ECHECK, "the compiled net disagrees with the circuit");
 done:
   nnt_mlp_free(&net);
-  nnt_layered_free(&L);
+  nnt_circuit_layered_free(&L);
   nnt_circuit_free(&c);
   return st;
 }

@@ -192,7 +192,7 @@ static int parse_opts(int argc, char **argv, copts *o, const char *default_out, 
   return NNT_OK;
 }
 
-static void print_circuit(const char *file, const nnt_circuit *c, const nnt_layered *L) {
+static void print_circuit(const char *file, const nnt_circuit *c, const nnt_circuit_layered *L) {
   printf("circuit: %s inputs=%d outputs=%d gates=%ld depth_q=%d width_r=%d size_s=%ld id_gates=%ld\n", file,
          c->ninputs, c->noutputs, L->orig_gates, L->depth, L->width_max, L->size, L->id_gates);
 }
@@ -204,7 +204,7 @@ static void print_net(const nnt_mlp *net, int correct) {
 }
 
 /* Reads FILE, layers and compiles it. */
-static int load(const char *file, int correct, nnt_circuit *c, nnt_layered *L, nnt_mlp *net) {
+static int load(const char *file, int correct, nnt_circuit *c, nnt_circuit_layered *L, nnt_mlp *net) {
   int st = nnt_circuit_read(file, c);
   if (st) return st;
   nnt_circuit_layer(c, L);
@@ -220,7 +220,7 @@ static int cmd_compile(int argc, char **argv) {
   if (!o.co.out) return nnt_fail(NNT_EINVAL, "--out NET is required (the file the net is written to)");
   const char *out = o.co.out;
   nnt_circuit c;
-  nnt_layered L;
+  nnt_circuit_layered L;
   nnt_mlp net;
   if ((st = load(o.file, o.correct, &c, &L, &net))) return st;
   o.co.out = NULL; /* --out names a file here, not a folder */
@@ -230,7 +230,7 @@ static int cmd_compile(int argc, char **argv) {
     print_net(&net, o.correct);
     printf("wrote %s\n", out);
   }
-  nnt_mlp_free(&net), nnt_layered_free(&L), nnt_circuit_free(&c);
+  nnt_mlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   return st;
 }
 
@@ -241,7 +241,7 @@ static int cmd_verify(int argc, char **argv) {
   if (o.co.help) return fputs(help, stdout), NNT_OK;
   if (o.co.out) return nnt_fail(NNT_EINVAL, "--out: verify writes no files");
   nnt_circuit c;
-  nnt_layered L;
+  nnt_circuit_layered L;
   nnt_mlp net;
   if ((st = load(o.file, o.correct, &c, &L, o.net ? NULL : &net))) return st;
   if (o.net && (st = nnt_mlp_load(o.net, &net))) goto done_nonet;
@@ -255,7 +255,7 @@ static int cmd_verify(int argc, char **argv) {
   if (o.net) printf("net: %s\n", o.net);
   print_net(&net, o.correct);
   double t0 = nnt_now();
-  nnt_verify_result r = nnt_circuit_verify(&c, &net, o.exmax, o.samples, o.co.seed);
+  nnt_circuit_verify_result r = nnt_circuit_verify(&c, &net, o.exmax, o.samples, o.co.seed);
   printf("inputs_checked=%ld mismatches=%ld mode=%s max_abs_err=%g time_s=%.2f\n", r.checked, r.mismatches,
          r.exhaustive ? "exhaustive" : "random", r.max_abs_err, nnt_now() - t0);
   if (r.mismatches) {
@@ -269,7 +269,7 @@ static int cmd_verify(int argc, char **argv) {
 done:
   nnt_mlp_free(&net);
 done_nonet:
-  nnt_layered_free(&L), nnt_circuit_free(&c);
+  nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   return st;
 }
 
@@ -311,7 +311,7 @@ static double median(double *v, int n) {
 
 static int margin_file(copts *o) {
   nnt_circuit c;
-  nnt_layered L;
+  nnt_circuit_layered L;
   nnt_mlp nets[3];
   int st = load(o->file, 0, &c, &L, NULL), nk = 2;
   if (st) return st;
@@ -346,8 +346,8 @@ static int margin_file(copts *o) {
   char *bits = nnt_xmalloc((size_t)c.ninputs + 1);
   nnt_rng rng;
   nnt_rng_init(&rng, o->co.seed, 0);
-  nnt_margin_opts mo;
-  nnt_margin_opts_default(&mo);
+  nnt_circuit_margin_opts mo;
+  nnt_circuit_margin_opts_default(&mo);
   double lowmin[3] = {0, 0, 0};
   nnt_progress pr;
   nnt_progress_start(&pr, "margin", (long)n * nk);
@@ -359,8 +359,8 @@ static int margin_file(copts *o) {
     for (int k = 0; k < nk; k++) {
       mo.seed = o->co.seed * 1000003ULL + (uint64_t)v * 3 + (uint64_t)k;
       int jj = o->logit && k == 2 ? o->output : 0;
-      nnt_margin_result r = nnt_mlp_margin(&nets[k], x, jj, yb[o->output], &mo);
-      double lower = nnt_mlp_margin_lower(&nets[k], x, jj, yb[o->output]);
+      nnt_circuit_margin_result r = nnt_circuit_margin(&nets[k], x, jj, yb[o->output], &mo);
+      double lower = nnt_circuit_margin_lower(&nets[k], x, jj, yb[o->output]);
       rho[k * n + v] = r.rho;
       lowmin[k] = v == 0 || lower < lowmin[k] ? lower : lowmin[k];
       nnt_csv_row(&csv, "%d,%s,%d,%s,%.17g,%.17g,%.17g,%d,%ld", v, bits, yb[o->output], kinds[k], r.output, r.rho,
@@ -396,7 +396,7 @@ out2:
 out1:
   for (int k = 0; k < nk; k++) nnt_mlp_free(&nets[k]);
 out0:
-  nnt_layered_free(&L), nnt_circuit_free(&c);
+  nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   return st;
 }
 
@@ -440,7 +440,7 @@ static int margin_sweep(const cli_common *co, int family, const long *depths, in
     }
     for (int ci = 0; ci < circuits; ci++) {
       nnt_circuit c;
-      nnt_layered L;
+      nnt_circuit_layered L;
       nnt_mlp net[2];
       if (family) nnt_circuit_random(m, q, width, co->seed, (uint64_t)(q * 1000 + ci), &c);
       else chain_circuit(q, &c);
@@ -454,20 +454,20 @@ static int margin_sweep(const cli_common *co, int family, const long *depths, in
         pick_input(&c, v, !family, &rng, x, xb);
         nnt_circuit_eval(&c, xb, &y);
         for (int k = 0; k < 2; k++) {
-          nnt_margin_opts mo;
-          nnt_margin_opts_default(&mo);
+          nnt_circuit_margin_opts mo;
+          nnt_circuit_margin_opts_default(&mo);
           mo.seed = co->seed ^ ((uint64_t)q << 40 | (uint64_t)ci << 20 | (uint64_t)v << 2 | (uint64_t)k);
-          nnt_margin_result r = nnt_mlp_margin(&net[k], x, 0, y, &mo);
+          nnt_circuit_margin_result r = nnt_circuit_margin(&net[k], x, 0, y, &mo);
           nnt_mlp_stats s = nnt_mlp_stats_of(&net[k]);
           per[k][ci * inputs + v] = r.rho;
-          double lower = nnt_mlp_margin_lower(&net[k], x, 0, y);
+          double lower = nnt_circuit_margin_lower(&net[k], x, 0, y);
           lows[k][ci * inputs + v] = lower;
           nnt_csv_row(&csv, "%d,%d,%d,%d,%s,%d,%.17g,%.17g,%.17g,%d", q, ci, v, y, kinds[k], s.layers, s.l1_norm,
                       r.rho, lower, r.best_layer);
           nnt_progress_add(&pr, 1);
         }
       }
-      nnt_mlp_free(&net[0]), nnt_mlp_free(&net[1]), nnt_layered_free(&L), nnt_circuit_free(&c);
+      nnt_mlp_free(&net[0]), nnt_mlp_free(&net[1]), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
     }
     res->depth[di] = q;
     int n = circuits * inputs;
@@ -550,7 +550,7 @@ static int cmd_learn(int argc, char **argv) {
     cli_parse_int_list("--widths", q ? "1,4,16" : "1,4,16,64", 1, 64, o.widths, 4, &o.nwidths);
   if (!o.nns) cli_parse_int_list("--n", q ? "64,256,1024" : "64,128,256,...,4096", 1, 4096, o.ns, 7, &o.nns);
   double lr = o.lr > 0 ? o.lr : (o.sgd ? 0.05 : 1e-3);
-  nnt_learn_opts lo = {o.hidden ? o.hidden : 3, o.steps ? o.steps : (q ? 300 : 2000), 32, lr, o.co.seed, o.sgd};
+  nnt_circuit_learn_opts lo = {o.hidden ? o.hidden : 3, o.steps ? o.steps : (q ? 300 : 2000), 32, lr, o.co.seed, o.sgd};
   int reps = o.reps ? o.reps : 1, ntest = o.ntest ? o.ntest : (q ? 1024 : 4096);
   double eps = o.eps > 0 ? o.eps : 0.05;
   nnt_circuit c;
@@ -582,11 +582,11 @@ static int cmd_learn(int argc, char **argv) {
     X = nnt_xrealloc(X, (size_t)ntest * (c.ninputs ? c.ninputs : 1));
     nnt_circuit_sample(&c, o.output, ntest, o.co.seed, 1, X, Y);
   }
-  nnt_layered L;
+  nnt_circuit_layered L;
   nnt_circuit_layer(&c, &L);
   int r = 1; /* the widest gate layer (the input layer excluded) */
   for (int l = 1; l <= L.depth; l++) r = L.width[l] > r ? L.width[l] : r;
-  nnt_layered_free(&L);
+  nnt_circuit_layered_free(&L);
   if ((st = cli_begin(&o.co))) goto out;
   double t0 = nnt_now();
   nnt_csv csv;
@@ -602,7 +602,7 @@ static int cmd_learn(int argc, char **argv) {
     for (int ni = 0; ni < nn && !st; ni++)
       for (int rep = 0; rep < reps && !st; rep++) {
         int w = (int)(r * o.widths[wi]), n = (int)o.ns[ni];
-        nnt_learn_result res;
+        nnt_circuit_learn_result res;
         nnt_mlp net;
         int keep = ni == nn - 1 && rep == 0;
         double t0 = nnt_now();
@@ -723,7 +723,7 @@ int tour_circuits(cli_tour *t) {
   int st = nnt_circuit_parse_bench(text, strlen(text), "adder8.bench", &c);
   free(text);
   if (st) return st;
-  nnt_layered L;
+  nnt_circuit_layered L;
   nnt_circuit_layer(&c, &L);
   cli_tour_printf(t, "## Circuits → ReLU nets (seed 000, Lemma 3.2 / B.1, Lemma 3.3)\n\n"
                   "An 8-bit ripple-carry adder (%d inputs, %d outputs, %ld gates) layered to depth q = %d, "
@@ -737,7 +737,7 @@ int tour_circuits(cli_tour *t) {
     nnt_mlp net;
     nnt_circuit_compile(&L, k, &net);
     double t0 = nnt_now();
-    nnt_verify_result r = nnt_circuit_verify(&c, &net, 20, 0, t->seed);
+    nnt_circuit_verify_result r = nnt_circuit_verify(&c, &net, 20, 0, t->seed);
     nnt_mlp_stats s = nnt_mlp_stats_of(&net);
     cli_tour_printf(t, "| %s | %d | %ld | %ld | %ld | %.0f | %ld | %s%ld | %.2f |\n",
                     k ? "with correction layers" : "Lemma B.1", s.layers, s.hidden_units, s.params, s.nonzero_params,
@@ -745,7 +745,7 @@ int tour_circuits(cli_tour *t) {
     cli_tour_checks(t, !r.mismatches, !!r.mismatches);
     nnt_mlp_free(&net);
   }
-  nnt_layered_free(&L), nnt_circuit_free(&c);
+  nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   static const long depths[] = {1, 2, 4, 8, 16};
   cli_common co;
   cli_common_init(&co, dir);
