@@ -28,7 +28,7 @@ static int bench_circuit(const char *path, int correct) {
   nnt_circuit_layer(&c, &L);
   nnt_circuit_compile(&L, correct, &net);
   double t1 = nnt_now();
-  nnt_circuit_verify_result r = nnt_circuit_verify(&c, &net, 20, 100000, 1);
+  nnt_circuit_verify_counts r = nnt_circuit_verify(&c, &net, 20, 100000, 1);
   double t2 = nnt_now();
   nnt_mlp_stats s = nnt_mlp_stats_of(&net);
   printf("%-44s %3s %8ld %9ld %9.3f %9.2f %8.1f\n", path, correct ? "yes" : "no", s.nonzero_params, r.checked, t1 - t0,

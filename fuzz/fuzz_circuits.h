@@ -23,7 +23,7 @@ static int fuzz_circuit_reader(circuit_reader read, const char *name, const unsi
       for (int corr = 0; corr < 2; corr++) {
         nnt_mlp net;
         nnt_circuit_compile(&L, corr, &net);
-        nnt_circuit_verify_result r = nnt_circuit_verify(&c, &net, 8, 64, 1);
+        nnt_circuit_verify_counts r = nnt_circuit_verify(&c, &net, 8, 64, 1);
         if (r.mismatches) abort(); /* a compiler bug: the net disagrees with the circuit */
         nnt_mlp_free(&net);
       }

@@ -5,6 +5,7 @@
 
 #include "nnt_error.h"
 #include "nnt_circuits.h"
+#include "nnt_progress.h"
 
 /* Hidden ReLU units a node needs in the first layer of its block. */
 static int hidden_units(const nnt_circuit_lnode *n) {
@@ -106,9 +107,9 @@ void nnt_circuit_compile(const nnt_circuit_layered *L, int correct, nnt_mlp *net
   }
 }
 
-nnt_circuit_verify_result nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
-                                     long samples, uint64_t seed) {
-  nnt_circuit_verify_result r = {0, 0, 0, 0, -1};
+nnt_circuit_verify_counts nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
+                                      long samples, uint64_t seed) {
+  nnt_circuit_verify_counts r = {0, 0, 0, 0, -1};
   int m = c->ninputs, o = c->noutputs;
   r.exhaustive = m <= exhaustive_max;
   long total = r.exhaustive ? 1L << m : samples;
@@ -152,4 +153,40 @@ nnt_circuit_verify_result nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp
   r.checked = total;
   free(X), free(Y), free(XW), free(YW), free(ref);
   return r;
+}
+
+void nnt_circuit_verify_cfg_default(nnt_circuit_verify_cfg *cfg, int quick) {
+  (void)quick; /* one preset: exhaustive up to 2^20 inputs is seconds */
+  memset(cfg, 0, sizeof *cfg);
+  cfg->exhaustive_max = 20;
+  cfg->samples = 100000;
+  cfg->seed = 1;
+}
+
+int nnt_circuit_verify_run(const nnt_circuit_verify_cfg *cfg, nnt_circuit_verify_result *res) {
+  memset(res, 0, sizeof *res);
+  if (!cfg->file) return nnt_fail(NNT_EINVAL, "no circuit file");
+  if (cfg->exhaustive_max < 0 || cfg->exhaustive_max > 30 || cfg->samples < 1)
+    return nnt_fail(NNT_EINVAL, "exhaustive_max must be in 0..30 and samples positive");
+  int st = nnt_circuit_read(cfg->file, &res->c);
+  if (st) return st;
+  nnt_circuit_layer(&res->c, &res->L);
+  if (!cfg->net) nnt_circuit_compile(&res->L, cfg->correct, &res->net);
+  else if ((st = nnt_mlp_load(cfg->net, &res->net))) goto fail;
+  if (nnt_mlp_input_dim(&res->net) != res->c.ninputs || nnt_mlp_output_dim(&res->net) != res->c.noutputs) {
+    st = nnt_fail(NNT_EINVAL, "%s: the net maps %d inputs to %d outputs, the circuit %d to %d", cfg->net,
+                  nnt_mlp_input_dim(&res->net), nnt_mlp_output_dim(&res->net), res->c.ninputs, res->c.noutputs);
+    goto fail;
+  }
+  double t0 = nnt_now();
+  res->counts = nnt_circuit_verify(&res->c, &res->net, cfg->exhaustive_max, cfg->samples, cfg->seed);
+  res->seconds = nnt_now() - t0;
+  return NNT_OK;
+fail:
+  nnt_circuit_verify_result_free(res);
+  return st;
+}
+
+void nnt_circuit_verify_result_free(nnt_circuit_verify_result *res) {
+  nnt_mlp_free(&res->net), nnt_circuit_layered_free(&res->L), nnt_circuit_free(&res->c);
 }

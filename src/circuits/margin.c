@@ -174,8 +174,8 @@ static int pgd_sphere(search *S, double r, const nnt_circuit_margin_opts *o, nnt
   return 0;
 }
 
-nnt_circuit_margin_result nnt_circuit_margin(const nnt_mlp *net, const double *x, int j, int y, const nnt_circuit_margin_opts *o) {
-  nnt_circuit_margin_result res = {INFINITY, 0, -1, 0};
+nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double *x, int j, int y, const nnt_circuit_margin_opts *o) {
+  nnt_circuit_margin_est res = {INFINITY, 0, -1, 0};
   search S = {0};
   S.net = net;
   nnt_mlp_copy(&S.work, net);

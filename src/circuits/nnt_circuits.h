@@ -105,10 +105,34 @@ typedef struct {
   int exhaustive;
   double max_abs_err; /* max |net - circuit| over all outputs checked */
   long first_bad;     /* index of the first mismatching vector in enumeration order, -1 if none */
+} nnt_circuit_verify_counts;
+
+nnt_circuit_verify_counts nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
+                                      long samples, uint64_t seed);
+
+/* The verification experiment (nnt circuit verify): reads `file`, layers it, compiles it (with
+ * correction layers when `correct`) or loads the nnt-mlp `net`, checks the net's shape and then
+ * compares it with direct evaluation (nnt_circuit_verify). The result owns the circuit, its
+ * layering and the net. */
+typedef struct {
+  const char *file, *net;
+  int correct, exhaustive_max;
+  long samples;
+  uint64_t seed;
+} nnt_circuit_verify_cfg;
+
+void nnt_circuit_verify_cfg_default(nnt_circuit_verify_cfg *cfg, int quick);
+
+typedef struct {
+  nnt_circuit c;
+  nnt_circuit_layered L;
+  nnt_mlp net;
+  nnt_circuit_verify_counts counts;
+  double seconds; /* of the comparison */
 } nnt_circuit_verify_result;
 
-nnt_circuit_verify_result nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
-                                     long samples, uint64_t seed);
+int nnt_circuit_verify_run(const nnt_circuit_verify_cfg *cfg, nnt_circuit_verify_result *res);
+void nnt_circuit_verify_result_free(nnt_circuit_verify_result *res);
 
 /* ---- All-layer margin (eq. 2.1), parameter space ----
  * rho(theta, x, y) = min ||delta||_2 subject to (y - 0.5) * F_j(x, theta + delta) <= 0, over all
@@ -133,10 +157,10 @@ typedef struct {
   double output;     /* F_j(x, theta) */
   int best_layer;    /* layer holding most of the best perturbation's squared norm */
   long forward_passes;
-} nnt_circuit_margin_result;
+} nnt_circuit_margin_est;
 
 void nnt_circuit_margin_opts_default(nnt_circuit_margin_opts *o);
-nnt_circuit_margin_result nnt_circuit_margin(const nnt_mlp *net, const double *x, int j, int y, const nnt_circuit_margin_opts *o);
+nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double *x, int j, int y, const nnt_circuit_margin_opts *o);
 
 /* A certified LOWER bound on the same margin from layerwise Lipschitz constants: with every
  * layer's perturbation (dW_l, db_l) of Frobenius norm <= eps, the error of layer l obeys
@@ -152,6 +176,55 @@ double nnt_circuit_margin_lower(const nnt_mlp *net, const double *x, int j, int 
  * Exposed for the finite-difference check. */
 double nnt_circuit_output_grad(const nnt_mlp *net, const double *x, int j, double *grad);
 
+/* ---- The margin experiments (nnt circuit margin) ----
+ * With `file`: the margin bounds of the circuit's compiled net without and with correction layers
+ * (and of the nnt-mlp `net`), each with the paper's readout z -> 2 z_j - 1 (proof of Theorem 3.1;
+ * a `logit` net is read at 0 as it is), per input: every input when 2^m <= inputs, else `inputs`
+ * uniform draws from (seed, stream 0). Without `file`: the sweep over circuit depths (family 0: a
+ * chain of ID gates, Claim 3.5, inputs 0 and 1; family 1: `circuits` random layered circuits of
+ * `width` inputs and gates per depth, `inputs` random inputs each): the margin without corrections
+ * falls with depth, with corrections it stays put (Lemma 3.3, Theorem D.6). */
+typedef struct {
+  const char *file, *net;
+  int logit, output, inputs;
+  int family, depths[32], ndepths, width, circuits;
+  uint64_t seed;
+} nnt_circuit_margin_cfg;
+
+/* The one place of the defaults; quick: the small preset of the tests and the tour. */
+void nnt_circuit_margin_cfg_default(nnt_circuit_margin_cfg *cfg, int quick);
+
+typedef struct {
+  int n, nkinds, ninputs;          /* n input vectors; kinds: compiled, compiled+correction, net */
+  uint8_t *x, *label;              /* [n, ninputs] inputs, [n] the circuit's output bit */
+  nnt_circuit_margin_est *est;     /* [n, nkinds] upper bounds */
+  double *lower;                   /* [n, nkinds] certified lower bounds */
+  double rho_min[3], rho_med[3], rho_max[3], lower_min[3];
+} nnt_circuit_margin_result;
+
+int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin_result *res);
+void nnt_circuit_margin_result_free(nnt_circuit_margin_result *res);
+
+typedef struct {
+  int depth, circuit, input, label, kind, layers, best_layer;
+  double l1_norm, rho, lower;
+} nnt_circuit_margin_row;
+
+typedef struct {
+  int ndepths, circuits, inputs; /* as run (the chain: one circuit, both inputs) */
+  double depth[32];
+  double med[2][32], lo[2][32], hi[2][32]; /* upper bounds per kind: median, 10% and 90% quantiles */
+  double low[2][32];                       /* median certified lower bound */
+  int nrows;
+  nnt_circuit_margin_row *rows;            /* depth, circuit, input, kind */
+} nnt_circuit_margin_sweep_result;
+
+int nnt_circuit_margin_sweep_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin_sweep_result *res);
+void nnt_circuit_margin_sweep_result_free(nnt_circuit_margin_sweep_result *res);
+
+/* The middle value of v[n] (mean of the two middle ones for even n; NAN for n = 0); sorts v. */
+double nnt_circuit_median(double *v, int n);
+
 /* ---- Learnability (beyond the paper): SGD-trained ReLU nets on circuit-labelled samples ----
  * A net of `depth` hidden ReLU layers of width `width` and two output logits (float32, PyTorch's
  * nn.Linear initialisation) is trained with Adam, or plain SGD with momentum 0.9 when `sgd` is
@@ -163,18 +236,72 @@ typedef struct {
   double lr;
   uint64_t seed;
   int sgd;
-} nnt_circuit_learn_opts;
+  /* Checkpoints (NULL: none): every ckpt_every steps the weights, the optimizer state and the step
+   * go to `ckpt` through core's nnt_ckpt; a finished run leaves its results and final weights
+   * there. With `resume`, a checkpoint carrying the same `tag` (the caller's name for everything
+   * the run depends on) continues the run bit for bit, or hands back a finished run's results. */
+  const char *ckpt, *tag;
+  int ckpt_every, resume;
+  long stop_at; /* > 0: stop after this many steps of this call, as a kill would (tests of resume) */
+} nnt_circuit_train_opts;
 
 typedef struct {
-  double test_err, train_err, train_loss;
-} nnt_circuit_learn_result;
+  double test_err, train_err, train_loss, seconds; /* seconds: of the call that finished it */
+  long steps_run;                                  /* optimizer steps this call made */
+  int stopped;                                     /* by stop_at: no results */
+} nnt_circuit_train_result;
 
 /* X holds ntest input vectors as 0/1 bytes [ntest, m], Y their labels. When `trained` is not
  * NULL it receives the net in float64 with one output, the logit difference (class 1 minus
- * class 0): positive = predicts 1. NNT_ENUMERIC if the loss becomes NaN/Inf. */
-int nnt_circuit_learn(const nnt_circuit *c, int bit, int width, int n, const nnt_circuit_learn_opts *o, uint64_t stream,
-                      const uint8_t *X, const uint8_t *Y, int ntest, nnt_circuit_learn_result *res, nnt_mlp *trained);
+ * class 0): positive = predicts 1 (not when stopped early). NNT_ENUMERIC if the loss becomes
+ * NaN/Inf; NNT_EINVAL/NNT_EFORMAT for a checkpoint of another run. */
+int nnt_circuit_train(const nnt_circuit *c, int bit, int width, int n, const nnt_circuit_train_opts *o, uint64_t stream,
+                      const uint8_t *X, const uint8_t *Y, int ntest, nnt_circuit_train_result *res, nnt_mlp *trained);
 /* n inputs drawn from (seed, stream) with their labels (output bit `bit`). */
 void nnt_circuit_sample(const nnt_circuit *c, int bit, int n, uint64_t seed, uint64_t stream, uint8_t *X, uint8_t *Y);
+
+/* ---- The learnability experiment (nnt circuit learn) ----
+ * Nets of width w = r x widths[i] (r: the circuit's widest gate layer) trained on n = ns[j]
+ * samples, reps times each (stream (i * 1000 + j) * 1000 + rep), tested on ntest inputs (stream
+ * 1). The circuit is `file`, or the first random layered circuit (16 inputs, depth 4, 8 gates per
+ * layer; stream 5000 + k) whose test labels are between 1/4 and 3/4 ones. With ckpt_dir, every
+ * point checkpoints there (one file per point, every ckpt_every steps): with `resume` a killed
+ * run continues where it stopped, finished points read back, to identical results. */
+typedef struct {
+  const char *file;
+  int bit;
+  int widths[16], nwidths, ns[32], nns;
+  int steps, hidden, batch, reps, ntest, sgd;
+  double lr;  /* 0: 1e-3 for Adam, 0.05 for SGD */
+  double eps; /* target test error of the samples-to-reach view */
+  uint64_t seed;
+  const char *ckpt_dir;
+  int ckpt_every, resume;
+  long stop_at; /* > 0: stop after this many optimizer steps in all, as a kill would (tests of resume) */
+} nnt_circuit_learn_cfg;
+
+void nnt_circuit_learn_cfg_default(nnt_circuit_learn_cfg *cfg, int quick);
+
+typedef struct {
+  int width, mult, n, rep;
+  double test_err, train_err, train_loss, seconds;
+} nnt_circuit_learn_point;
+
+typedef struct {
+  const char *circuit;  /* cfg->file or a description of the random circuit */
+  int r, ninputs, nwidths;
+  double lr;            /* as used */
+  int npoints;
+  nnt_circuit_learn_point *points; /* width-major, then n, then rep */
+  double *err;          /* [nwidths, nns] test error, mean over reps */
+  nnt_mlp *trained;     /* [nwidths] the net trained on the largest n, rep 0 */
+  int nneed;            /* widths that reach test error <= eps on the grid of n: */
+  double need_w[16], need_n[16]; /* the width and the smallest such n */
+  int resumed;          /* points finished by an earlier run, read back from their checkpoints */
+  int stopped;          /* a point stopped at stop_at: the result is incomplete */
+} nnt_circuit_learn_result;
+
+int nnt_circuit_learn_run(const nnt_circuit_learn_cfg *cfg, nnt_circuit_learn_result *res);
+void nnt_circuit_learn_result_free(nnt_circuit_learn_result *res);
 
 #endif

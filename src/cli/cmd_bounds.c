@@ -206,7 +206,7 @@ static int bounds_circuit(const cli_common *co, const char *file, report *r, dou
   nnt_mlp net;
   nnt_mlp_init(&net);
   nnt_circuit_compile(&L, 1, &net);
-  nnt_circuit_verify_result v = nnt_circuit_verify(&c, &net, 16, 20000, co->seed);
+  nnt_circuit_verify_counts v = nnt_circuit_verify(&c, &net, 16, 20000, co->seed);
   nnt_mlp_stats s = nnt_mlp_stats_of(&net);
   double lam = circuit_lambda(&net, c.ninputs, co->seed);
   /* p of the dense architecture F_{W,d}: input m, hidden width W, output width of the last layer */

@@ -73,12 +73,12 @@ static void test_linear_exact(void) {
     double exact = fabs(F) / sqrt(1 + 1 + 1 + 1 + 0);
     nnt_circuit_margin_opts o;
     nnt_circuit_margin_opts_default(&o);
-    nnt_circuit_margin_result r = nnt_circuit_margin(&m, x, 0, F > 0, &o);
+    nnt_circuit_margin_est r = nnt_circuit_margin_upper(&m, x, 0, F > 0, &o);
     CHECK_MSG(r.rho >= exact * (1 - 1e-9) && r.rho <= exact * (1 + 1e-6), "rho %g exact %g", r.rho, exact);
     double lower = nnt_circuit_margin_lower(&m, x, 0, F > 0); /* exact for one affine layer */
     CHECK_MSG(fabs(lower - exact) <= 1e-9 * exact, "lower %g exact %g", lower, exact);
     CHECK(nnt_circuit_margin_lower(&m, x, 0, F <= 0) == 0);
-    r = nnt_circuit_margin(&m, x, 0, F <= 0, &o); /* wrong label: margin 0 */
+    r = nnt_circuit_margin_upper(&m, x, 0, F <= 0, &o); /* wrong label: margin 0 */
     CHECK(r.rho == 0);
     nnt_mlp_free(&m);
   }
@@ -97,7 +97,7 @@ static void test_two_layer_scalar(void) {
   double x = 1;
   nnt_circuit_margin_opts o;
   nnt_circuit_margin_opts_default(&o);
-  nnt_circuit_margin_result r = nnt_circuit_margin(&m, &x, 0, 1, &o);
+  nnt_circuit_margin_est r = nnt_circuit_margin_upper(&m, &x, 0, 1, &o);
   /* grid lower envelope: min over directions of the first radius that flips, coarse */
   double best = INFINITY;
   for (int a = -6; a <= 6; a++)
@@ -134,7 +134,7 @@ static void test_chain(int q) {
     H->W[0] = 2, H->b[0] = -1;
     nnt_circuit_margin_opts o;
     nnt_circuit_margin_opts_default(&o);
-    rho[corr] = nnt_circuit_margin(&net, &x, 0, 1, &o).rho;
+    rho[corr] = nnt_circuit_margin_upper(&net, &x, 0, 1, &o).rho;
     double lower = nnt_circuit_margin_lower(&net, &x, 0, 1);
     CHECK_MSG(lower > 0 && lower <= rho[corr], "lower %g upper %g", lower, rho[corr]);
     nnt_mlp_free(&net);
@@ -164,7 +164,7 @@ static void test_lower_below_upper(void) {
     nnt_mlp_forward(&m, x, &F);
     nnt_circuit_margin_opts o;
     nnt_circuit_margin_opts_default(&o);
-    double up = nnt_circuit_margin(&m, x, 0, F > 0, &o).rho, lo = nnt_circuit_margin_lower(&m, x, 0, F > 0);
+    double up = nnt_circuit_margin_upper(&m, x, 0, F > 0, &o).rho, lo = nnt_circuit_margin_lower(&m, x, 0, F > 0);
     CHECK_MSG(lo > 0 && lo <= up, "seed %d: lower %g upper %g", s, lo, up);
     nnt_mlp_free(&m);
   }
