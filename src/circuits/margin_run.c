@@ -218,3 +218,52 @@ void nnt_circuit_margin_sweep_result_free(nnt_circuit_margin_sweep_result *res) 
   free(res->rows);
   memset(res, 0, sizeof *res);
 }
+
+double nnt_circuit_net_lambda(const nnt_mlp *net, int m, uint64_t seed) {
+  int L = net->nlayers;
+  double **acts = nnt_xmalloc(sizeof(double *) * (size_t)L), lam = 0;
+  for (int l = 0; l < L; l++) acts[l] = nnt_xmalloc(sizeof(double) * (size_t)net->layers[l].out);
+  double *x = nnt_xmalloc(sizeof(double) * (size_t)(m ? m : 1));
+  long count = m <= 12 ? 1L << m : 4096;
+  nnt_rng rng;
+  nnt_rng_init(&rng, seed, 0);
+  for (long v = 0; v < count; v++) {
+    double s = 0;
+    for (int i = 0; i < m; i++) x[i] = m <= 12 ? (double)((v >> i) & 1) : (double)(nnt_rng_u64(&rng) & 1), s += x[i];
+    if (sqrt(s) > lam) lam = sqrt(s);
+    nnt_mlp_forward_trace(net, x, acts);
+    for (int l = 0; l < L; l++) {
+      s = 0;
+      for (int i = 0; i < net->layers[l].out; i++) s += acts[l][i] * acts[l][i];
+      if (sqrt(s) > lam) lam = sqrt(s);
+    }
+  }
+  for (int l = 0; l < L; l++) free(acts[l]);
+  free(acts), free(x);
+  return lam;
+}
+
+double nnt_circuit_margin_certified(const nnt_mlp *net, int m, uint64_t seed, long *count) {
+  int no = nnt_mlp_output_dim(net);
+  *count = m <= 8 ? 1L << m : 64;
+  double *x = nnt_xmalloc(sizeof(double) * (size_t)(m ? m : 1)), *y = nnt_xmalloc(sizeof(double) * (size_t)no), cert = INFINITY;
+  nnt_mlp *ro = nnt_xmalloc(sizeof(nnt_mlp) * (size_t)no);
+  for (int j = 0; j < no; j++) {
+    nnt_mlp_init(&ro[j]);
+    nnt_mlp_copy(&ro[j], net);
+    add_head(&ro[j], j);
+  }
+  nnt_rng rng;
+  nnt_rng_init(&rng, seed, 1);
+  for (long v = 0; v < *count; v++) {
+    for (int i = 0; i < m; i++) x[i] = m <= 8 ? (double)((v >> i) & 1) : (double)(nnt_rng_u64(&rng) & 1);
+    nnt_mlp_forward(net, x, y);
+    for (int j = 0; j < no; j++) {
+      double g = nnt_circuit_margin_lower(&ro[j], x, 0, y[j] > 0.5);
+      if (g < cert) cert = g;
+    }
+  }
+  for (int j = 0; j < no; j++) nnt_mlp_free(&ro[j]);
+  free(ro), free(x), free(y);
+  return cert;
+}

@@ -222,6 +222,14 @@ typedef struct {
 int nnt_circuit_margin_sweep_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin_sweep_result *res);
 void nnt_circuit_margin_sweep_result_free(nnt_circuit_margin_sweep_result *res);
 
+/* For the sample-complexity report (nnt bounds sm): the largest ||h||_2 over the input and every
+ * layer's output, on every input (m <= 12) or 4096 random ones from (seed, stream 0); and the
+ * smallest certified lower bound (nnt_circuit_margin_lower) over the outputs, each read through
+ * z -> 2z - 1 (the proof of Theorem 3.1), and over the inputs (all when m <= 8, else 64 random
+ * ones from (seed, stream 1); *count receives their number). */
+double nnt_circuit_net_lambda(const nnt_mlp *net, int m, uint64_t seed);
+double nnt_circuit_margin_certified(const nnt_mlp *net, int m, uint64_t seed, long *count);
+
 /* The middle value of v[n] (mean of the two middle ones for even n; NAN for n = 0); sorts v. */
 double nnt_circuit_median(double *v, int n);
 

@@ -1,6 +1,7 @@
 /* The circuit experiments run from their configs: verify, margin (one circuit and the depth sweep)
  * and learn, including learn's resume after an interruption, checked against direct evaluation,
  * each other and an uninterrupted run. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,6 +39,25 @@ static void test_verify(const char *fa) {
     nnt_mlp_forward(&r.net, x, y);
     CHECK(y[0] == yb[0] && y[1] == yb[1]);
   }
+  /* the certified margin: the smallest bound over all 8 inputs and both outputs, each read z -> 2z - 1 */
+  long count;
+  double cert = nnt_circuit_margin_certified(&r.net, 3, 1, &count), ref = INFINITY;
+  for (int j = 0; j < 2; j++) {
+    nnt_mlp h;
+    nnt_mlp_init(&h);
+    nnt_mlp_copy(&h, &r.net);
+    nnt_mlp_layer *H = nnt_mlp_add(&h, 2, 1, NNT_ACT_IDENTITY);
+    H->W[j] = 2, H->b[0] = -1;
+    for (int v = 0; v < 8; v++) {
+      double x[3] = {v & 1, (v >> 1) & 1, (v >> 2) & 1};
+      int y = j ? (v == 3 || v >= 5) : __builtin_popcount(v) & 1; /* carry, sum */
+      double g = nnt_circuit_margin_lower(&h, x, 0, y);
+      ref = g < ref ? g : ref;
+    }
+    nnt_mlp_free(&h);
+  }
+  CHECK(count == 8 && cert == ref && cert > 0);
+  CHECK(nnt_circuit_net_lambda(&r.net, 3, 1) >= sqrt(3)); /* the input 111 itself */
   nnt_circuit_verify_result_free(&r);
   cfg.file = "/nonexistent.bench";
   CHECK(nnt_circuit_verify_run(&cfg, &r) == NNT_EIO);
