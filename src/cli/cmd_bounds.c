@@ -237,14 +237,19 @@ static const cli_opt sm_opts[] = {
     CLI_DOUBLE("eps", nnt_bounds_sm_cfg, eps, 1e-12, 1, "target error for the sample sizes"),
     {0}};
 static const cli_cmd sm_cmd = {
-    "bounds sm", "--tm MACHINE --T N | --circuit FILE",
-    "Compiles the machine (or circuit) with the constructions of Wei, Chen & Ma, checks it, and\n"
-    "evaluates what can be evaluated of Lemma 2.3 and Theorem 4.1 (or 3.1): sizes W, d, p, the norm\n"
-    "alpha = ||theta||_1, the ingredients of the all-layer-margin lower bound (rounding radius 1/3,\n"
-    "attention score gap, layer norms lambda), and the generalisation bound as a function of n next\n"
-    "to a VC-type bound, plus a sweep over T (or over the width w). Constants the paper leaves\n"
-    "unspecified are set to 1 and listed in the output.",
-    sm_opts, sizeof(nnt_bounds_sm_cfg), defaults, 0, 0, CLI_OUT};
+    .name = "bounds sm",
+    .args = "--tm MACHINE --T N | --circuit FILE",
+    .about = "Compiles the machine (or circuit) with the constructions of Wei, Chen & Ma, checks it, and\n"
+             "evaluates what can be evaluated of Lemma 2.3 and Theorem 4.1 (or 3.1): sizes W, d, p, the norm\n"
+             "alpha = ||theta||_1, the ingredients of the all-layer-margin lower bound (rounding radius 1/3,\n"
+             "attention score gap, layer norms lambda), and the generalisation bound as a function of n next\n"
+             "to a VC-type bound, plus a sweep over T (or over the width w). Constants the paper leaves\n"
+             "unspecified are set to 1 and listed in the output.",
+    .opts = sm_opts,
+    .cfg_size = sizeof(nnt_bounds_sm_cfg),
+    .defaults = defaults,
+    .common = CLI_OUT,
+};
 
 static int cmd_sm(int argc, char **argv) {
   nnt_bounds_sm_cfg cfg;

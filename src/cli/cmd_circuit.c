@@ -2,11 +2,11 @@
  * Options -> the circuits area's configs; its runs compute; report_circuit.c writes the results. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "nnt_io.h"
 #include "nnt_progress.h"
+#include "nnt_sweep.h"
 #include "report_circuit.h"
 
 #define FORMATS "FILE is an ISCAS .bench, BLIF .blif or AIGER ASCII .aag circuit (docs/circuits_tm.md)."
@@ -24,10 +24,17 @@ static const cli_opt compile_opts[] = {
     CLI_FLAG("correct", nnt_circuit_verify_cfg, correct, "insert correction layers (Definition D.1) between circuit layers"),
     {0}};
 static const cli_cmd compile_cmd = {
-    "circuit compile", "FILE",
-    "Writes the ReLU net of Lemma B.1 (two ReLU layers per circuit layer) as an nnt-mlp JSON file\n"
-    "(--out NET, required); --correct inserts the rounding layers of Lemma 3.3 between blocks.\n" FORMATS,
-    compile_opts, sizeof(nnt_circuit_verify_cfg), verify_defaults, 1, 1, CLI_OUT};
+    .name = "circuit compile",
+    .args = "FILE",
+    .about = "Writes the ReLU net of Lemma B.1 (two ReLU layers per circuit layer) as an nnt-mlp JSON file\n"
+             "(--out NET, required); --correct inserts the rounding layers of Lemma 3.3 between blocks.\n" FORMATS,
+    .opts = compile_opts,
+    .cfg_size = sizeof(nnt_circuit_verify_cfg),
+    .defaults = verify_defaults,
+    .npos_min = 1,
+    .npos_max = 1,
+    .common = CLI_OUT,
+};
 
 static int cmd_compile(int argc, char **argv) {
   nnt_circuit_verify_cfg cfg;
@@ -60,11 +67,17 @@ static const cli_opt verify_opts[] = {
     CLI_INT("exhaustive-max", nnt_circuit_verify_cfg, exhaustive_max, 0, 30, "check all 2^m inputs when m <= K"),
     {0}};
 static const cli_cmd verify_cmd = {
-    "circuit verify", "FILE",
-    "Compiles FILE (or loads --net) and compares the net's forward pass with direct evaluation on\n"
-    "every input (up to 2^K) or on N random inputs; prints sizes and inputs_checked=... mismatches=...;\n"
-    "exit 1 on a mismatch.\n" FORMATS,
-    verify_opts, sizeof(nnt_circuit_verify_cfg), verify_defaults, 1, 1, 0};
+    .name = "circuit verify",
+    .args = "FILE",
+    .about = "Compiles FILE (or loads --net) and compares the net's forward pass with direct evaluation on\n"
+             "every input (up to 2^K) or on N random inputs; prints sizes and inputs_checked=... mismatches=...;\n"
+             "exit 1 on a mismatch.\n" FORMATS,
+    .opts = verify_opts,
+    .cfg_size = sizeof(nnt_circuit_verify_cfg),
+    .defaults = verify_defaults,
+    .npos_min = 1,
+    .npos_max = 1,
+};
 
 static int cmd_verify(int argc, char **argv) {
   nnt_circuit_verify_cfg cfg;
@@ -105,11 +118,17 @@ static const cli_opt margin_opts[] = {
     CLI_INT("circuits", nnt_circuit_margin_cfg, circuits, 1, 1000, "sweep: random circuits per depth"),
     {0}};
 static const cli_cmd margin_cmd = {
-    "circuit margin", "[FILE]",
-    "Upper bounds (checked perturbations) and certified lower bounds on the parameter-space all-layer\n"
-    "margin (eq. 2.1) of FILE's compiled net without and with correction layers (and of --net), per\n"
-    "input; without FILE, a sweep over circuits of the given depths. CSV and plots in DIR.\n" FORMATS,
-    margin_opts, sizeof(nnt_circuit_margin_cfg), margin_defaults, 0, 1, CLI_OUT};
+    .name = "circuit margin",
+    .args = "[FILE]",
+    .about = "Upper bounds (checked perturbations) and certified lower bounds on the parameter-space all-layer\n"
+             "margin (eq. 2.1) of FILE's compiled net without and with correction layers (and of --net), per\n"
+             "input; without FILE, a sweep over circuits of the given depths. CSV and plots in DIR.\n" FORMATS,
+    .opts = margin_opts,
+    .cfg_size = sizeof(nnt_circuit_margin_cfg),
+    .defaults = margin_defaults,
+    .npos_max = 1,
+    .common = CLI_OUT,
+};
 
 static int margin_sweep(cli_common *co, const nnt_circuit_margin_cfg *cfg) {
   nnt_circuit_margin_sweep_result res;
@@ -173,13 +192,19 @@ static const cli_opt learn_opts[] = {
     CLI_INT("ckpt-every", nnt_circuit_learn_cfg, ckpt_every, 0, 100000000, "checkpoint every K steps (0: only finished runs)"),
     {0}};
 static const cli_cmd learn_cmd = {
-    "circuit learn", "[FILE]",
-    "Trains ReLU nets of width w = r x LIST (r: the widest gate layer) on n samples labelled by the\n"
-    "circuit (default: a random layered circuit of depth 4, 16 inputs) and plots test error vs n per\n"
-    "width (beyond the paper; Theorem 3.1 predicts a sample complexity only logarithmic in w).\n"
-    "Trained nets are saved as nnt-mlp files. Every run checkpoints into DIR/ckpt: --resume continues\n"
-    "a killed command to the same results.\n" FORMATS,
-    learn_opts, sizeof(nnt_circuit_learn_cfg), learn_defaults, 0, 1, CLI_OUT | CLI_SWEEP};
+    .name = "circuit learn",
+    .args = "[FILE]",
+    .about = "Trains ReLU nets of width w = r x LIST (r: the widest gate layer) on n samples labelled by the\n"
+             "circuit (default: a random layered circuit of depth 4, 16 inputs) and plots test error vs n per\n"
+             "width (beyond the paper; Theorem 3.1 predicts a sample complexity only logarithmic in w).\n"
+             "Trained nets are saved as nnt-mlp files. Every run checkpoints into DIR/ckpt: --resume continues\n"
+             "a killed command to the same results.\n" FORMATS,
+    .opts = learn_opts,
+    .cfg_size = sizeof(nnt_circuit_learn_cfg),
+    .defaults = learn_defaults,
+    .npos_max = 1,
+    .common = CLI_OUT | CLI_SWEEP,
+};
 
 static int cmd_learn(int argc, char **argv) {
   nnt_circuit_learn_cfg cfg;
@@ -189,8 +214,7 @@ static int cmd_learn(int argc, char **argv) {
   if (!a.co.out) a.co.out = "nnt-circuit-learn";
   char ckpt[1024];
   nnt_path(ckpt, sizeof ckpt, a.co.out, "ckpt");
-  if (!a.co.resume && !a.co.force && access(ckpt, F_OK) == 0)
-    return nnt_fail(NNT_EINVAL, "%s holds a run of nnt circuit learn: --resume continues it, --force starts afresh", a.co.out);
+  if ((st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force))) return st;
   cfg.file = a.npos ? a.pos[0] : NULL, cfg.seed = a.co.seed;
   cfg.ckpt_dir = ckpt, cfg.resume = a.co.resume;
   nnt_circuit_learn_result res;

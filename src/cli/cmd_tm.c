@@ -20,8 +20,17 @@ static const cli_opt run_opts[] = {
     CLI_LONG("steps", nnt_tm_cfg, steps, 1, 10000000, STEPS_HELP),
     CLI_STR("input", nnt_tm_cfg, input, "input written on cells 0.. (one character per symbol)"),
     {0}};
-static const cli_cmd run_cmd = {"tm run", "MACHINE", "Simulates T steps directly.\n" MACHINE,
-                                run_opts, sizeof(nnt_tm_cfg), defaults, 1, 1, CLI_OUT};
+static const cli_cmd run_cmd = {
+    .name = "tm run",
+    .args = "MACHINE",
+    .about = "Simulates T steps directly.\n" MACHINE,
+    .opts = run_opts,
+    .cfg_size = sizeof(nnt_tm_cfg),
+    .defaults = defaults,
+    .npos_min = 1,
+    .npos_max = 1,
+    .common = CLI_OUT,
+};
 
 static int cmd_run(int argc, char **argv) {
   nnt_tm_cfg cfg;
@@ -47,12 +56,19 @@ static const cli_opt compile_opts[] = {
     CLI_FLAG("beta-search", nnt_tm_cfg, beta_search, "find the smallest softmax beta that keeps every step exact, f32 and f64"),
     {0}};
 static const cli_cmd compile_cmd = {
-    "tm compile", "MACHINE",
-    "Builds the encoder-decoder transformer of Wei, Chen & Ma (hard-max attention, binary positions,\n"
-    "rounding layers), runs it for T steps and checks the decoded state, head, symbol under the head\n"
-    "and written symbol against the simulation at every step; prints steps_checked=T mismatches=N\n"
-    "and the sizes; exit 1 on a mismatch.\n" MACHINE,
-    compile_opts, sizeof(nnt_tm_cfg), defaults, 1, 1, CLI_OUT};
+    .name = "tm compile",
+    .args = "MACHINE",
+    .about = "Builds the encoder-decoder transformer of Wei, Chen & Ma (hard-max attention, binary positions,\n"
+             "rounding layers), runs it for T steps and checks the decoded state, head, symbol under the head\n"
+             "and written symbol against the simulation at every step; prints steps_checked=T mismatches=N\n"
+             "and the sizes; exit 1 on a mismatch.\n" MACHINE,
+    .opts = compile_opts,
+    .cfg_size = sizeof(nnt_tm_cfg),
+    .defaults = defaults,
+    .npos_min = 1,
+    .npos_max = 1,
+    .common = CLI_OUT,
+};
 
 static int cmd_compile(int argc, char **argv) {
   nnt_tm_cfg cfg;

@@ -14,7 +14,7 @@ kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
 [ -f "$dir/run/learn.csv" ] && echo "note: the run finished before the kill"
 $nnt $args --out "$dir/run" >/dev/null 2>"$dir/refused.txt" && { echo "a rerun without --resume was not refused"; exit 1; }
-grep -q -- "--resume continues it" "$dir/refused.txt" || { cat "$dir/refused.txt"; exit 1; }
+grep -q -- "--resume continues" "$dir/refused.txt" || { cat "$dir/refused.txt"; exit 1; }
 $nnt $args --out "$dir/run" --resume >/dev/null || { echo "resumed run failed"; exit 1; }
 strip() { cut -d, -f1-7 "$1"; }
 strip "$dir/ref/learn.csv" >"$dir/ref.csv" && strip "$dir/run/learn.csv" >"$dir/run.csv"
