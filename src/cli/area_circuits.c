@@ -1,4 +1,4 @@
-/* The circuits area's record (seed 000); its subcommand is singular, nnt circuit (cmd_circuit.c). */
+/* The circuits area's record (seed 000); its subcommand is singular, nnt circuit (cmd_circuits.c). */
 #include "commands.h"
 
 int cmd_circuit(int argc, char **argv);

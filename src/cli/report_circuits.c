@@ -4,7 +4,7 @@
 
 #include "nnt_io.h"
 #include "nnt_plot.h"
-#include "report_circuit.h"
+#include "report_circuits.h"
 
 static const char *const kinds[3] = {"compiled", "compiled+correction", "net"};
 

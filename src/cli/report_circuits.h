@@ -1,7 +1,7 @@
-/* report_circuit.h — what nnt circuit writes: console lines, CSV, plots and run.json of the
+/* report_circuits.h — what nnt circuit writes: console lines, CSV, plots and run.json of the
  * circuits area's results (the runs are in src/circuits). */
-#ifndef REPORT_CIRCUIT_H
-#define REPORT_CIRCUIT_H
+#ifndef REPORT_CIRCUITS_H
+#define REPORT_CIRCUITS_H
 #include "cli.h"
 #include "nnt_circuits.h"
 

@@ -1,5 +1,5 @@
 /* nnt circuit — boolean circuits compiled into ReLU nets (seed 000, Section 3 and Appendices B, D).
- * Options -> the circuits area's configs; its runs compute; report_circuit.c writes the results. */
+ * Options -> the circuits area's configs; its runs compute; report_circuits.c writes the results. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,7 +7,7 @@
 #include "nnt_io.h"
 #include "nnt_progress.h"
 #include "nnt_sweep.h"
-#include "report_circuit.h"
+#include "report_circuits.h"
 
 #define FORMATS "FILE is an ISCAS .bench, BLIF .blif or AIGER ASCII .aag circuit (docs/circuits_tm.md)."
 
