@@ -17,13 +17,19 @@
 #include "nnt_io.h"
 #include "nnt_progress.h"
 
-static const char *help =
-    "usage: nnt tour [--quick] [--out DIR] [--only NAME[,NAME...]]\n"
-    "Runs the quick preset of every subsystem and writes DIR/report.md (default DIR: nnt-tour)\n"
-    "with each section's tables and plots under DIR/<section>/. Every section runs even when an\n"
-    "earlier one fails; report.md opens with a summary, and the exit status is 1 when a check\n"
-    "failed or a section stopped early.\n\n" NNT_COMMON_HELP
-    "  --only LIST    run only these sections\n";
+typedef struct {
+  const char *only;
+} tour_cfg;
+static const cli_opt tour_opts[] = {CLI_STR("only", tour_cfg, only, "run only these sections (comma-separated; default all)"), {0}};
+static const cli_cmd tour_cmd = {
+    .name = "tour",
+    .about = "Runs the quick preset of every subsystem and writes DIR/report.md (default DIR: nnt-tour)\n"
+             "with each section's tables and plots under DIR/<section>/. Every section runs even when an\n"
+             "earlier one fails; report.md opens with a summary, and the exit status is 1 when a check\n"
+             "failed or a section stopped early.",
+    .opts = tour_opts,
+    .cfg_size = sizeof(tour_cfg),
+    .common = CLI_OUT};
 
 /* What one section did, for the summary. */
 typedef struct {
@@ -132,23 +138,13 @@ static int append_file(FILE *dst, FILE *src) {
 }
 
 int cmd_tour(int argc, char **argv) {
-  cli_common co;
-  cli_common_init(&co, "nnt-tour");
-  const char *only = NULL;
-  static const struct option opts[] = {NNT_COMMON_OPTIONS, {"only", required_argument, 0, 'O'}, {0, 0, 0, 0}};
-  cli_reset();
-  int c;
-  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    if (c == 'O') {
-      only = optarg;
-      continue;
-    }
-    int st = cli_common_option(c, argv, &co);
-    if (st) return st;
-  }
-  if (co.help) return fputs(help, stdout), NNT_OK;
-  int st = cli_positional(argc, argv, 0, "nnt tour [options]");
-  if (st) return st;
+  tour_cfg c;
+  cli_args a;
+  int st = cli_parse(&tour_cmd, argc, argv, &c, &a);
+  if (st || a.co.help) return st;
+  cli_common co = a.co;
+  if (!co.out) co.out = "nnt-tour";
+  const char *only = c.only;
   /* the sections: the tour hooks of the areas, in their order */
   const cli_area *const *areas = cli_areas();
   int nareas = 0;

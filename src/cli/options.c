@@ -195,7 +195,7 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
     } else if (c == OPT_RESUME) a->co.resume = 1;
     else if (c == OPT_FORCE) a->co.force = 1;
     else if (c == '?' && !optopt)
-      st = nnt_fail(NNT_EINVAL, "%s: no such option (nnt %s --help lists the options)", argv[optind - 1], cmd->name);
+      st = nnt_fail(NNT_EINVAL, "unknown option %s (nnt %s --help lists the options)", argv[optind - 1], cmd->name);
     else {
       int r = cli_common_option(c, argv, &a->co);
       st = r < 0 ? nnt_fail(NNT_EINVAL, "unknown option") : r;

@@ -8,7 +8,7 @@ nnt_cli_test(qstr_no_model 2 "--model .* is required" qstr sweep --out ${CMAKE_B
 nnt_cli_test(qstr_bad_N 2 "--N: 1 is out of range \\[2" qstr sweep --model tr --N 1,4 --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_bad_q 2 "q must be in \\[1, N\\]" qstr sweep --model tr --N 4 --q 5 --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_bad_de 2 "--de: 0 is out of range" qstr sweep --model tr --de 0 --out ${CMAKE_BINARY_DIR}/qstr-never)
-nnt_cli_test(qstr_foreign_option 2 "--batch: no such option .nnt qstr construct --help" qstr construct --batch 3)
+nnt_cli_test(qstr_foreign_option 2 "unknown option --batch .nnt qstr construct --help" qstr construct --batch 3)
 nnt_cli_test(qstr_resume_force 2 "--resume and --force exclude each other" qstr sweep --model tr --resume --force --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_bad_threshold 2 "threshold must be > 0" qstr sweep --model tr --threshold 0 --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_bad_testtask 2 "--test-task" qstr sweep --model tr --test-task other --out ${CMAKE_BINARY_DIR}/qstr-never)
