@@ -69,10 +69,10 @@ static void md_cell(FILE *f, const char *s) {
   }
 }
 
-static void print_check(FILE *f, const nnt_check_table *t, int markdown) {
+static void print_check(FILE *f, const nnt_approx_check_table *t, int markdown) {
   if (markdown) fprintf(f, "| id | reference | claim | bound | measured | result | erratum (draft vs fix) |\n|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < t->n; i++) {
-    const nnt_check_row *r = &t->rows[i];
+    const nnt_approx_check_row *r = &t->rows[i];
     if (markdown) {
       const char *cells[5] = {r->id, r->ref, r->claim, r->bound, r->measured};
       for (int c = 0; c < 5; c++) {
@@ -90,12 +90,12 @@ static void print_check(FILE *f, const nnt_check_table *t, int markdown) {
   }
 }
 
-static int write_check_csv(const char *dir, const nnt_check_table *t) {
+static int write_check_csv(const char *dir, const nnt_approx_check_table *t) {
   nnt_csv c;
   int st = nnt_csv_open(&c, dir, "check.csv", "id,reference,claim,bound,measured,result,erratum,note");
   if (st) return st;
   for (int i = 0; i < t->n; i++) {
-    const nnt_check_row *r = &t->rows[i];
+    const nnt_approx_check_row *r = &t->rows[i];
     nnt_csv_row(&c, "%s,\"%s\",\"%s\",\"%s\",\"%s\",%s,%d,\"%s\"", r->id, r->ref, r->claim, r->bound, r->measured,
                 r->pass ? "PASS" : "FAIL", r->erratum, r->note);
   }
@@ -109,7 +109,7 @@ static int demo_check(int argc, char **argv) {
   if (st || co.help) return co.help ? (fputs(help, stdout), NNT_OK) : st;
   if ((st = cli_begin(&co))) return st;
   double t0 = nnt_now();
-  nnt_check_table t;
+  nnt_approx_check_table t;
   int fails = nnt_approx_check(co.quick, co.seed, &t);
   print_check(stdout, &t, 0);
   printf("\n%d statements, %d PASS, %d FAIL (%s, %.1f s)\n", t.n, t.n - fails, fails, co.quick ? "quick" : "full",
@@ -120,7 +120,7 @@ static int demo_check(int argc, char **argv) {
     if (!(st = write_check_csv(co.out, &t))) st = nnt_runinfo_write(co.out, "approx check", cfg, co.seed, co.threads, nnt_now() - t0);
     else cJSON_Delete(cfg);
   }
-  nnt_check_table_free(&t);
+  nnt_approx_check_table_free(&t);
   if (st) return st;
   return fails ? nnt_fail(NNT_ECHECK, "%d proven statement(s) violated", fails) : NNT_OK;
 }
@@ -142,8 +142,8 @@ static int opt_i(int c, const char *arg, void *ctx) { return opt_list(c, arg, ct
 /* Plot points of a PWL function on [0,1]: its breakpoints (exact) */
 static int pwl_points(const nnt_mlp *f, const nnt_mlp *g, double **x, double **y) {
   long max = 1 << 16;
-  nnt_piece *p = nnt_xmalloc(sizeof *p * max);
-  long n = nnt_pwl_collect(f, g, 0, 1, p, max);
+  nnt_approx_piece *p = nnt_xmalloc(sizeof *p * max);
+  long n = nnt_approx_pwl_collect(f, g, 0, 1, p, max);
   if (n < 0) {
     free(p);
     return -1;
@@ -157,19 +157,19 @@ static int pwl_points(const nnt_mlp *f, const nnt_mlp *g, double **x, double **y
 
 /* exact sup and L2^2 of h - x^2 on [0,1] from the pieces */
 static void sq_err(const nnt_mlp *h, double *sup, double *l2, long *P) {
-  nnt_pwl_iter *it;
-  nnt_pwl_open(&it, h, NULL, 0, 1);
-  nnt_piece p;
+  nnt_approx_pwl_iter *it;
+  nnt_approx_pwl_open(&it, h, NULL, 0, 1);
+  nnt_approx_piece p;
   long double L2 = 0;
   *sup = 0, *P = 0;
-  while (nnt_pwl_next(it, &p)) {
+  while (nnt_approx_pwl_next(it, &p)) {
     double len = p.x1 - p.x0, e0 = p.a * p.x0 + p.c - p.x0 * p.x0, e1 = p.a * p.x1 + p.c - p.x1 * p.x1;
     double ts = fmin(1, fmax(0, 0.5 + (e1 - e0) / (2 * len * len)));
     *sup = fmax(*sup, fmax(e0 * (1 - ts) + e1 * ts + len * len * ts * (1 - ts), fmax(fabs(e0), fabs(e1))));
     L2 += (long double)len * ((e0 * e0 + e0 * e1 + e1 * e1) / 3 + len * len * (e0 + e1) / 6 + pow(len, 4) / 30);
     (*P)++;
   }
-  nnt_pwl_close(it);
+  nnt_approx_pwl_close(it);
   *l2 = (double)L2;
 }
 
@@ -192,8 +192,8 @@ static int run_square(const char *out, const long *is, int n, FILE *md) {
   for (int q = 0; q < n; q++) {
     int i = (int)is[q];
     nnt_mlp h, h1;
-    nnt_build_square(&h, i);
-    nnt_build_square(&h1, i + 1);
+    nnt_approx_build_square(&h, i);
+    nnt_approx_build_square(&h1, i + 1);
     double sup, l2;
     long P;
     sq_err(&h, &sup, &l2, &P);
@@ -251,12 +251,12 @@ static int run_triangle(const char *dir, const long *Ls, int n, FILE *md) {
   for (int q = 0; q < n; q++) {
     int L = (int)Ls[q];
     nnt_mlp d;
-    nnt_build_delta(&d, L);
-    nnt_pwl_summary s, sr;
+    nnt_approx_build_delta(&d, L);
+    nnt_approx_pwl_summary s, sr;
     double t0 = nnt_now();
-    nnt_pwl_summarize(&d, NULL, 0, 1, &s);
+    nnt_approx_pwl_summarize(&d, NULL, 0, 1, &s);
     double sec = nnt_now() - t0;
-    nnt_pwl_summarize(&d, NULL, -INFINITY, INFINITY, &sr);
+    nnt_approx_pwl_summarize(&d, NULL, -INFINITY, INFINITY, &sr);
     double rss = peak_rss_mb();
     int wrong = s.pieces != (1L << L) || sr.pieces != (1L << L) + 2;
     bad += wrong;
@@ -270,7 +270,7 @@ static int run_triangle(const char *dir, const long *Ls, int n, FILE *md) {
   nnt_plot *p = nnt_plot_new("Delta, Delta^2, Delta^3 (exact breakpoints)", "x", "Delta^L(x)");
   for (int L = 1; L <= 3; L++) {
     nnt_mlp d;
-    nnt_build_delta(&d, L);
+    nnt_approx_build_delta(&d, L);
     double *x, *y;
     char lab[32];
     snprintf(lab, sizeof lab, "Delta^%d", L);
@@ -341,11 +341,11 @@ static int demo_separation(int argc, char **argv) {
   if (a.train.n) {
     int w[14];
     for (int i = 0; i < a.train.n; i++) w[i] = (int)a.train.vals[i];
-    if ((st = nnt_sep_train(w, a.train.n, a.n, a.steps, a.lr, a.samples, co.seed, &g, &mse))) return st;
+    if ((st = nnt_approx_sep_train(w, a.train.n, a.n, a.steps, a.lr, a.samples, co.seed, &g, &mse))) return st;
     a.net = "trained net";
   }
-  nnt_sep_result r;
-  if ((st = nnt_sep_check(&g, a.n, &r))) {
+  nnt_approx_sep_result r;
+  if ((st = nnt_approx_sep_check(&g, a.n, &r))) {
     char msg[512];
     snprintf(msg, sizeof msg, "%s", nnt_errmsg());
     nnt_mlp_free(&g);
@@ -376,18 +376,18 @@ static int demo_separation(int argc, char **argv) {
          "    %8s %16s %10s %12s %10s\n", "P", "max|g(t_i)-1/2|", "L1", "L2^2", "lb(n,P)");
   for (long P = 1; P <= (1L << a.n) && P <= (1L << 14); P *= 2) {
     nnt_mlp fit;
-    nnt_sep_best_fit(a.n, P, &fit);
+    nnt_approx_sep_best_fit(a.n, P, &fit);
     nnt_mlp dn;
-    nnt_build_delta(&dn, a.n);
-    nnt_pwl_summary sf;
-    nnt_pwl_summarize(&dn, &fit, 0, 1, &sf);
+    nnt_approx_build_delta(&dn, a.n);
+    nnt_approx_pwl_summary sf;
+    nnt_approx_pwl_summarize(&dn, &fit, 0, 1, &sf);
     double dev = 0;
     for (long i = 0; i <= P; i++) {
       double t = (double)i / P, y;
       nnt_mlp_forward(&fit, &t, &y);
       dev = fmax(dev, fabs(y - 0.5));
     }
-    printf("    %8ld %16.2e %10.6f %12.6g %10.6f\n", P, dev, sf.l1, sf.l2sq, nnt_sep_lb(a.n, P));
+    printf("    %8ld %16.2e %10.6f %12.6g %10.6f\n", P, dev, sf.l1, sf.l2sq, nnt_approx_sep_lb(a.n, P));
     nnt_mlp_free(&fit), nnt_mlp_free(&dn);
   }
   /* capacity: Delta^k has 2^k - 1 interior breakpoints on (0,1), so one hidden layer needs >= 2^k - 1
@@ -395,9 +395,9 @@ static int demo_separation(int argc, char **argv) {
   printf("  capacity (exact breakpoint counts): k, interior breakpoints of Delta^k = shallow ReLUs needed, deep ReLUs\n");
   for (int k = 1; k <= (a.n < 16 ? a.n : 16); k++) {
     nnt_mlp dk;
-    nnt_build_delta(&dk, k);
-    nnt_pwl_summary sk;
-    nnt_pwl_summarize(&dk, NULL, 0, 1, &sk);
+    nnt_approx_build_delta(&dk, k);
+    nnt_approx_pwl_summary sk;
+    nnt_approx_pwl_summarize(&dk, NULL, 0, 1, &sk);
     printf("    %2d %8ld %4d\n", k, sk.pieces - 1, 3 * k);
     nnt_mlp_free(&dk);
   }
@@ -409,7 +409,7 @@ static int demo_separation(int argc, char **argv) {
   if (!st) {
     nnt_plot *p = nnt_plot_new("Delta^n vs g on [0,1]", "x", "y");
     nnt_mlp d;
-    nnt_build_delta(&d, a.n);
+    nnt_approx_build_delta(&d, a.n);
     int N = 4001;
     double *x = malloc(sizeof(double) * N), *yd = malloc(sizeof(double) * N), *yg = malloc(sizeof(double) * N);
     for (int k = 0; k < N; k++) {
@@ -490,7 +490,7 @@ static void padding_demo(double *res_plain, double *res_pad, double gram[2][144]
     }
     int d = pad ? 3 : 2;
     for (int i = 0; i < N; i++)
-      for (int j = 0; j < N; j++) K[i][j] = nnt_ntk_kinf(X[i], X[j], d) + (i == j ? 1e-10 : 0);
+      for (int j = 0; j < N; j++) K[i][j] = nnt_approx_ntk_kinf(X[i], X[j], d) + (i == j ? 1e-10 : 0);
     for (int i = 0; i < N; i++)
       for (int j = 0; j < N; j++) gram[pad][i * N + j] = K[i][j] - (i == j ? 1e-10 : 0);
     /* Cholesky solve (K + lambda I) alpha = y */
@@ -526,7 +526,7 @@ static int run_ntk(const char *dir, const long *ms, int nm, int pairs, int d, in
   nnt_rng rg;
   nnt_rng_init(&rg, seed, 316);
   double err[64];
-  double slope = nnt_ntk_slope(&rg, ms, nm, d, pairs, pad, err);
+  double slope = nnt_approx_ntk_slope(&rg, ms, nm, d, pairs, pad, err);
   nnt_csv csv;
   int st = nnt_csv_open(&csv, dir, "ntk.csv", "m,mean_abs_km_minus_kinf,sqrt_m_times_err");
   if (st) return st;
@@ -617,8 +617,8 @@ static int demo_maurey(int argc, char **argv) {
     double s = 0, s2 = 0;
     for (int t = 0; t < trials; t++) {
       nnt_rng_init(&rg, co.seed, (uint64_t)q * 1000003 + t);
-      nnt_sample_sin_thresholds(&rg, ks[q], b, a);
-      double e = nnt_sin_threshold_l2sq(ks[q], b, a);
+      nnt_approx_sample_sin_thresholds(&rg, ks[q], b, a);
+      double e = nnt_approx_sin_threshold_l2sq(ks[q], b, a);
       s += e, s2 += e * e;
     }
     double mean = s / trials, se = sqrt(fmax(0, s2 / trials - mean * mean) / trials);
@@ -631,7 +631,7 @@ static int demo_maurey(int argc, char **argv) {
   printf("largest |measured - exact| / stderr = %.2f (the identity is exact; expect <= 3-4)\n", zmax);
   if ((st = nnt_csv_close(&csv))) return st;
   /* Thm 2.12 + Lemma 2.17: exp(-pi |x|^2) - 1 on the unit disk from the exact Barron sampler */
-  double M = nnt_barron_gauss_mass(2), gx[4], gy[4], gb[4];
+  double M = nnt_approx_barron_gauss_mass(2), gx[4], gy[4], gb[4];
   int gk[4] = {10, 100, 1000, 10000}, ng = co.quick ? 3 : 4, gt = co.quick ? 5 : 20, ne = 400;
   printf("\nBarron/Fourier threshold net for exp(-pi|x|^2), d = 2 (Thm 2.12, exact sampler), P = U(unit disk)\n"
          "|mu|_1 = %.5f (quadrature) <= 2 pi = %.5f\n%8s %14s %14s\n", M, 2 * M_PI, "k", "E||.||^2", "bound M^2/k");
@@ -648,7 +648,7 @@ static int demo_maurey(int argc, char **argv) {
     double acc = 0;
     for (int t = 0; t < gt; t++) {
       nnt_rng_init(&er, co.seed, 2121 + (uint64_t)q * 1000 + t);
-      double e2 = nnt_barron_gauss_sample_mse(&er, gk[q], M, ne, E, W, bb, sg);
+      double e2 = nnt_approx_barron_gauss_sample_mse(&er, gk[q], M, ne, E, W, bb, sg);
       acc += e2 / gt;
     }
     gx[q] = gk[q], gy[q] = acc, gb[q] = M * M / gk[q];
@@ -697,8 +697,8 @@ static int demo_planting(int argc, char **argv) {
   for (int e = 0; e < NE; e++) th[e] = 2 * M_PI * e / (NE - 1), Xe[2 * e] = 0.8 * cos(th[e]), Xe[2 * e + 1] = 0.8 * sin(th[e]);
   nnt_rng rg;
   nnt_rng_init(&rg, co.seed, 310);
-  nnt_plant_result r;
-  nnt_plant(&rg, 3, beta, alpha, tau, 0.1, co.quick ? 50 : 300, &r, NE, Xe, Fe, F0e);
+  nnt_approx_plant_result r;
+  nnt_approx_plant(&rg, 3, beta, alpha, tau, 0.1, co.quick ? 50 : 300, &r, NE, Xe, Fe, F0e);
   printf("Thm 3.10 planting, d = 2, tau = %g, delta = 0.1: m = %ld, |U_i| = %ld, min |S_i| = %ld\n", tau, r.m, r.usz, r.min_S);
   printf("%-28s %14s %14s %14s\n", "quantity", "proof", "statement", "measured");
   printf("%-28s %14.1f %14.1f %14.1f\n", "scale of planted g", r.c0, r.scale_statement, r.scale_fit);
@@ -763,9 +763,9 @@ static int demo_sobolev(int argc, char **argv) {
     for (int q = 0; q < ns; q++) {
       nnt_rng rg;
       nnt_rng_init(&rg, co.seed, 500 + ri * 10 + q);
-      nnt_sobolev_report rep;
+      nnt_approx_sobolev_report rep;
       int r = 2 + ri;
-      nnt_sobolev_measure(a.d, r, ss[q], a.k, co.quick ? 500 : 2000, &rg, &rep);
+      nnt_approx_sobolev_measure(a.d, r, ss[q], a.k, co.quick ? 500 : 2000, &rg, &rep);
       printf("%2d %3d %6d %9ld %10ld %7d %12.3e %12.3e\n", r, ss[q], rep.nv, rep.stats.hidden_units, rep.stats.params,
              rep.stats.layers - 1, rep.sup, rep.bound);
       nnt_csv_row(&csv, "%d,%d,%d,%d,%d,%ld,%ld,%d,%.6e,%.6e", a.d, r, ss[q], a.k, rep.nv, rep.stats.hidden_units,
@@ -818,8 +818,8 @@ static int demo_lazy(int argc, char **argv) {
   for (int q = 0; q < l.n; q++) {
     nnt_rng rg;
     nnt_rng_init(&rg, co.seed, 3100 + q);
-    nnt_lazy_result L;
-    nnt_lazy_train(&rg, l.vals[q], 500, &L);
+    nnt_approx_lazy_result L;
+    nnt_approx_lazy_train(&rg, l.vals[q], 500, &L);
     printf("%8ld %10.3f %12.4f %7.2f%% %14.4e %11.2e\n", L.m, L.fro, L.rowmax, 100 * L.flips, L.gap, L.train_mse);
     nnt_csv_row(&csv, "%ld,%d,%.4f,%.6f,%.6f,%.6f,%.6e,%.3e", L.m, L.steps, L.eta, L.fro, L.rowmax, L.flips, L.gap, L.train_mse);
     x[q] = (double)L.m, gap[q] = L.gap, row_[q] = L.rowmax, ref[q] = row_[0] * sqrt(x[0] / x[q]);
@@ -876,12 +876,12 @@ int tour_approx(cli_tour *t) {
   cli_tour_printf(t, "\n![NTK](approx/ntk_convergence.png)\n\n### Checkable statements (`nnt approx check --quick`)\n\n"
                      "PASS means the proven statement (in its corrected form) holds as measured; rows marked erratum "
                      "also measure the draft's wrong form.\n\n");
-  nnt_check_table tab;
+  nnt_approx_check_table tab;
   int fails = nnt_approx_check(1, t->seed, &tab);
   print_check(t->report, &tab, 1);
   cli_tour_checks(t, tab.n - fails, fails);
   cli_tour_printf(t, "\n%d statements, %d FAIL.\n", tab.n, fails);
   st = write_check_csv(dir, &tab);
-  nnt_check_table_free(&tab);
+  nnt_approx_check_table_free(&tab);
   return st;
 }
