@@ -13,7 +13,7 @@
 #include "nnt_error.h"
 #include "nnt_progress.h"
 
-static nnt_approx_check_row *row(nnt_approx_check_table *t, const char *id, const char *ref, const char *claim) {
+static nnt_approx_check_row *row(nnt_approx_check_result *t, const char *id, const char *ref, const char *claim) {
   if (t->n == t->cap) {
     t->cap = t->cap ? 2 * t->cap : 32;
     t->rows = nnt_xrealloc(t->rows, sizeof *t->rows * t->cap);
@@ -28,9 +28,9 @@ static nnt_approx_check_row *row(nnt_approx_check_table *t, const char *id, cons
 
 #define SET(field, ...) snprintf(r->field, sizeof r->field, __VA_ARGS__)
 
-void nnt_approx_check_table_free(nnt_approx_check_table *t) {
+void nnt_approx_check_result_free(nnt_approx_check_result *t) {
   free(t->rows);
-  t->rows = NULL, t->n = t->cap = 0;
+  t->rows = NULL, t->n = t->cap = t->fails = 0;
 }
 
 static double fwd1(const nnt_mlp *m, double x) {
@@ -46,7 +46,7 @@ static double g_q1(double x, void *ctx) {
   return sin(7 * x) + 0.5 * fabs(x - 0.3);
 }
 
-static void q1(nnt_approx_check_table *t, nnt_rng *rg) {
+static void q1(nnt_approx_check_result *t, nnt_rng *rg) {
   static const double eps[3] = {0.5, 0.05, 0.005};
   for (int e = 0; e < 3; e++) {
     nnt_mlp m;
@@ -107,7 +107,7 @@ static double g_sincos(const double *x, int d, void *ctx) {
   return sin(3 * x[0]) * cos(2 * x[1]);
 }
 
-static void q2(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
+static void q2(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   double rho = 1, eps = 0.05, sup_c, l1_c, sup_d, l1_d;
   int d = 2, kc = nnt_approx_box_k(rho, eps, d, 0), kd = nnt_approx_box_k(rho, eps, d, 1);
   nnt_mlp mc, md;
@@ -167,7 +167,7 @@ static void q2(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
   nnt_mlp_free(&one);
 }
 
-static void q4(nnt_approx_check_table *t) {
+static void q4(nnt_approx_check_result *t) {
   /* ReLU interpolant of e^r on n knots of [-R, R]: error <= (2R/n)^2 e^R / 8 */
   double R = 2, worst_ratio = 0;
   int ns[3] = {4, 16, 64};
@@ -216,7 +216,7 @@ static double gp_one_minus_b(double b, void *ctx) {
   return 4 * fabs(2 * M_PI * cos(2 * M_PI * b)) * (1 - b);
 }
 
-static void q5_q6(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
+static void q5_q6(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   double Z = nnt_approx_simpson(abs_gp, NULL, 0, 1, 100000);
   /* unbiasedness: mean of f(x) over trials at a few x vs sin 2 pi x, within 4 standard errors */
   int trials = quick ? 400 : 2000, m = 50;
@@ -268,7 +268,7 @@ static double gauss1(double x, void *ctx) { /* real part of the FT integrand of 
   return exp(-x * x / (2 * s * s)) / sqrt(2 * M_PI * s * s) * cos(2 * M_PI * w * x);
 }
 
-static void q7_q9(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
+static void q7_q9(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   double M = nnt_approx_barron_gauss_mass(2), M2 = nnt_approx_barron_gauss_mass_2d_parts();
   nnt_approx_check_row *r = row(t, "Q7", "Thm 2.12", "Gaussian d=2: |mu|_1 = iint|q| <= 4 pi int|w| g~ = 2 pi");
   SET(bound, "%.4f", 2 * M_PI);
@@ -323,7 +323,7 @@ static void q7_q9(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
 
 /* ------------------------------------------------------------------ chapter 3 */
 
-static void ch3(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
+static void ch3(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   double worst = 0;
   static const double Bs[4] = {0.1, 1, 10, 100};
   for (int q = 0; q < 4; q++) worst = fmax(worst, nnt_approx_prop34_worst_ratio(rg, 1000, 5, Bs[q], quick ? 10 : 25));
@@ -429,7 +429,7 @@ double nnt_approx_ntk_slope(nnt_rng *rg, const long *ms, int nm, int d, int npai
   return (nm * sxy - sx * sy) / (nm * sxx - sx * sx);
 }
 
-static void q16_q17(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
+static void q16_q17(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   /* closed form vs Monte Carlo probability, k(x,x) = 1/2, k(x,-x) = 0 */
   double x[5], mx[5];
   nnt_approx_random_unit(rg, 5, x);
@@ -506,7 +506,7 @@ static void q16_q17(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
 
 /* ------------------------------------------------------------------ chapter 4 */
 
-static void q18_q30(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
+static void q18_q30(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   int Lmax = 22, ok = 1, bad_pieces = 0;
   double worst = 0, t22 = 0, c22 = 0, int_err = 0;
   for (int L = 1; L <= Lmax; L++) {
@@ -555,7 +555,7 @@ static void q18_q30(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
   r->pass = int_err < 1e-12;
 }
 
-static void q19(nnt_approx_check_table *t) {
+static void q19(nnt_approx_check_result *t) {
   int dr[4] = {2, 4, 8, 16}, err_fix[4], err_draft[4], errs_gen = 0, total_gen = 0;
   for (int q = 0; q < 4; q++) {
     int d = dr[q];
@@ -596,36 +596,16 @@ static void q19(nnt_approx_check_table *t) {
   r->pass = !err_fix[0] && !err_fix[1] && !err_fix[2] && !err_fix[3] && !errs_gen && err_draft[3] > 0;
 }
 
-/* exact sup and L2^2 of h - x^2 on [0,1] from the engine's pieces (e = piece - x^2 is quadratic) */
-static void square_errors(const nnt_mlp *h, double *sup, double *l2sq, double *minerr, long *pieces) {
-  nnt_approx_pwl_iter *it;
-  nnt_approx_pwl_open(&it, h, NULL, 0, 1);
-  nnt_approx_piece p;
-  long double L2 = 0;
-  *sup = 0, *minerr = INFINITY, *pieces = 0;
-  while (nnt_approx_pwl_next(it, &p)) {
-    double len = p.x1 - p.x0, e0 = p.a * p.x0 + p.c - p.x0 * p.x0, e1 = p.a * p.x1 + p.c - p.x1 * p.x1;
-    double ts = 0.5 + (e1 - e0) / (2 * len * len);
-    ts = fmin(1, fmax(0, ts));
-    double em = e0 * (1 - ts) + e1 * ts + len * len * ts * (1 - ts);
-    *sup = fmax(*sup, fmax(em, fmax(fabs(e0), fabs(e1))));
-    *minerr = fmin(*minerr, fmin(e0, e1)); /* e is concave on a piece: its minimum is at an end */
-    L2 += (long double)len * ((e0 * e0 + e0 * e1 + e1 * e1) / 3 + len * len * (e0 + e1) / 6 + pow(len, 4) / 30);
-    (*pieces)++;
-  }
-  nnt_approx_pwl_close(it);
-  *l2sq = (double)L2;
-}
-
-static void q20_q21_q28(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
+static void q20_q21_q28(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   double worst_sup = 0, worst_l2 = 0, min_e = INFINITY, worst_mid = 0, worst_closed = 0, min_ratio = INFINITY;
   int size_ok = 1, imax = 20;
   for (int i = 0; i <= imax; i++) {
     nnt_mlp h;
     nnt_approx_build_square(&h, i);
-    double sup, l2, mn;
-    long P;
-    square_errors(&h, &sup, &l2, &mn, &P);
+    nnt_approx_square_error e;
+    nnt_approx_square_error_of(&h, &e);
+    double sup = e.sup, l2 = e.l2sq, mn = e.min;
+    long P = e.pieces;
     double want = pow(4, -i - 1);
     worst_sup = fmax(worst_sup, fabs(sup / want - 1));
     worst_l2 = fmax(worst_l2, fabs(l2 / (pow(2, -4 * i) / 30) - 1));
@@ -662,7 +642,7 @@ static void q20_q21_q28(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
   r->pass = min_ratio >= 1 && fabs(min_ratio - 192) < 1e-6;
 }
 
-static void q22_q24(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
+static void q22_q24(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   static const int is[4] = {1, 4, 7, 10};
   int ok = 1, G = quick ? 101 : 401;
   char meas[96] = "";
@@ -769,7 +749,7 @@ static void random_1d_net(nnt_mlp *m, nnt_rng *r, const int *w, int nh) {
   }
 }
 
-static void q26_q27_q29(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
+static void q26_q27_q29(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   int trials = quick ? 50 : 200, ok = 1;
   double min_slack = INFINITY;
   for (int k = 0; k < trials; k++) {
@@ -884,10 +864,10 @@ static void q26_q27_q29(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
   nnt_mlp_free(&ab);
 }
 
-static void q31(nnt_approx_check_table *t, int quick, uint64_t seed) {
+static void q31(nnt_approx_check_result *t, int quick, uint64_t seed) {
   long ms[3] = {100, 1000, 10000};
   int nm = quick ? 2 : 3, ok = 1;
-  nnt_approx_lazy_result L[3];
+  nnt_approx_lazy_stats L[3];
   char meas[160] = "";
   for (int q = 0; q < nm; q++) {
     nnt_rng rg;
@@ -906,7 +886,7 @@ static void q31(nnt_approx_check_table *t, int quick, uint64_t seed) {
   r->pass = ok;
 }
 
-static void q25(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
+static void q25(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   int ok = 1;
   char meas[96] = "";
   static const int rs[2] = {2, 3};
@@ -926,7 +906,14 @@ static void q25(nnt_approx_check_table *t, nnt_rng *rg, int quick) {
   r->pass = ok;
 }
 
-int nnt_approx_check(int quick, uint64_t seed, nnt_approx_check_table *t) {
+void nnt_approx_check_cfg_default(nnt_approx_check_cfg *cfg, int quick) {
+  cfg->quick = quick;
+  cfg->seed = 1;
+}
+
+int nnt_approx_check_run(const nnt_approx_check_cfg *cfg, nnt_approx_check_result *t) {
+  int quick = cfg->quick;
+  uint64_t seed = cfg->seed;
   memset(t, 0, sizeof *t);
   nnt_rng rg;
   /* one stream per statement group so a group's numbers do not depend on the others */
@@ -944,7 +931,6 @@ int nnt_approx_check(int quick, uint64_t seed, nnt_approx_check_table *t) {
   nnt_rng_init(&rg, seed, 25), q25(t, &rg, quick);
   nnt_rng_init(&rg, seed, 26), q26_q27_q29(t, &rg, quick);
   q31(t, quick, seed);
-  int fails = 0;
-  for (int i = 0; i < t->n; i++) fails += !t->rows[i].pass;
-  return fails;
+  for (int i = 0; i < t->n; i++) t->fails += !t->rows[i].pass;
+  return NNT_OK;
 }

@@ -53,6 +53,14 @@ int nnt_approx_pwl_summarize(const nnt_mlp *f, const nnt_mlp *g, double lo, doub
 /* Collects at most max pieces into out (returns the number, or -1 with NNT_EINVAL if more). */
 long nnt_approx_pwl_collect(const nnt_mlp *f, const nnt_mlp *g, double lo, double hi, nnt_approx_piece *out, long max);
 
+/* f - x^2 on [0,1] for a 1-D PWL net f, exactly from its pieces (the error is a concave quadratic on
+ * each piece): sup |f - x^2|, int (f - x^2)^2 and min (f - x^2). NNT_EINVAL as nnt_approx_pwl_open. */
+typedef struct {
+  long pieces;
+  double sup, l2sq, min;
+} nnt_approx_square_error;
+int nnt_approx_square_error_of(const nnt_mlp *f, nnt_approx_square_error *e);
+
 /* ---------------------------------------------------------------- network algebra (build_util.c) */
 
 /* A single affine layer x -> W x + b (identity activation); W is out x in row-major. */
@@ -189,8 +197,8 @@ typedef struct {
   long m;
   int steps;
   double eta, fro, rowmax, flips, gap, train_mse;
-} nnt_approx_lazy_result;
-void nnt_approx_lazy_train(nnt_rng *r, long m, int steps, nnt_approx_lazy_result *res);
+} nnt_approx_lazy_stats;
+void nnt_approx_lazy_train(nnt_rng *r, long m, int steps, nnt_approx_lazy_stats *res);
 
 /* ---------------------------------------------------------------- depth separation (separation.c) */
 
@@ -214,18 +222,203 @@ int nnt_approx_sep_best_fit(int n, long P, nnt_mlp *out);
 int nnt_approx_sep_train(const int *w, int nh, int n, int steps, double lr, int samples, uint64_t seed, nnt_mlp *out,
                   double *final_mse);
 
-/* ---------------------------------------------------------------- the statement table (checks.c) */
+/* ---------------------------------------------------------------- the demos of `nnt approx` (run_*.c, checks.c)
+ * Each demo is a run from a config to a result: nnt_approx_<demo>_cfg_default(&cfg, quick) is the one
+ * place of its defaults (quick = 1: the --quick preset); nnt_approx_<demo>_run(&cfg, &res) checks the
+ * config (NNT_EINVAL with a one-line message, res untouched), computes and fills res, and writes no
+ * file; a violated bound is a result (res.violated and the like), not an error status. Free res
+ * with nnt_approx_<demo>_result_free. */
 
+enum { NNT_APPROX_LIST_MAX = 64 }; /* list options of the demos (widths, depths) */
+
+/* A piecewise-linear function on [0,1] by its breakpoints (for plots). */
+typedef struct {
+  int n;
+  double *x, *y;
+} nnt_approx_curve;
+
+/* check: every checkable statement Q1..Q31 (quick: smaller sizes). */
 typedef struct {
   char id[12], ref[32], claim[128], bound[48], measured[160], note[160];
   int pass, erratum;
 } nnt_approx_check_row;
 typedef struct {
+  int quick;
+  uint64_t seed;
+} nnt_approx_check_cfg;
+typedef struct {
   nnt_approx_check_row *rows;
-  int n, cap;
-} nnt_approx_check_table;
-/* Runs every checkable statement Q1..Q31 (quick: smaller sizes); returns the number of FAIL rows. */
-int nnt_approx_check(int quick, uint64_t seed, nnt_approx_check_table *t);
-void nnt_approx_check_table_free(nnt_approx_check_table *t);
+  int n, cap, fails;
+} nnt_approx_check_result;
+void nnt_approx_check_cfg_default(nnt_approx_check_cfg *cfg, int quick);
+int nnt_approx_check_run(const nnt_approx_check_cfg *cfg, nnt_approx_check_result *res);
+void nnt_approx_check_result_free(nnt_approx_check_result *res);
+
+/* square: Yarotsky's h_i against x^2 (Thm 4.2, Figures 4.1/4.2). */
+enum { NNT_APPROX_SQUARE_MAX_I = 24, NNT_APPROX_SQUARE_PLOT_MAX_I = 10 };
+typedef struct {
+  int i[NNT_APPROX_LIST_MAX], ni;
+} nnt_approx_square_cfg;
+typedef struct {
+  int i, hidden_layers;
+  long relus, params;
+  nnt_approx_square_error err;
+  double sup_claim, l2sq_claim, thm46_lb; /* 4^{-i-1}, 2^{-4i}/30, 1/(5760 P^4) */
+  nnt_approx_curve h, diff;               /* h_i and h_{i+1} - h_i (i <= NNT_APPROX_SQUARE_PLOT_MAX_I) */
+} nnt_approx_square_row;
+typedef struct {
+  int n;
+  nnt_approx_square_row *rows;
+} nnt_approx_square_result;
+void nnt_approx_square_cfg_default(nnt_approx_square_cfg *cfg, int quick);
+int nnt_approx_square_run(const nnt_approx_square_cfg *cfg, nnt_approx_square_result *res);
+void nnt_approx_square_result_free(nnt_approx_square_result *res);
+
+/* triangle: Delta^L by the exact sweep (Prop 4.1): 2^L pieces on [0,1], 2^L + 2 on R. */
+enum { NNT_APPROX_TRIANGLE_MAX_L = 26 };
+typedef struct {
+  int L[NNT_APPROX_LIST_MAX], nL;
+} nnt_approx_triangle_cfg;
+typedef struct {
+  int L, ok; /* ok: both counts as claimed */
+  long pieces_01, pieces_R, regions;
+  double seconds, peak_rss_mb; /* the [0,1] sweep; the process's peak RSS after both */
+} nnt_approx_triangle_row;
+typedef struct {
+  int n, bad;
+  nnt_approx_triangle_row *rows;
+  nnt_approx_curve delta[3]; /* Delta^1..3 */
+} nnt_approx_triangle_result;
+void nnt_approx_triangle_cfg_default(nnt_approx_triangle_cfg *cfg, int quick);
+int nnt_approx_triangle_run(const nnt_approx_triangle_cfg *cfg, nnt_approx_triangle_result *res);
+void nnt_approx_triangle_result_free(nnt_approx_triangle_result *res);
+
+/* separation: Thm 4.4's lb(n, P) and Thm 4.6 for a 1-D network g, loaded from an nnt-mlp JSON file or
+ * trained by Adam (exactly one of net, ntrain); best uniform fits and the capacity table. */
+enum { NNT_APPROX_SEP_MAX_N = 24, NNT_APPROX_SEP_MAX_LAYERS = 14 };
+typedef struct {
+  int n;           /* target Delta^n (required: 0 in the defaults) */
+  const char *net; /* file of g, or NULL */
+  int train[NNT_APPROX_SEP_MAX_LAYERS], ntrain; /* hidden widths of a trained g */
+  int steps, samples;
+  double lr;
+  uint64_t seed;
+} nnt_approx_separation_cfg;
+typedef struct {
+  long P;
+  double dev, l1, l2sq, lb; /* max |fit(t_i) - 1/2| at the knots, int |Delta^n - fit|, int (.)^2, lb(n,P) */
+} nnt_approx_sep_fit;
+typedef struct {
+  nnt_mlp g;
+  double train_mse; /* NAN for a loaded g */
+  nnt_approx_sep_result sep;
+  int L, thm44; /* Thm 4.4 applies: n = L^2 + 2 (L >= 2), g within 2^L ReLUs and L layers */
+  nnt_approx_square_error sq;
+  double thm46_lb; /* 1/(5760 P^4) for int (g - x^2)^2 */
+  int nfit, ncap;
+  nnt_approx_sep_fit fit[15];      /* P = 1, 2, 4, .. <= min(2^n, 2^14) */
+  long cap_breaks[16];             /* interior breakpoints of Delta^k, k = 1..ncap (deep: 3k ReLUs) */
+  int nplot;
+  double *x, *delta_n, *gx;        /* Delta^n and g sampled on [0,1] */
+  int violated;
+} nnt_approx_separation_result;
+void nnt_approx_separation_cfg_default(nnt_approx_separation_cfg *cfg, int quick);
+int nnt_approx_separation_run(const nnt_approx_separation_cfg *cfg, nnt_approx_separation_result *res);
+void nnt_approx_separation_result_free(nnt_approx_separation_result *res);
+
+/* ntk: |k_m - k_inf| against the width m (Prop 3.23) and the padding demo (Remark 3.24): the k_inf
+ * Gram matrices of 12 circle points without and with padding (x,1)/sqrt2, their eigenvalues, and
+ * kernel ridge on the target sin 3 theta. */
+typedef struct {
+  int widths[NNT_APPROX_LIST_MAX], nw;
+  int pairs, d, pad;
+  uint64_t seed;
+} nnt_approx_ntk_cfg;
+enum { NNT_APPROX_NTK_NCIRCLE = 12 };
+typedef struct {
+  int nw;
+  long *m;
+  double *err; /* mean |k_m - k_inf| per width */
+  double slope; /* fitted log-log slope; claim -1/2 */
+  int slope_ok; /* in [-0.6, -0.4], or fewer than three widths */
+  double gram[2][NNT_APPROX_NTK_NCIRCLE * NNT_APPROX_NTK_NCIRCLE]; /* [0] plain, [1] padded */
+  double eig[2][NNT_APPROX_NTK_NCIRCLE];  /* ascending */
+  int nzero[2];                           /* eigenvalues below 1e-12 of the largest */
+  double ridge_mse[2];                    /* train MSE of kernel ridge (lambda 1e-10) */
+} nnt_approx_ntk_result;
+void nnt_approx_ntk_cfg_default(nnt_approx_ntk_cfg *cfg, int quick);
+int nnt_approx_ntk_run(const nnt_approx_ntk_cfg *cfg, nnt_approx_ntk_result *res);
+void nnt_approx_ntk_result_free(nnt_approx_ntk_result *res);
+
+/* maurey: sampling sin 2 pi x by threshold units (exact identity 7.5/k, bound 16/k) and the Barron
+ * sampler for exp(-pi |x|^2) - 1 on the unit disk (bound M^2/k). */
+typedef struct {
+  int ks[5], nk, trials;           /* sin: widths, draws per width */
+  int gks[4], ng, gtrials, gpoints; /* Gaussian: widths, draws, evaluation points */
+  uint64_t seed;
+} nnt_approx_maurey_cfg;
+typedef struct {
+  int k, trials;
+  double mse, se, exact, bound; /* se and exact: NAN for the Gaussian */
+} nnt_approx_maurey_row;
+typedef struct {
+  nnt_approx_maurey_row sin[5], gauss[4];
+  int nk, ng;
+  double zmax;    /* largest |measured - exact| / stderr (sin) */
+  double mass;    /* |mu|_1 of the Gaussian, by quadrature */
+  int gauss_over; /* Gaussian widths above their bound */
+} nnt_approx_maurey_result;
+void nnt_approx_maurey_cfg_default(nnt_approx_maurey_cfg *cfg, int quick);
+int nnt_approx_maurey_run(const nnt_approx_maurey_cfg *cfg, nnt_approx_maurey_result *res);
+void nnt_approx_maurey_result_free(nnt_approx_maurey_result *res);
+
+/* planting: Thm 3.10 in d = 2 with three planted ReLUs; F(x;V)/c0 against g on the circle |x| = 0.8. */
+typedef struct {
+  double tau, delta;
+  int ntest, neval;
+  uint64_t seed;
+} nnt_approx_planting_cfg;
+typedef struct {
+  nnt_approx_plant_result plant;
+  int neval;
+  double *theta, *F_c0, *g, *Fw0_c0; /* at the neval circle points */
+  int violated; /* F != F0, excess > 0 or min |S_i| < |U_i| */
+} nnt_approx_planting_result;
+void nnt_approx_planting_cfg_default(nnt_approx_planting_cfg *cfg, int quick);
+int nnt_approx_planting_run(const nnt_approx_planting_cfg *cfg, nnt_approx_planting_result *res);
+void nnt_approx_planting_result_free(nnt_approx_planting_result *res);
+
+/* sobolev: the approximator of nnt_approx_sobolev_measure for r = 2, 3 on grids s = s[0..ns_d-1],
+ * ns_d = ns[d - 1] (the d = 2 nets grow as s^2). */
+typedef struct {
+  int d, k, npts;
+  int s[4], ns[2];
+  uint64_t seed;
+} nnt_approx_sobolev_cfg;
+typedef struct {
+  int d, r, s, k;
+  nnt_approx_sobolev_report rep;
+} nnt_approx_sobolev_row;
+typedef struct {
+  int n, ns, bad; /* rows r = 2 then r = 3, ns grids each; bad: rows above the bound */
+  nnt_approx_sobolev_row rows[8];
+} nnt_approx_sobolev_result;
+void nnt_approx_sobolev_cfg_default(nnt_approx_sobolev_cfg *cfg, int quick);
+int nnt_approx_sobolev_run(const nnt_approx_sobolev_cfg *cfg, nnt_approx_sobolev_result *res);
+void nnt_approx_sobolev_result_free(nnt_approx_sobolev_result *res);
+
+/* lazy [ext]: nnt_approx_lazy_train for each width. */
+typedef struct {
+  int widths[NNT_APPROX_LIST_MAX], nw;
+  int steps;
+  uint64_t seed;
+} nnt_approx_lazy_cfg;
+typedef struct {
+  int n;
+  nnt_approx_lazy_stats *rows;
+} nnt_approx_lazy_result;
+void nnt_approx_lazy_cfg_default(nnt_approx_lazy_cfg *cfg, int quick);
+int nnt_approx_lazy_run(const nnt_approx_lazy_cfg *cfg, nnt_approx_lazy_result *res);
+void nnt_approx_lazy_result_free(nnt_approx_lazy_result *res);
 
 #endif

@@ -233,7 +233,7 @@ void nnt_approx_transport(nnt_rng *r, long m, double *corrected, double *draft) 
  * The linearised model trained by the same GD steps with the init NTK K0 is
  * f_lin = k0(x, X) alpha, alpha += eta (y - K0 alpha); the gap max |f_GD - f_lin| over 360 test
  * angles shrinks with m while ||V - V0||_F stays O(1). eta = 1/lambda_max(K0). */
-void nnt_approx_lazy_train(nnt_rng *r, long m, int steps, nnt_approx_lazy_result *res) {
+void nnt_approx_lazy_train(nnt_rng *r, long m, int steps, nnt_approx_lazy_stats *res) {
   enum { N = 12, D = 3, NT = 360 };
   double X[N][D], y[N], XT[NT][D];
   for (int i = 0; i < N; i++) {

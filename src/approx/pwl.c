@@ -235,3 +235,25 @@ long nnt_approx_pwl_collect(const nnt_mlp *f, const nnt_mlp *g, double lo, doubl
   nnt_approx_pwl_close(it);
   return n;
 }
+
+int nnt_approx_square_error_of(const nnt_mlp *f, nnt_approx_square_error *e) {
+  nnt_approx_pwl_iter *it;
+  int st = nnt_approx_pwl_open(&it, f, NULL, 0, 1);
+  if (st) return st;
+  nnt_approx_piece p;
+  long double L2 = 0;
+  e->sup = 0, e->min = INFINITY, e->pieces = 0;
+  while (nnt_approx_pwl_next(it, &p)) {
+    /* e(x) = e0 (1-t) + e1 t + len^2 t (1-t) on the piece, x = x0 + t len: the maximum is at ts */
+    double len = p.x1 - p.x0, e0 = p.a * p.x0 + p.c - p.x0 * p.x0, e1 = p.a * p.x1 + p.c - p.x1 * p.x1;
+    double ts = fmin(1, fmax(0, 0.5 + (e1 - e0) / (2 * len * len)));
+    double em = e0 * (1 - ts) + e1 * ts + len * len * ts * (1 - ts);
+    e->sup = fmax(e->sup, fmax(em, fmax(fabs(e0), fabs(e1))));
+    e->min = fmin(e->min, fmin(e0, e1)); /* concave: the minimum is at an end */
+    L2 += (long double)len * ((e0 * e0 + e0 * e1 + e1 * e1) / 3 + len * len * (e0 + e1) / 6 + pow(len, 4) / 30);
+    e->pieces++;
+  }
+  nnt_approx_pwl_close(it);
+  e->l2sq = (double)L2;
+  return NNT_OK;
+}
