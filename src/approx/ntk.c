@@ -1,6 +1,7 @@
 /* ntk.c — near initialisation (ch. 3): linearisation gaps (Props 3.4, 3.7), Lemma 3.15 noise,
  * Thm 3.10 planting, the transport map with the corrected scaling, empirical vs closed-form NTK.
  * Model: F(x; V) = sum_j a_j s(v_j . x), a_j = +-1, v_j ~ N(0, I_d) (the book's init). */
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,18 +269,10 @@ void nnt_approx_lazy_train(nnt_rng *r, long m, int steps, nnt_approx_lazy_stats 
     for (int k = 0; k < N; k++) K[i][k] *= (X[i][0] * X[k][0] + X[i][1] * X[k][1] + X[i][2] * X[k][2]) / h;
   for (int i = 0; i < NT; i++)
     for (int k = 0; k < N; k++) KT[i][k] *= (XT[i][0] * X[k][0] + XT[i][1] * X[k][1] + XT[i][2] * X[k][2]) / h;
-  double u[N], lam = 0;
-  for (int i = 0; i < N; i++) u[i] = 1;
-  for (int it = 0; it < 200; it++) { /* power iteration for lambda_max(K0) */
-    double w[N], nn = 0;
-    for (int i = 0; i < N; i++) {
-      w[i] = 0;
-      for (int k = 0; k < N; k++) w[i] += K[i][k] * u[k];
-      nn += w[i] * w[i];
-    }
-    lam = sqrt(nn);
-    for (int i = 0; i < N; i++) u[i] = w[i] / lam;
-  }
+  double A[N * N], ev[N];
+  memcpy(A, K, sizeof A);
+  LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', N, A, N, ev);
+  double lam = ev[N - 1];
   double eta = 1 / lam, alpha[N] = {0}, F[N], *G = nnt_xmalloc(sizeof(double) * m * D);
   for (int t = 0; t < steps; t++) {
     /* linearised model */

@@ -1,5 +1,6 @@
 /* separation.c — depth separation (Thms 4.4, 4.6): the rigorous triangle-counting lower bound for
  * any 1-D net, evaluated with the exact PWL engine, and the shallow-capacity construction. */
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +139,7 @@ int nnt_approx_sep_train(const int *w, int nh, int n, int steps, double lr, int 
 /* Best L2 continuous piecewise-linear fit of Delta^n with P uniform pieces (P a power of two,
  * P <= 2^n): hat-basis projection, right-hand sides by Simpson's rule on the 2^-n grid (exact: the
  * product of two affine functions on each cell is quadratic; Delta^n from its closed form), the
- * tridiagonal mass matrix solved directly. Returned as a one-hidden-layer ReLU net. */
+ * tridiagonal mass matrix solved by LAPACKE_dptsv. Returned as a one-hidden-layer ReLU net. */
 int nnt_approx_sep_best_fit(int n, long P, nnt_mlp *out) {
   if (P < 1 || P > (1L << n) || (P & (P - 1)))
     return nnt_fail(NNT_EINVAL, "best fit: P = %ld must be a power of two <= 2^%d", P, n);
@@ -154,17 +155,12 @@ int nnt_approx_sep_best_fit(int n, long P, nnt_mlp *out) {
     b[i + 1] += dlt / 6 * (f0 * u0 + 4 * fm * um + f1 * u1);
     b[i] += dlt / 6 * (f0 * (1 - u0) + 4 * fm * (1 - um) + f1 * (1 - u1));
   }
-  /* mass matrix: diagonal 2h/3 (h/3 at the ends), off-diagonal h/6; Thomas algorithm */
-  double *dg = nnt_xmalloc(sizeof(double) * (P + 1)), *cp = nnt_xmalloc(sizeof(double) * (P + 1));
+  /* mass matrix: diagonal 2h/3 (h/3 at the ends), off-diagonal h/6, positive definite */
+  double *dg = nnt_xmalloc(sizeof(double) * (P + 1)), *off = nnt_xmalloc(sizeof(double) * P);
   for (long i = 0; i <= P; i++) dg[i] = (i == 0 || i == P) ? h / 3 : 2 * h / 3;
-  double off = h / 6;
-  cp[0] = off / dg[0], c[0] = b[0] / dg[0];
-  for (long i = 1; i <= P; i++) {
-    double m = dg[i] - off * cp[i - 1];
-    cp[i] = off / m;
-    c[i] = (b[i] - off * c[i - 1]) / m;
-  }
-  for (long i = P - 1; i >= 0; i--) c[i] -= cp[i] * c[i + 1];
+  for (long i = 0; i < P; i++) off[i] = h / 6;
+  memcpy(c, b, sizeof(double) * (P + 1));
+  LAPACKE_dptsv(LAPACK_COL_MAJOR, (lapack_int)(P + 1), 1, dg, off, c, (lapack_int)(P + 1));
   nnt_mlp_init(out);
   nnt_mlp_layer *A = nnt_mlp_add(out, 1, (int)P, NNT_ACT_RELU), *B = nnt_mlp_add(out, (int)P, 1, NNT_ACT_IDENTITY);
   double prev = 0;
@@ -175,6 +171,6 @@ int nnt_approx_sep_best_fit(int n, long P, nnt_mlp *out) {
     prev = s;
   }
   B->b[0] = c[0];
-  free(b), free(c), free(dg), free(cp);
+  free(b), free(c), free(dg), free(off);
   return NNT_OK;
 }
