@@ -180,24 +180,31 @@ static void step_ms(model *m, double *best, double *median) {
   *best = t[0], *median = t[n / 2];
 }
 
+typedef struct {
+  long blas_threshold;
+} bench_cfg;
+static void bench_defaults(void *c, int quick) {
+  (void)quick;
+  ((bench_cfg *)c)->blas_threshold = -1;
+}
+static const cli_opt bench_opts[] = {
+    CLI_LONG("blas-threshold", bench_cfg, blas_threshold, -1, 1L << 40,
+             "products with M*N*K >= this go to OpenBLAS (-1: the built-in value)"),
+    {0}};
+static const cli_cmd bench_cmd = {.name = "bench core",
+                                  .about = "The core's kernels: this core's float32 FMA peak, matrix products (nnt's loops vs OpenBLAS),\n"
+                                           "the FFN's product shapes.",
+                                  .opts = bench_opts,
+                                  .cfg_size = sizeof(bench_cfg),
+                                  .defaults = bench_defaults};
+
 int bench_core(int argc, char **argv) {
-  cli_common co;
-  cli_common_init(&co, NULL);
-  static const struct option opts[] = {NNT_COMMON_OPTIONS, {"blas-threshold", required_argument, 0, 0x201}, {0, 0, 0, 0}};
-  cli_reset();
-  int c, st;
-  long threshold = -1;
-  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    if (c == 0x201) {
-      if ((st = cli_parse_long("--blas-threshold", optarg, 0, 1L << 40, &threshold))) return st;
-      continue;
-    }
-    if ((st = cli_common_option(c, argv, &co))) return st;
-  }
-  if (co.help)
-    return puts("usage: nnt bench core [--threads N] [--blas-threshold MNK]\n"
-                "  --blas-threshold MNK  products with M*N*K >= MNK go to OpenBLAS (default: the built-in value)"),
-           NNT_OK;
+  bench_cfg b;
+  cli_args a;
+  int st = cli_parse(&bench_cmd, argc, argv, &b, &a);
+  if (st || a.co.help) return st;
+  cli_common co = a.co;
+  long threshold = b.blas_threshold;
   if ((st = cli_begin(&co))) return st;
   if (threshold >= 0) nnt_gemm_blas_threshold = threshold;
   nnt_rng r;

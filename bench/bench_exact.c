@@ -64,16 +64,14 @@ static int bench_machine(const char *spec, long T, nnt_tm_precision prec) {
   return st;
 }
 
+static const cli_cmd bench_cmd = {.name = "bench exact",
+                                  .about = "The exact constructions' cost: circuits compiled and verified, Turing machines compiled and\n"
+                                           "run step by step, the PWL engine (run from the source folder)."};
+
 int bench_exact(int argc, char **argv) {
-  cli_common co;
-  cli_common_init(&co, NULL);
-  static const struct option opts[] = {NNT_COMMON_OPTIONS, {0, 0, 0, 0}};
-  cli_reset();
-  int c, st;
-  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1)
-    if ((st = cli_common_option(c, argv, &co))) return st;
-  if (co.help) return puts("usage: nnt bench exact [--threads N]   (run from the source folder)"), NNT_OK;
-  if ((st = cli_positional(argc, argv, 0, "nnt bench exact")) || (st = cli_begin(&co))) return st;
+  cli_args a;
+  int st = cli_parse(&bench_cmd, argc, argv, NULL, &a);
+  if (st || a.co.help || (st = cli_begin(&a.co))) return st;
 
   printf("circuits: compile (layer + Lemma B.1) and verify against direct evaluation, %d thread(s)\n", nnt_threads_get());
   printf("%-44s %3s %8s %9s %9s %9s %8s\n", "circuit", "cor", "nonzero", "inputs", "compile s", "verify s", "rss MB");

@@ -26,21 +26,6 @@
 
 enum { MAXN = 6, MAXREP = 100 };
 
-static const char *help =
-    "usage: nnt bench qstr [--model tr|ffn|rnn|all] [--peer DIR] [--python PATH] [--threads N]\n"
-    "                      [--reps R] [--N LIST] [--quick] [--blas-min MNK]\n"
-    "Times seed 001's Figure-1 sweeps (train 1STR, test simple-1STR, N = 2..12, 5 reps, n_test 5000,\n"
-    "check every 10 steps, threshold 0.7: the released code's protocol) on --threads (default 1):\n"
-    "wall time, time and multiply-adds per phase, GFLOP/s against this core's measured peak, and\n"
-    "the samples needed (medians). --model rnn times one biGRU-500 training step (batch 64) and one\n"
-    "5000-prompt evaluation at N = 4 and 12 instead of the sweep (over an hour in PyTorch).\n"
-    "  --peer DIR     also run the paper's released code (a clone of github.com/mousavih/\n"
-    "                 transformers-separation) with the same protocol and OMP_NUM_THREADS, right\n"
-    "                 after nnt, and print both times, the ratio and both sets of medians\n"
-    "  --python PATH  interpreter with PyTorch for --peer (default /usr/bin/python3)\n"
-    "  --reps R, --N LIST, --quick (1 rep, n_test 1000): smaller sweeps, without --peer\n"
-    "  --blas-min MNK send products of at least MNK multiply-adds to OpenBLAS (default: none)\n";
-
 /* ---------------------------------------------------------------- the peer process */
 
 /* Runs argv with OMP_NUM_THREADS = threads in directory dir, output to dir/log; returns the wall
@@ -203,16 +188,11 @@ typedef struct {
 } sweep_opts;
 
 static void sweep_cfg(const sweep_opts *o, nnt_qstr_arch arch, nnt_qstr_sweep_cfg *s) {
-  memset(s, 0, sizeof *s);
-  s->arch = arch;
-  nnt_qstr_task_cfg_default(&s->task, 2);
-  nnt_qstr_train_cfg_default(&s->train);
-  s->train.test_simple = 1, s->train.n_test = o->quick ? 1000 : 5000;
-  s->m = 100, s->H = 500;
-  if (arch == NNT_QSTR_FFN) s->n_hidden = 2, s->hidden[0] = 0, s->hidden[1] = 1000;
+  nnt_qstr_sweep_cfg_default(s, o->quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);
+  s->arch = arch, s->train.test_simple = 1, s->hidden_size = 500;
   s->nN = o->nN;
   for (int k = 0; k < o->nN; k++) s->Ns[k] = (int)o->Ns[k];
-  s->reps = o->quick ? 1 : o->reps;
+  if (!o->quick) s->reps = o->reps;
   s->seed = o->seed;
 }
 
@@ -220,11 +200,11 @@ static int bench_sweep(const sweep_opts *o, nnt_qstr_arch arch, peer *pe, double
   nnt_qstr_sweep_cfg s;
   sweep_cfg(o, arch, &s);
   const char *name = nnt_qstr_arch_names[arch];
-  int n = s.nN * s.reps, st;
-  nnt_qstr_point *pts = nnt_xcalloc(n, sizeof *pts);
-  double t0 = nnt_now();
-  if ((st = nnt_qstr_sweep(&s, pts))) return free(pts), st;
-  double wall = nnt_now() - t0;
+  nnt_qstr_sweep_result sr;
+  int st = nnt_qstr_sweep_run(&s, &sr), n = sr.n;
+  if (st) return nnt_qstr_sweep_result_free(&sr), st;
+  nnt_qstr_point *pts = sr.pts;
+  double wall = sr.wall_s;
   printf("\n== %s sweep: %d points, nnt wall %.2f s\n", name, n, wall);
   print_phases(pts, n, wall, peak, threads);
   long v[MAXREP][MAXN], pv[5][MAXN];
@@ -243,8 +223,8 @@ static int bench_sweep(const sweep_opts *o, nnt_qstr_arch arch, peer *pe, double
     printf("running the released code: OMP_NUM_THREADS=%d %s %s --model %s --check_every 10 --n_test %s "
            "--loss_thrsh %s ...\n", threads, pe->python, script, name, ntest, thr);
     pwall = run_child(argv, pe->tmp, log, threads);
-    if (pwall < 0) return free(pts), peer_fail("the released code", log);
-    if ((st = peer_results(pe, pt, 5, s.nN, pv))) return free(pts), st;
+    if (pwall < 0) return nnt_qstr_sweep_result_free(&sr), peer_fail("the released code", log);
+    if ((st = peer_results(pe, pt, 5, s.nN, pv))) return nnt_qstr_sweep_result_free(&sr), st;
     printf("\n%-12s %12s %12s %8s\n", "sweep", "nnt", "PyTorch", "ratio");
     printf("%-12s %10.2f s %10.2f s %7.1fx   (%d thread(s) each, side by side)\n", name, wall, pwall, pwall / wall,
            threads);
@@ -269,7 +249,7 @@ static int bench_sweep(const sweep_opts *o, nnt_qstr_arch arch, peer *pe, double
     printf(" %10d\n", cens);
   }
   if (pe) printf("%s\n", outside ? "* outside 25% of the released code's median" : "all medians within 25% of the released code's");
-  free(pts);
+  nnt_qstr_sweep_result_free(&sr);
   return NNT_OK;
 }
 
@@ -412,47 +392,56 @@ static int bench_gru(int quick, uint64_t seed, peer *pe, double peak, int thread
   return NNT_OK;
 }
 
+typedef struct {
+  int model, reps, nN, Ns[MAXN];
+  long blas_min;
+  const char *peer, *python;
+} bench_cfg;
+
+static void bench_defaults(void *c_, int quick) {
+  bench_cfg *c = c_;
+  (void)quick;
+  *c = (bench_cfg){.model = 3, .reps = 5, .nN = 6, .Ns = {2, 4, 6, 8, 10, 12}, .blas_min = -1, .python = "/usr/bin/python3"};
+}
+
+static const char *const models[] = {"tr", "ffn", "rnn", "all", NULL};
+static const cli_opt bench_opts[] = {
+    CLI_CHOICE("model", bench_cfg, model, models, "what to time"),
+    CLI_STR("peer", bench_cfg, peer, "also run the paper's released code (a clone of github.com/mousavih/"
+                                     "transformers-separation) with the same protocol and OMP_NUM_THREADS, right after nnt"),
+    CLI_STR("python", bench_cfg, python, "interpreter with PyTorch for --peer"),
+    CLI_INT("reps", bench_cfg, reps, 1, MAXREP, "repetitions per N (not with --peer)"),
+    CLI_INTS("N", bench_cfg, Ns, nN, 2, 12, "even values of 2..12 (not with --peer)"),
+    CLI_LONG("blas-min", bench_cfg, blas_min, -1, 1L << 40, "send products of at least this many multiply-adds to OpenBLAS (-1: none)"),
+    {0}};
+static const cli_cmd bench_cmd = {
+    .name = "bench qstr",
+    .about = "Times seed 001's Figure-1 sweeps (train 1STR, test simple-1STR, N = 2..12, 5 reps, n_test 5000, check every 10\n"
+    "steps, threshold 0.7: the released code's protocol): wall time, time and multiply-adds per phase, GFLOP/s\n"
+    "against this core's measured peak, and the samples needed (medians). --model rnn times one biGRU-500 training\n"
+    "step (batch 64) and one 5000-prompt evaluation at N = 4 and 12 instead of the sweep (over an hour in PyTorch).\n"
+    "--quick: 1 rep, n_test 1000, without --peer.",
+    .opts = bench_opts,
+    .cfg_size = sizeof(bench_cfg),
+    .defaults = bench_defaults,
+    .threads_default = 1};
+
 int bench_qstr(int argc, char **argv) {
-  cli_common co;
-  cli_common_init(&co, NULL);
-  co.threads = 1;
-  static const char *const models[] = {"tr", "ffn", "rnn", "all", NULL};
-  sweep_opts o = {.model = 3, .reps = 5, .nN = 6, .Ns = {2, 4, 6, 8, 10, 12}};
-  long blas_min = -1;
-  int reps_set = 0, N_set = 0;
-  peer pe = {.python = "/usr/bin/python3"};
-  static const struct option opts[] = {NNT_COMMON_OPTIONS,
-                                       {"model", required_argument, 0, 'm'},
-                                       {"reps", required_argument, 0, 'r'},
-                                       {"blas-min", required_argument, 0, 'b'},
-                                       {"N", required_argument, 0, 'N'},
-                                       {"peer", required_argument, 0, 'p'},
-                                       {"python", required_argument, 0, 'y'},
-                                       {0, 0, 0, 0}};
-  cli_reset();
-  int c, st;
-  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    if (c == 'm') st = cli_parse_choice("--model", optarg, models, &o.model);
-    else if (c == 'r') st = cli_parse_int("--reps", optarg, 1, MAXREP, &o.reps), reps_set = 1;
-    else if (c == 'b') st = cli_parse_long("--blas-min", optarg, 0, 1L << 40, &blas_min);
-    else if (c == 'p') st = NNT_OK, pe.dir = optarg;
-    else if (c == 'y') st = NNT_OK, pe.python = optarg;
-    else if (c == 'N') {
-      st = cli_parse_int_list("--N", optarg, 2, 12, o.Ns, MAXN, &o.nN), N_set = 1;
-      for (int k = 0; !st && k < o.nN; k++)
-        if (o.Ns[k] % 2) st = nnt_fail(NNT_EINVAL, "--N: the protocol has even N = 2..12 only");
-    } else st = cli_common_option(c, argv, &co);
-    if (st) return st;
-  }
-  if (co.help) return fputs(help, stdout), NNT_OK;
-  if ((st = cli_positional(argc, argv, 0, "nnt bench qstr [options]"))) return st;
-  if (pe.dir && (reps_set || N_set || (co.quick && o.model != 2)))
+  bench_cfg b;
+  cli_args a;
+  int st = cli_parse(&bench_cmd, argc, argv, &b, &a);
+  if (st || a.co.help) return st;
+  for (int k = 0; k < b.nN; k++)
+    if (b.Ns[k] % 2) return nnt_fail(NNT_EINVAL, "--N: the protocol has even N = 2..12 only");
+  peer pe = {.dir = b.peer, .python = b.python};
+  if (pe.dir && (cli_given(&bench_cmd, &a, "reps") || cli_given(&bench_cmd, &a, "N") || (a.co.quick && b.model != 2)))
     return nnt_fail(NNT_EINVAL, "--peer: the released code always runs 5 reps at N = 2..12 with n_test 5000; "
                                 "drop --reps, --N and --quick");
-  o.quick = co.quick, o.seed = co.seed;
+  sweep_opts o = {.model = b.model, .reps = b.reps, .nN = b.nN, .quick = a.co.quick, .seed = a.co.seed};
+  for (int k = 0; k < b.nN; k++) o.Ns[k] = b.Ns[k];
   if (pe.dir && (st = peer_check(&pe))) return st;
-  if ((st = cli_begin(&co))) return pe.dir ? peer_cleanup(&pe), st : st;
-  if (blas_min >= 0) nnt_qstr_set_blas_min(blas_min);
+  if ((st = cli_begin(&a.co))) return pe.dir ? peer_cleanup(&pe), st : st;
+  if (b.blas_min >= 0) nnt_qstr_set_blas_min(b.blas_min);
   int threads = nnt_threads_get();
   pe.threads = threads;
   double peak = nnt_cpu_fma_peak(0.3);

@@ -42,7 +42,8 @@ int cli_common_option(int c, char **argv, cli_common *co);
 void cli_reset(void);
 
 /* ---------------------------------------------------------------- declarative options
- * A subcommand declares its options once, as a table of fields of its config struct:
+ * A subcommand declares its options once, as a table of fields of its config struct, and itself
+ * as a cli_cmd (designated initializers: fields left out are 0/NULL):
  *
  *   static const cli_opt sweep_opts[] = {
  *     CLI_INT("reps", nnt_qstr_sweep_cfg, reps, 1, 1000, "repetitions per N"),
@@ -81,13 +82,14 @@ enum { CLI_OUT = 1, CLI_SWEEP = 2 /* --resume, --force */ };
 
 typedef struct {
   const char *name;    /* "qstr sweep" */
-  const char *args;    /* positional arguments for the usage line, e.g. "FILE" ("" if none) */
+  const char *args;    /* positional arguments for the usage line, e.g. "FILE" (NULL if none) */
   const char *about;   /* what it does, a few lines */
   const cli_opt *opts; /* terminated by {0} */
   size_t cfg_size;
   void (*defaults)(void *cfg, int quick); /* the area's cfg_default for the preset */
   int npos_min, npos_max;
   unsigned common;     /* CLI_OUT | CLI_SWEEP */
+  int threads_default; /* --threads when not given (0: all cores) */
 } cli_cmd;
 
 enum { CLI_MAXOPT = 64 };

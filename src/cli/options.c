@@ -125,8 +125,9 @@ static const char *metavar(const cli_opt *o) {
 }
 
 void cli_help(const cli_cmd *cmd, FILE *f) {
-  fprintf(f, "usage: nnt %s%s%s [options]\n\n%s\n\noptions:\n", cmd->name, *cmd->args ? " " : "", cmd->args, cmd->about);
-  void *full = nnt_xcalloc(1, cmd->cfg_size), *quick = nnt_xcalloc(1, cmd->cfg_size);
+  const char *args = cmd->args ? cmd->args : "";
+  fprintf(f, "usage: nnt %s%s%s [options]\n\n%s\n\noptions:\n", cmd->name, *args ? " " : "", args, cmd->about);
+  void *full = nnt_xcalloc(1, cmd->cfg_size + 1), *quick = nnt_xcalloc(1, cmd->cfg_size + 1);
   if (cmd->defaults) cmd->defaults(full, 0), cmd->defaults(quick, 1);
   for (int i = 0; i < nopts(cmd); i++) {
     const cli_opt *o = &cmd->opts[i];
@@ -138,10 +139,11 @@ void cli_help(const cli_cmd *cmd, FILE *f) {
       for (int c = 0; o->choices[c] && len < sizeof lhs; c++)
         len += (size_t)snprintf(lhs + len, sizeof lhs - len, "%s%s", c ? "|" : "", o->choices[c]);
     }
-    fprintf(f, "  %-22s %s", lhs, o->help);
+    if (strlen(lhs) > 22) fprintf(f, "  %s\n  %-22s %s", lhs, "", o->help);
+    else fprintf(f, "  %-22s %s", lhs, o->help);
     format_value(o, full, vf, sizeof vf);
     format_value(o, quick, vq, sizeof vq);
-    if (!strstr(o->help, "default") && o->kind != CLI_K_FLAG && *vf) {
+    if (!strstr(o->help, "default") && !strstr(o->help, "required") && o->kind != CLI_K_FLAG && *vf) {
       if (strcmp(vf, vq)) fprintf(f, " (default %s; --quick %s)", vf, vq);
       else fprintf(f, " (default %s)", vf);
     }
@@ -149,9 +151,10 @@ void cli_help(const cli_cmd *cmd, FILE *f) {
   }
   free(full);
   free(quick);
-  fprintf(f, "  --seed S               random seed (default 1)\n"
-             "  --threads N            threads (default: all cores)\n"
-             "  --quick                small preset (seconds) for tests and the tour\n");
+  fprintf(f, "  --seed S               random seed (default 1)\n");
+  if (cmd->threads_default) fprintf(f, "  --threads N            threads (default %d)\n", cmd->threads_default);
+  else fprintf(f, "  --threads N            threads (default: all cores)\n");
+  fprintf(f, "  --quick                small preset (seconds) for tests and the tour\n");
   if (cmd->common & CLI_OUT) fprintf(f, "  --out DIR              write results (CSV, JSON, plots) into DIR\n");
   if (cmd->common & CLI_SWEEP)
     fprintf(f, "  --resume               keep the points already computed in DIR/results.sqlite, compute the rest\n"
@@ -162,6 +165,7 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
   int n = nopts(cmd);
   memset(a, 0, sizeof *a);
   cli_common_init(&a->co, NULL);
+  a->co.threads = cmd->threads_default;
   struct option *lo = nnt_xcalloc((size_t)n + 9, sizeof *lo);
   int k = 0;
   for (int i = 0; i < n; i++) {
@@ -180,7 +184,7 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
   /* The preset decides the defaults, so it is known before any option is applied. */
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
     if (!strcmp(argv[i], "--quick")) a->co.quick = 1;
-  memset(cfg, 0, cmd->cfg_size);
+  if (cfg) memset(cfg, 0, cmd->cfg_size);
   if (cmd->defaults) cmd->defaults(cfg, a->co.quick);
   cli_reset();
   int c, st = NNT_OK;
@@ -191,7 +195,7 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
     } else if (c == OPT_RESUME) a->co.resume = 1;
     else if (c == OPT_FORCE) a->co.force = 1;
     else if (c == '?' && !optopt)
-      st = nnt_fail(NNT_EINVAL, "nnt %s takes no option %s (see nnt %s --help)", cmd->name, argv[optind - 1], cmd->name);
+      st = nnt_fail(NNT_EINVAL, "%s: no such option (nnt %s --help lists the options)", argv[optind - 1], cmd->name);
     else {
       int r = cli_common_option(c, argv, &a->co);
       st = r < 0 ? nnt_fail(NNT_EINVAL, "unknown option") : r;
@@ -204,13 +208,14 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
     return NNT_OK;
   }
   if (a->co.resume && a->co.force) return nnt_fail(NNT_EINVAL, "--resume and --force exclude each other");
+  const char *args = cmd->args ? cmd->args : "";
   a->npos = argc - optind;
   a->pos = argv + optind;
   if (a->npos < cmd->npos_min)
-    return nnt_fail(NNT_EINVAL, "missing argument (usage: nnt %s %s [options])", cmd->name, cmd->args);
+    return nnt_fail(NNT_EINVAL, "missing argument (usage: nnt %s %s [options])", cmd->name, args);
   if (a->npos > cmd->npos_max)
     return nnt_fail(NNT_EINVAL, "unexpected argument '%s' (usage: nnt %s%s%s [options])", a->pos[cmd->npos_max], cmd->name,
-                    *cmd->args ? " " : "", cmd->args);
+                    *args ? " " : "", args);
   return NNT_OK;
 }
 

@@ -19,6 +19,7 @@
 
 #include "nnt_optim.h"
 #include "nnt_rng.h"
+#include "nnt_sweep.h"
 
 /* ---------------------------------------------------------------- task generator */
 typedef enum { NNT_QSTR_LINK_LINEAR = 0, NNT_QSTR_LINK_NORMSQ, NNT_QSTR_LINK_RELU } nnt_qstr_link;
@@ -167,29 +168,134 @@ int nnt_qstr_fast_eval_ok(const nnt_qstr_model *mo, const nnt_qstr_task *t);
 double nnt_qstr_fast_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
                          const int *idx, const float *y, int n, double bound, int *complete);
 
-/* ---------------------------------------------------------------- sweeps */
+/* ---------------------------------------------------------------- experiments
+ * Each experiment is config -> run -> result: ..._cfg_default(&cfg, preset) is the one place for
+ * its defaults (full: the paper's setting; quick: seconds, for tests and the tour), ..._run
+ * validates the config (NNT_EINVAL, one line) before any work. The CLI writes the reports. */
+
+/* Figure 1: samples needed to reach a test-MSE threshold, for each N and repetition. */
 typedef struct {
   nnt_qstr_arch arch;
   nnt_qstr_task_cfg task;  /* template; N is set per point */
   nnt_qstr_train_cfg train;
-  int m, H;                /* tr/trp MLP width, trp heads or gru/rnn hidden size */
+  int m;                   /* tr/trp MLP width */
+  int heads;               /* trp heads */
+  int hidden_size;         /* gru/rnn hidden size per direction */
   int n_hidden, hidden[NNT_QSTR_MAXL]; /* ffn; a value 0 means N*d (the released code's first layer) */
   int nN, Ns[64], reps;
   uint64_t seed;
-  int progress;            /* show a progress line on stderr */
+  /* how it runs, not what it computes */
+  int progress;            /* progress on stderr */
+  int threads;             /* 0: nnt_threads_get() */
+  const char *dir;         /* results.sqlite goes here (NULL: not stored) */
+  int resume;              /* keep the points stored in dir */
 } nnt_qstr_sweep_cfg;
 
 typedef struct {
   int N, rep, de, D;
-  size_t np;
+  int64_t np;
   nnt_qstr_result r;
 } nnt_qstr_point;
 
-/* Builds the model of cfg at length N (validates; NNT_EINVAL). */
+typedef struct {
+  int n;                   /* nN * reps points, ordered by N then rep */
+  nnt_qstr_point *pts;
+  int stored, computed;    /* points found in dir/results.sqlite, points computed by this run */
+  double wall_s;
+} nnt_qstr_sweep_result;
+
+void nnt_qstr_sweep_cfg_default(nnt_qstr_sweep_cfg *s, nnt_preset preset);
+/* Validates the task and model of every N (NNT_EINVAL). */
+int nnt_qstr_sweep_check(const nnt_qstr_sweep_cfg *s);
+/* Builds the model of s at length N. */
 int nnt_qstr_sweep_model(const nnt_qstr_sweep_cfg *s, int N, int D, nnt_qstr_model *mo);
-/* Runs every (N, rep) point, in parallel over points (OpenMP), into pts[nN * reps] ordered by N
- * then rep. Point ids are N * 1024 + rep, so results do not depend on the thread count. */
-int nnt_qstr_sweep(const nnt_qstr_sweep_cfg *s, nnt_qstr_point *pts);
+/* Runs every (N, rep) point through the sweep engine (nnt_sweep.h); point ids are N * 1024 + rep,
+ * so results do not depend on the thread count, and a resumed sweep reuses the points stored for
+ * the same config (any N list: only the new points are computed). */
+int nnt_qstr_sweep_run(const nnt_qstr_sweep_cfg *s, nnt_qstr_sweep_result *res);
+void nnt_qstr_sweep_result_free(nnt_qstr_sweep_result *res);
+/* Median, min and max of the samples of N index k (censored runs count at their budget), and the
+ * number of censored runs. */
+void nnt_qstr_sweep_stats(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *res, int k, double *med,
+                          double *lo, double *hi, int *censored);
+
+/* Figure 2: tr trained on a fixed set; how much of W_q^T W_k is the eq. (A.2) solution block. */
+typedef struct {
+  double block_share;  /* share of the Frobenius mass in the block (query's code of t_i x key's own code) */
+  double diag_ratio;   /* mean |diagonal| / mean |off-diagonal| inside the block */
+  double cosine;       /* cosine with the identity template of eq. (A.2) */
+  double random_share; /* the block's share of the entries: block_share of a structureless matrix */
+} nnt_qstr_attn_score;
+/* Scores the D x D matrix M of a task with token width d and code width de. */
+nnt_qstr_attn_score nnt_qstr_attention_score(const double *M, int D, int d, int de);
+
+typedef struct {
+  int N, n_train, epochs, n_test, batch, m;
+  double lr, wd, stop_loss;
+  int simple;              /* train on simple-1STR (the released script) */
+  nnt_qstr_task_cfg task;  /* d, de, no_dup_codes are used */
+  uint64_t seed;
+} nnt_qstr_attention_cfg;
+typedef struct {
+  int D, d, de;
+  long epochs;
+  double train_loss, test_mse;
+  double *wqk;             /* D x D, W_q^T W_k after training */
+  nnt_qstr_attn_score score, init_score; /* trained, and the initial random matrix */
+} nnt_qstr_attention_result;
+void nnt_qstr_attention_cfg_default(nnt_qstr_attention_cfg *c, nnt_preset preset);
+int nnt_qstr_attention_run(const nnt_qstr_attention_cfg *c, nnt_qstr_attention_result *r);
+void nnt_qstr_attention_result_free(nnt_qstr_attention_result *r);
+
+/* Props. 3 / 21: the trained error of the H-head merged-QK transformer on the norm-squared link
+ * for each H, against the bounds, and the construction's error with q heads. One sweep point per H. */
+typedef struct {
+  int q, d, N, m, de, nH, Hs[16], batch, n_test, check_every, cons_n;
+  long samples;
+  double lr, wd;
+  uint64_t seed;
+  int threads;             /* 0: nnt_threads_get() */
+  const char *dir;         /* results.sqlite (NULL: not stored) */
+  int resume;
+} nnt_qstr_heads_cfg;
+typedef struct {
+  int nH, Hs[16];          /* the head counts run */
+  double mse[16], bound[16], bound_exact[16];
+  double construction_mse; /* eq. (A.2) attention with q heads, alpha 20, exact link */
+} nnt_qstr_heads_result;
+void nnt_qstr_heads_cfg_default(nnt_qstr_heads_cfg *c, nnt_preset preset);
+int nnt_qstr_heads_run(const nnt_qstr_heads_cfg *c, nnt_qstr_heads_result *r);
+
+/* Eq. (A.2): closed-form MSE against Monte Carlo through the forward pass, per sharpness alpha. */
+typedef struct {
+  nnt_qstr_task_cfg task;
+  int nalpha, n;
+  double alphas[32];
+  uint64_t seed;
+} nnt_qstr_construct_cfg;
+typedef struct {
+  double closed[32], mc[32], se[32];
+  int agree;               /* alphas whose Monte Carlo is within 5 standard errors of the closed form */
+  int decreasing;          /* the closed form decreases in alpha */
+  int de;
+} nnt_qstr_construct_result;
+void nnt_qstr_construct_cfg_default(nnt_qstr_construct_cfg *c, nnt_preset preset);
+/* NNT_ECHECK (after filling r) when the two disagree. */
+int nnt_qstr_construct_run(const nnt_qstr_construct_cfg *c, nnt_qstr_construct_result *r);
+
+/* Theorem 6: min-norm least squares on simple-1STR against 1 - n/(Nd), per training-set size n. */
+typedef struct {
+  int N, d, nn, ns[256], trials, n_test;  /* nn = 0: n = 0, Nd/10, ..., Nd */
+  uint64_t seed;
+} nnt_qstr_ffn_bound_cfg;
+typedef struct {
+  int nn, ns[256];
+  double measured[256], se[256], formula[256];
+  int off;                 /* points farther than 5 standard errors + 0.02 from the formula */
+} nnt_qstr_ffn_bound_result;
+void nnt_qstr_ffn_bound_cfg_default(nnt_qstr_ffn_bound_cfg *c, nnt_preset preset);
+/* NNT_ECHECK (after filling r) when a point is off the formula. */
+int nnt_qstr_ffn_bound_run(const nnt_qstr_ffn_bound_cfg *c, nnt_qstr_ffn_bound_result *r);
 
 /* ---------------------------------------------------------------- theory */
 /* Eq. (A.2) construction as a trp model: H = q heads, W^(h) = alpha I in rows of the query's

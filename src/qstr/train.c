@@ -167,60 +167,6 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   res->wall_s = nnt_now() - t0;
 }
 
-int nnt_qstr_sweep_model(const nnt_qstr_sweep_cfg *s, int N, int D, nnt_qstr_model *mo) {
-  int hid[NNT_QSTR_MAXL];
-  for (int l = 0; l < s->n_hidden; l++) hid[l] = s->hidden[l] ? s->hidden[l] : N * s->task.d;
-  return nnt_qstr_model_setup(mo, s->arch, N, D, s->m, s->H, s->n_hidden, hid);
-}
-
-typedef struct {
-  int i;
-  double cost;
-} job;
-
-static int by_cost(const void *a, const void *b) {
-  double ca = ((const job *)a)->cost, cb = ((const job *)b)->cost;
-  return ca < cb ? 1 : ca > cb ? -1 : ((const job *)a)->i - ((const job *)b)->i;
-}
-
-int nnt_qstr_sweep(const nnt_qstr_sweep_cfg *s, nnt_qstr_point *pts) {
-  int nN = s->nN, R = s->reps, n = nN * R, st = NNT_OK;
-  nnt_qstr_task *tasks = nnt_xcalloc(nN, sizeof *tasks);
-  nnt_qstr_model *models = nnt_xcalloc(nN, sizeof *models);
-  for (int k = 0; k < nN && !st; k++) {
-    nnt_qstr_task_cfg tc = s->task;
-    tc.N = s->Ns[k];
-    if ((st = nnt_qstr_task_init(&tasks[k], &tc, s->seed))) break;
-    st = nnt_qstr_sweep_model(s, tc.N, tasks[k].D, &models[k]);
-  }
-  job *jobs = nnt_xmalloc(sizeof(job) * (n ? n : 1));
-  for (int i = 0; i < n && !st; i++) {
-    const nnt_qstr_model *mo = &models[i / R];
-    jobs[i].i = i, jobs[i].cost = (double)mo->np * mo->N;
-    pts[i].N = s->Ns[i / R], pts[i].rep = i % R, pts[i].de = tasks[i / R].c.de, pts[i].D = tasks[i / R].D;
-    pts[i].np = mo->np;
-  }
-  if (!st) {
-    qsort(jobs, n, sizeof(job), by_cost); /* longest first: better load balance */
-    nnt_progress pr;
-    if (s->progress) nnt_progress_start(&pr, "qstr sweep", n);
-    int nthreads = nnt_threads_get();
-    openblas_set_num_threads(1); /* parallel over points; each GEMM single-threaded */
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
-    for (int j = 0; j < n; j++) {
-      int i = jobs[j].i, k = i / R;
-      nnt_qstr_train_online(&tasks[k], &models[k], &s->train, s->seed, (uint64_t)s->Ns[k] * 1024 + (uint64_t)(i % R),
-                            &pts[i].r);
-      if (s->progress) nnt_progress_add(&pr, 1);
-    }
-    openblas_set_num_threads(nthreads);
-    if (s->progress) nnt_progress_end(&pr);
-  }
-  for (int k = 0; k < nN; k++) nnt_qstr_task_free(&tasks[k]);
-  free(tasks), free(models), free(jobs);
-  return st;
-}
-
 void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, int simple, int n_train, int n_test,
                           int max_epochs, int batch, double lr, double wd, double stop_loss, uint64_t seed,
                           uint64_t point, nnt_qstr_result *res, double *train_loss) {

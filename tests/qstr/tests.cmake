@@ -2,12 +2,14 @@
 # assertions on their outcome (tests/qstr/quick.cmake), verification commands (exit 0 = verified).
 nnt_cli_test(qstr_help 0 "sweep.*ffn-bound" qstr --help)
 nnt_cli_test(qstr_no_sub 2 "missing subcommand" qstr)
-nnt_cli_test(qstr_bad_sub 2 "is not one of" qstr frob)
+nnt_cli_test(qstr_bad_sub 2 "unknown subcommand .frob." qstr frob)
 nnt_cli_test(qstr_bad_model 2 "--model: 'cnn' is not one of" qstr sweep --model cnn --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_no_model 2 "--model .* is required" qstr sweep --out ${CMAKE_BINARY_DIR}/qstr-never)
-nnt_cli_test(qstr_bad_N 2 "N must be >= 2" qstr sweep --model tr --N 1,4 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_bad_N 2 "--N: 1 is out of range \\[2" qstr sweep --model tr --N 1,4 --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_bad_q 2 "q must be in \\[1, N\\]" qstr sweep --model tr --N 4 --q 5 --out ${CMAKE_BINARY_DIR}/qstr-never)
-nnt_cli_test(qstr_bad_de 2 "d_e must be >= 1" qstr sweep --model tr --de 0 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_bad_de 2 "--de: 0 is out of range" qstr sweep --model tr --de 0 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_foreign_option 2 "--batch: no such option .nnt qstr construct --help" qstr construct --batch 3)
+nnt_cli_test(qstr_resume_force 2 "--resume and --force exclude each other" qstr sweep --model tr --resume --force --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_bad_threshold 2 "threshold must be > 0" qstr sweep --model tr --threshold 0 --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_bad_testtask 2 "--test-task" qstr sweep --model tr --test-task other --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_plot_missing 2 "cannot open" qstr plot ${CMAKE_BINARY_DIR}/qstr-none --out ${CMAKE_BINARY_DIR}/qstr-never)
@@ -35,3 +37,7 @@ nnt_cli_test(qstr_bench_peer_rnn 0 "eval +N = 12 +[0-9.]+ +[0-9.]+ +[0-9.]+% +10
 nnt_cli_test(qstr_bench_peer_tr 0 "tr +[0-9.]+ s +[0-9.]+ s +[0-9.]+x.*\n +12 +[0-9]+ +18000 "
              bench qstr --model tr --peer ${FAKE} --python ${FAKE}/python)
 set_tests_properties(cli/qstr_bench_peer_rnn cli/qstr_bench_peer_tr PROPERTIES LABELS "cli;slow")
+
+# The sweep engine's contract, on a real sweep: kill -9 mid-way, --resume, identical CSVs, no finished point recomputed.
+add_test(NAME qstr/kill_resume COMMAND bash ${NNT_SRC_DIR}/tests/qstr/kill_resume.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/qstr-kill)
+set_tests_properties(qstr/kill_resume PROPERTIES LABELS cli TIMEOUT 600)

@@ -1,0 +1,286 @@
+/* The sweep engine: points in parallel, longest first, each committed to SQLite as it finishes. */
+#include "nnt_sweep.h"
+
+#include <cblas.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nnt_blas.h"
+#include "nnt_error.h"
+#include "nnt_progress.h"
+
+char *nnt_sweep_db_path(char *buf, size_t n, const char *dir) {
+  snprintf(buf, n, "%s/results.sqlite", dir);
+  return buf;
+}
+
+int nnt_sweep_prepare_dir(const char *dir, int resume, int force) {
+  DIR *d = opendir(dir);
+  if (!d) return errno == ENOENT ? NNT_OK : nnt_fail(NNT_EIO, "%s: %s", dir, strerror(errno));
+  int files = 0;
+  for (struct dirent *e; (e = readdir(d));)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) files++;
+  closedir(d);
+  if (!files || resume) return NNT_OK;
+  if (!force)
+    return nnt_fail(NNT_EINVAL, "%s already holds results: --resume continues that sweep, --force starts afresh", dir);
+  char db[4096], side[4200];
+  nnt_sweep_db_path(db, sizeof db, dir);
+  const char *suffix[] = {"", "-journal", "-wal", "-shm"};
+  for (int i = 0; i < 4; i++) {
+    snprintf(side, sizeof side, "%s%s", db, suffix[i]);
+    if (unlink(side) && errno != ENOENT) return nnt_fail(NNT_EIO, "%s: %s", side, strerror(errno));
+  }
+  return NNT_OK;
+}
+
+typedef struct {
+  sqlite3 *db;
+  sqlite3_stmt *insert;
+} store;
+
+static int db_fail(sqlite3 *db, const char *path, const char *what) {
+  return nnt_fail(NNT_EIO, "%s: %s: %s", path, what, db ? sqlite3_errmsg(db) : "cannot open");
+}
+
+static int exec(sqlite3 *db, const char *path, const char *sql) {
+  char *err = NULL;
+  if (sqlite3_exec(db, sql, NULL, NULL, &err) == SQLITE_OK) return NNT_OK;
+  int st = nnt_fail(NNT_EIO, "%s: %s", path, err ? err : "SQL error");
+  sqlite3_free(err);
+  return st;
+}
+
+/* Reads meta[key] into buf ("" when absent). */
+static int meta_get(sqlite3 *db, const char *key, char *buf, size_t n) {
+  sqlite3_stmt *q;
+  buf[0] = 0;
+  if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?", -1, &q, NULL) != SQLITE_OK) return NNT_EIO;
+  sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
+  if (sqlite3_step(q) == SQLITE_ROW) snprintf(buf, n, "%s", (const char *)sqlite3_column_text(q, 0));
+  sqlite3_finalize(q);
+  return NNT_OK;
+}
+
+/* Opens (creating if needed) the database and checks it holds this sweep. */
+static int store_open(store *S, const nnt_sweep *s, const char *path) {
+  memset(S, 0, sizeof *S);
+  if (sqlite3_open_v2(path, &S->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+    return db_fail(S->db, path, "cannot open");
+  sqlite3_busy_timeout(S->db, 10000);
+  int st = exec(S->db, path, "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  if (st) return st;
+  char name[256], *config = nnt_xmalloc(65536);
+  meta_get(S->db, "name", name, sizeof name);
+  meta_get(S->db, "config", config, 65536);
+  if (*name && (strcmp(name, s->name) || strcmp(config, s->config))) {
+    st = nnt_fail(NNT_EINVAL, "%s holds another sweep (%s: %s); --force starts afresh", path, name, config);
+    free(config);
+    return st;
+  }
+  free(config);
+  /* the points table: id, then one typed column per record field */
+  size_t cap = 256 + 64 * (size_t)s->ncols, len = 0;
+  char *sql = nnt_xmalloc(cap), *ins = nnt_xmalloc(cap);
+  len += (size_t)snprintf(sql + len, cap - len, "CREATE TABLE IF NOT EXISTS points (id INTEGER PRIMARY KEY");
+  size_t il = (size_t)snprintf(ins, cap, "INSERT INTO points VALUES (?");
+  for (int c = 0; c < s->ncols; c++) {
+    const char *type = s->cols[c].type == NNT_SWEEP_T_DOUBLE ? "REAL" : "INTEGER";
+    len += (size_t)snprintf(sql + len, cap - len, ", \"%s\" %s", s->cols[c].name, type);
+    il += (size_t)snprintf(ins + il, cap - il, ", ?");
+  }
+  snprintf(sql + len, cap - len, ")");
+  snprintf(ins + il, cap - il, ")");
+  st = exec(S->db, path, sql);
+  if (!st && !*name) {
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(S->db, "INSERT INTO meta VALUES ('name', ?), ('config', ?)", -1, &q, NULL) != SQLITE_OK)
+      st = db_fail(S->db, path, "meta");
+    else {
+      sqlite3_bind_text(q, 1, s->name, -1, SQLITE_STATIC);
+      sqlite3_bind_text(q, 2, s->config, -1, SQLITE_STATIC);
+      if (sqlite3_step(q) != SQLITE_DONE) st = db_fail(S->db, path, "meta");
+      sqlite3_finalize(q);
+    }
+  }
+  if (!st && sqlite3_prepare_v2(S->db, ins, -1, &S->insert, NULL) != SQLITE_OK)
+    st = db_fail(S->db, path, "the points table does not match this sweep's record");
+  free(sql), free(ins);
+  return st;
+}
+
+static void store_close(store *S) {
+  sqlite3_finalize(S->insert);
+  sqlite3_close(S->db);
+}
+
+static int store_put(store *S, const nnt_sweep *s, uint64_t id, const void *rec) {
+  sqlite3_stmt *q = S->insert;
+  sqlite3_reset(q);
+  sqlite3_bind_int64(q, 1, (sqlite3_int64)id);
+  for (int c = 0; c < s->ncols; c++) {
+    const char *f = (const char *)rec + s->cols[c].off;
+    switch (s->cols[c].type) {
+      case NNT_SWEEP_T_INT: sqlite3_bind_int(q, c + 2, *(const int *)f); break;
+      case NNT_SWEEP_T_I64: sqlite3_bind_int64(q, c + 2, *(const int64_t *)f); break;
+      case NNT_SWEEP_T_DOUBLE: {
+        double v = *(const double *)f;
+        if (isnan(v)) sqlite3_bind_null(q, c + 2); /* SQLite has no NaN */
+        else sqlite3_bind_double(q, c + 2, v);
+        break;
+      }
+    }
+  }
+  return sqlite3_step(q) == SQLITE_DONE ? NNT_OK : nnt_fail(NNT_EIO, "results.sqlite: %s", sqlite3_errmsg(S->db));
+}
+
+/* Fills recs from the stored rows whose id is a point of this sweep; done[i] = 1 for each. */
+static int store_load(store *S, const nnt_sweep *s, const int *order_by_id, void *recs, unsigned char *done) {
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(S->db, "SELECT * FROM points", -1, &q, NULL) != SQLITE_OK) return NNT_EIO;
+  int st = NNT_OK, rc;
+  while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+    uint64_t id = (uint64_t)sqlite3_column_int64(q, 0);
+    int lo = 0, hi = s->npoints - 1, i = -1; /* binary search over the ids in increasing order */
+    while (lo <= hi) {
+      int mid = (lo + hi) / 2;
+      uint64_t v = s->ids[order_by_id[mid]];
+      if (v == id) {
+        i = order_by_id[mid];
+        break;
+      }
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    if (i < 0) continue;
+    char *rec = (char *)recs + (size_t)i * s->rec_size;
+    memset(rec, 0, s->rec_size);
+    for (int c = 0; c < s->ncols; c++) {
+      char *f = rec + s->cols[c].off;
+      switch (s->cols[c].type) {
+        case NNT_SWEEP_T_INT: *(int *)f = sqlite3_column_int(q, c + 1); break;
+        case NNT_SWEEP_T_I64: *(int64_t *)f = sqlite3_column_int64(q, c + 1); break;
+        case NNT_SWEEP_T_DOUBLE:
+          *(double *)f = sqlite3_column_type(q, c + 1) == SQLITE_NULL ? NAN : sqlite3_column_double(q, c + 1);
+          break;
+      }
+    }
+    done[i] = 1;
+  }
+  if (rc != SQLITE_DONE) st = nnt_fail(NNT_EIO, "results.sqlite: %s", sqlite3_errmsg(S->db));
+  sqlite3_finalize(q);
+  return st;
+}
+
+static const nnt_sweep *sort_sweep; /* qsort has no context argument */
+static int by_id(const void *a, const void *b) {
+  uint64_t x = sort_sweep->ids[*(const int *)a], y = sort_sweep->ids[*(const int *)b];
+  return (x > y) - (x < y);
+}
+static int by_cost(const void *a, const void *b) {
+  int i = *(const int *)a, j = *(const int *)b;
+  double x = sort_sweep->cost[i], y = sort_sweep->cost[j];
+  return x != y ? (x < y) - (x > y) : (i > j) - (i < j); /* largest first, ties by index */
+}
+
+int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
+  double t0 = nnt_now();
+  int n = s->npoints, st = NNT_OK;
+  nnt_sweep_stats tmp;
+  if (!stats) stats = &tmp;
+  memset(stats, 0, sizeof *stats);
+  memset(recs, 0, (size_t)n * s->rec_size);
+  int *order = nnt_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  unsigned char *done = nnt_xcalloc((size_t)(n ? n : 1), 1);
+  for (int i = 0; i < n; i++) order[i] = i;
+#pragma omp critical(nnt_sweep_sort)
+  {
+    sort_sweep = s;
+    qsort(order, (size_t)n, sizeof *order, by_id);
+  }
+  for (int k = 1; k < n; k++)
+    if (s->ids[order[k]] == s->ids[order[k - 1]]) {
+      fprintf(stderr, "nnt_sweep_run: point id %llu twice\n", (unsigned long long)s->ids[order[k]]);
+      abort();
+    }
+  store S = {0};
+  char path[4096] = "";
+  if (s->dir) {
+    nnt_sweep_db_path(path, sizeof path, s->dir);
+    st = store_open(&S, s, path);
+    if (!st && s->resume) st = store_load(&S, s, order, recs, done);
+    else if (!st) st = exec(S.db, path, "DELETE FROM points");
+  }
+  /* the points still to compute, longest first */
+  int todo = 0;
+  for (int i = 0; i < n; i++)
+    if (!done[i]) order[todo++] = i;
+  stats->stored = n - todo;
+  if (!st && s->cost)
+#pragma omp critical(nnt_sweep_sort)
+  {
+    sort_sweep = s;
+    qsort(order, (size_t)todo, sizeof *order, by_cost);
+  }
+  if (!st && s->progress && stats->stored)
+    fprintf(stderr, "%s: resuming, %d of %d points stored, computing %d\n", s->name, stats->stored, n, todo);
+  if (!st && todo) {
+    nnt_progress pr = {0};
+    if (s->progress) nnt_progress_start(&pr, s->name, todo);
+    int threads = s->threads > 0 ? s->threads : nnt_threads_get(), failed = 0, ndone = 0;
+    openblas_set_num_threads(1); /* parallel over points; each product single-threaded */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (int k = 0; k < todo; k++) {
+      int i = order[k], pst = NNT_OK;
+      int stop;
+#pragma omp atomic read
+      stop = failed;
+      if (stop) continue;
+      void *rec = (char *)recs + (size_t)i * s->rec_size;
+      double tp = nnt_now();
+      pst = s->point(s->ctx, i, rec);
+#pragma omp critical(nnt_sweep_store)
+      {
+        if (!pst && s->dir) pst = store_put(&S, s, s->ids[i], rec);
+        if (pst && !failed) {
+          failed = 1;
+          st = pst;
+        }
+        if (!pst) {
+          stats->computed++;
+          ndone++;
+          if (s->progress && !pr.tty)
+            fprintf(stderr, "%s: point %d/%d done (id %llu, %.1f s)\n", s->name, ndone, todo,
+                    (unsigned long long)s->ids[i], nnt_now() - tp);
+        }
+      }
+      if (s->progress && !pst) nnt_progress_add(&pr, 1);
+    }
+    openblas_set_num_threads(nnt_threads_get());
+    if (s->progress) nnt_progress_end(&pr);
+  }
+  /* what is reported is what is stored: read every record back */
+  if (!st && s->dir) {
+    memset(done, 0, (size_t)n);
+    for (int i = 0; i < n; i++) order[i] = i;
+#pragma omp critical(nnt_sweep_sort)
+    {
+      sort_sweep = s;
+      qsort(order, (size_t)n, sizeof *order, by_id);
+    }
+    st = store_load(&S, s, order, recs, done);
+    for (int i = 0; i < n && !st; i++)
+      if (!done[i]) st = nnt_fail(NNT_EIO, "%s: point %llu missing after the sweep", path, (unsigned long long)s->ids[i]);
+  }
+  if (s->dir && S.db) store_close(&S);
+  free(order), free(done);
+  stats->wall_s = nnt_now() - t0;
+  return st;
+}

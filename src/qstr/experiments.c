@@ -1,0 +1,428 @@
+/* Seed 001's experiments as config -> run -> result: the Figure-1 sweep, Figure 2's attention
+ * matrix, the head-count experiment, the eq. (A.2) construction and Theorem 6's bound. */
+#include <cblas.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_blas.h"
+#include "nnt_error.h"
+#include "nnt_qstr.h"
+
+/* ---------------------------------------------------------------- Figure 1 sweep */
+
+void nnt_qstr_sweep_cfg_default(nnt_qstr_sweep_cfg *s, nnt_preset preset) {
+  memset(s, 0, sizeof *s);
+  s->arch = NNT_QSTR_TR;
+  nnt_qstr_task_cfg_default(&s->task, 2);
+  nnt_qstr_train_cfg_default(&s->train);
+  s->m = 100, s->heads = 1, s->hidden_size = 500;
+  s->n_hidden = 2, s->hidden[0] = 0, s->hidden[1] = 1000; /* the released FFN: N*d, 1000 */
+  s->nN = 6;
+  for (int k = 0; k < 6; k++) s->Ns[k] = 2 + 2 * k;
+  s->reps = 5, s->seed = 1;
+  if (preset == NNT_PRESET_QUICK) {
+    s->nN = 3, s->Ns[0] = 4, s->Ns[1] = 8, s->Ns[2] = 12;
+    s->reps = 1, s->train.n_test = 1000, s->hidden_size = 64;
+  }
+}
+
+int nnt_qstr_sweep_model(const nnt_qstr_sweep_cfg *s, int N, int D, nnt_qstr_model *mo) {
+  int hid[NNT_QSTR_MAXL], nh = s->arch == NNT_QSTR_FFN ? s->n_hidden : 0;
+  for (int l = 0; l < nh; l++) hid[l] = s->hidden[l] ? s->hidden[l] : N * s->task.d;
+  return nnt_qstr_model_setup(mo, s->arch, N, D, s->m, s->arch == NNT_QSTR_TRP ? s->heads : s->hidden_size, nh, hid);
+}
+
+int nnt_qstr_sweep_check(const nnt_qstr_sweep_cfg *s) {
+  if (s->nN < 1 || s->nN > 64) return nnt_fail(NNT_EINVAL, "sweep: 1 to 64 values of N (got %d)", s->nN);
+  if (s->reps < 1 || s->reps > 1000) return nnt_fail(NNT_EINVAL, "sweep: reps must be in [1, 1000] (got %d)", s->reps);
+  if (!(s->train.threshold > 0)) return nnt_fail(NNT_EINVAL, "--threshold must be > 0 (got %g)", s->train.threshold);
+  for (int k = 0; k < s->nN; k++) {
+    if (s->Ns[k] < 2) return nnt_fail(NNT_EINVAL, "--N: N must be >= 2 (got %d)", s->Ns[k]);
+    for (int j = 0; j < k; j++)
+      if (s->Ns[j] == s->Ns[k]) return nnt_fail(NNT_EINVAL, "--N: %d twice", s->Ns[k]);
+  }
+  for (int k = 0; k < s->nN; k++) {
+    nnt_qstr_task_cfg tc = s->task;
+    tc.N = s->Ns[k];
+    nnt_qstr_task t;
+    int st = nnt_qstr_task_init(&t, &tc, s->seed);
+    if (st) return st;
+    nnt_qstr_model mo;
+    st = nnt_qstr_sweep_model(s, tc.N, t.D, &mo);
+    nnt_qstr_task_free(&t);
+    if (st) return st;
+  }
+  return NNT_OK;
+}
+
+/* Everything a point's result depends on besides its N and rep: a stored sweep resumes only
+ * under the same text. */
+static void sweep_describe(const nnt_qstr_sweep_cfg *s, char *buf, size_t n) {
+  const nnt_qstr_task_cfg *t = &s->task;
+  const nnt_qstr_train_cfg *c = &s->train;
+  int len = snprintf(buf, n,
+                     "model=%s d=%d q=%d de=%d simple=%d link=%d law=%d enc=%d noise=%.17g no_dup=%d teacher_m=%d "
+                     "batch=%d lr=%.17g wd=%.17g threshold=%.17g check_every=%d n_test=%d test_simple=%d "
+                     "max_samples=%ld m=%d H=%d hidden=",
+                     nnt_qstr_arch_names[s->arch], t->d, t->q, t->de, t->simple, t->link, t->law, t->enc, t->noise,
+                     t->no_dup_codes, t->teacher_m, c->batch, c->lr, c->wd, c->threshold, c->check_every, c->n_test,
+                     c->test_simple, c->max_samples, s->m, s->arch == NNT_QSTR_TRP ? s->heads : s->hidden_size);
+  for (int l = 0; s->arch == NNT_QSTR_FFN && l < s->n_hidden && len < (int)n; l++)
+    len += snprintf(buf + len, n - (size_t)len, "%s%d", l ? "," : "", s->hidden[l]);
+  if (len < (int)n) snprintf(buf + len, n - (size_t)len, " seed=%" PRIu64, s->seed);
+}
+
+typedef struct {
+  const nnt_qstr_sweep_cfg *s;
+  nnt_qstr_task *tasks;
+  nnt_qstr_model *models;
+  uint64_t *ids;
+} sweep_ctx;
+
+static int sweep_point(void *ctx_, int i, void *rec) {
+  const sweep_ctx *c = ctx_;
+  int k = i / c->s->reps;
+  nnt_qstr_point *p = rec;
+  p->N = c->s->Ns[k], p->rep = i % c->s->reps, p->de = c->tasks[k].c.de, p->D = c->tasks[k].D;
+  p->np = (int64_t)c->models[k].np;
+  nnt_qstr_train_online(&c->tasks[k], &c->models[k], &c->s->train, c->s->seed, c->ids[i], &p->r);
+  return NNT_OK;
+}
+
+#define PCOL(name, type, f) NNT_SWEEP_COL(name, type, nnt_qstr_point, f)
+static const nnt_sweep_col point_cols[] = {
+    PCOL("N", NNT_SWEEP_T_INT, N), PCOL("rep", NNT_SWEEP_T_INT, rep), PCOL("de", NNT_SWEEP_T_INT, de),
+    PCOL("D", NNT_SWEEP_T_INT, D), PCOL("params", NNT_SWEEP_T_I64, np), PCOL("samples", NNT_SWEEP_T_I64, r.samples),
+    PCOL("censored", NNT_SWEEP_T_INT, r.censored), PCOL("diverged", NNT_SWEEP_T_INT, r.diverged),
+    PCOL("steps", NNT_SWEEP_T_I64, r.steps), PCOL("final_mse", NNT_SWEEP_T_DOUBLE, r.final_mse),
+    PCOL("wall_s", NNT_SWEEP_T_DOUBLE, r.wall_s),
+    PCOL("data_s", NNT_SWEEP_T_DOUBLE, r.phase_s[NNT_QSTR_PHASE_DATA]),
+    PCOL("fwd_s", NNT_SWEEP_T_DOUBLE, r.phase_s[NNT_QSTR_PHASE_FWD]),
+    PCOL("bwd_s", NNT_SWEEP_T_DOUBLE, r.phase_s[NNT_QSTR_PHASE_BWD]),
+    PCOL("eval_s", NNT_SWEEP_T_DOUBLE, r.phase_s[NNT_QSTR_PHASE_EVAL]),
+    PCOL("data_macs", NNT_SWEEP_T_DOUBLE, r.phase_macs[NNT_QSTR_PHASE_DATA]),
+    PCOL("fwd_macs", NNT_SWEEP_T_DOUBLE, r.phase_macs[NNT_QSTR_PHASE_FWD]),
+    PCOL("bwd_macs", NNT_SWEEP_T_DOUBLE, r.phase_macs[NNT_QSTR_PHASE_BWD]),
+    PCOL("eval_macs", NNT_SWEEP_T_DOUBLE, r.phase_macs[NNT_QSTR_PHASE_EVAL]),
+};
+
+int nnt_qstr_sweep_run(const nnt_qstr_sweep_cfg *s, nnt_qstr_sweep_result *res) {
+  memset(res, 0, sizeof *res);
+  int st = nnt_qstr_sweep_check(s);
+  if (st) return st;
+  int nN = s->nN, R = s->reps, n = nN * R;
+  sweep_ctx c = {s, nnt_xcalloc((size_t)nN, sizeof(nnt_qstr_task)), nnt_xcalloc((size_t)nN, sizeof(nnt_qstr_model)),
+                 nnt_xmalloc(sizeof(uint64_t) * (size_t)n)};
+  double *cost = nnt_xmalloc(sizeof(double) * (size_t)n);
+  for (int k = 0; k < nN && !st; k++) {
+    nnt_qstr_task_cfg tc = s->task;
+    tc.N = s->Ns[k];
+    if (!(st = nnt_qstr_task_init(&c.tasks[k], &tc, s->seed))) st = nnt_qstr_sweep_model(s, tc.N, c.tasks[k].D, &c.models[k]);
+  }
+  for (int i = 0; i < n; i++) {
+    c.ids[i] = (uint64_t)s->Ns[i / R] * 1024 + (uint64_t)(i % R);
+    cost[i] = (double)c.models[i / R].np * c.models[i / R].N;
+  }
+  char config[2048];
+  sweep_describe(s, config, sizeof config);
+  nnt_sweep sw = {.name = "qstr sweep", .config = config, .npoints = n, .ids = c.ids, .cost = cost,
+                  .rec_size = sizeof(nnt_qstr_point), .cols = point_cols,
+                  .ncols = (int)(sizeof point_cols / sizeof point_cols[0]), .point = sweep_point, .ctx = &c,
+                  .threads = s->threads, .progress = s->progress, .dir = s->dir, .resume = s->resume};
+  res->pts = nnt_xcalloc((size_t)n, sizeof *res->pts);
+  res->n = n;
+  nnt_sweep_stats ss;
+  if (!st) st = nnt_sweep_run(&sw, res->pts, &ss);
+  if (!st) res->stored = ss.stored, res->computed = ss.computed, res->wall_s = ss.wall_s;
+  for (int k = 0; k < nN; k++) nnt_qstr_task_free(&c.tasks[k]);
+  free(c.tasks), free(c.models), free(c.ids), free(cost);
+  return st;
+}
+
+void nnt_qstr_sweep_result_free(nnt_qstr_sweep_result *res) {
+  free(res->pts);
+  memset(res, 0, sizeof *res);
+}
+
+static int cmp_long(const void *a, const void *b) {
+  long x = *(const long *)a, y = *(const long *)b;
+  return (x > y) - (x < y);
+}
+
+void nnt_qstr_sweep_stats(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *res, int k, double *med,
+                          double *lo, double *hi, int *censored) {
+  int R = s->reps;
+  long *v = nnt_xmalloc(sizeof(long) * (size_t)R);
+  *censored = 0;
+  for (int r = 0; r < R; r++) v[r] = res->pts[k * R + r].r.samples, *censored += res->pts[k * R + r].r.censored;
+  qsort(v, (size_t)R, sizeof(long), cmp_long);
+  *med = R % 2 ? (double)v[R / 2] : 0.5 * (double)(v[R / 2 - 1] + v[R / 2]);
+  *lo = (double)v[0], *hi = (double)v[R - 1];
+  free(v);
+}
+
+/* ---------------------------------------------------------------- Figure 2: attention */
+
+nnt_qstr_attn_score nnt_qstr_attention_score(const double *M, int D, int d, int de) {
+  nnt_qstr_attn_score s = {0, 0, 0, 0};
+  double tot = 0, blk = 0, dg = 0, off = 0, tr = 0;
+  for (int i = 0; i < D; i++)
+    for (int j = 0; j < D; j++) {
+      double v = M[i * D + j];
+      tot += v * v;
+      int in = i >= d + de && i < d + 2 * de && j >= d && j < d + de;
+      if (!in) continue;
+      blk += v * v;
+      if (i - (d + de) == j - d) dg += fabs(v), tr += v;
+      else off += fabs(v);
+    }
+  s.block_share = tot > 0 ? blk / tot : 0;
+  s.diag_ratio = off > 0 ? (dg / de) / (off / (de * (de - 1.0))) : INFINITY;
+  s.cosine = tot > 0 ? tr / (sqrt(tot) * sqrt((double)de)) : 0;
+  s.random_share = (double)de * de / ((double)D * D);
+  return s;
+}
+
+void nnt_qstr_attention_cfg_default(nnt_qstr_attention_cfg *c, nnt_preset preset) {
+  memset(c, 0, sizeof *c);
+  int quick = preset == NNT_PRESET_QUICK;
+  c->N = quick ? 20 : 100, c->n_train = quick ? 4000 : 50000, c->epochs = 20, c->n_test = quick ? 1000 : 10000;
+  c->batch = 64, c->m = 100, c->lr = 1e-3, c->wd = 0.2, c->stop_loss = 0.05, c->simple = 1;
+  nnt_qstr_task_cfg_default(&c->task, c->N);
+  c->seed = 1;
+}
+
+/* W_q^T W_k from the stacked in-projection of a tr parameter vector: (.)_{ij} = sum_r Wq[r][i] Wk[r][j]. */
+static void wqk_f32(const float *Wq, int D, double *M) {
+  const float *Wk = Wq + (size_t)D * D;
+  for (int i = 0; i < D; i++)
+    for (int j = 0; j < D; j++) {
+      double s = 0;
+      for (int r = 0; r < D; r++) s += (double)Wq[r * D + i] * Wk[r * D + j];
+      M[i * D + j] = s;
+    }
+}
+
+int nnt_qstr_attention_run(const nnt_qstr_attention_cfg *c, nnt_qstr_attention_result *r) {
+  memset(r, 0, sizeof *r);
+  if (c->N < 2) return nnt_fail(NNT_EINVAL, "--N: N must be >= 2 (got %d)", c->N);
+  if (!(c->stop_loss > 0)) return nnt_fail(NNT_EINVAL, "--threshold must be > 0 (got %g)", c->stop_loss);
+  nnt_qstr_task_cfg tc = c->task;
+  tc.N = c->N;
+  nnt_qstr_task t;
+  int st = nnt_qstr_task_init(&t, &tc, c->seed);
+  if (st) return st;
+  nnt_qstr_model mo;
+  if ((st = nnt_qstr_model_setup(&mo, NNT_QSTR_TR, c->N, t.D, c->m, 1, 0, NULL))) {
+    nnt_qstr_task_free(&t);
+    return st;
+  }
+  nnt_qstr_result res;
+  int threads = nnt_threads_get();
+  openblas_set_num_threads(1); /* one run of small products: threads only add synchronisation */
+  nnt_qstr_train_fixed(&t, &mo, c->simple, c->n_train, c->n_test, c->epochs, c->batch, c->lr, c->wd, c->stop_loss,
+                       c->seed, 1, &res, &r->train_loss);
+  openblas_set_num_threads(threads);
+  int D = t.D;
+  r->D = D, r->d = t.c.d, r->de = t.c.de, r->epochs = res.steps, r->test_mse = res.final_mse;
+  r->wqk = nnt_xmalloc(sizeof(double) * (size_t)D * D);
+  wqk_f32(res.params + mo.win, D, r->wqk);
+  r->score = nnt_qstr_attention_score(r->wqk, D, r->d, r->de);
+  /* the same score for the initial (random) matrix */
+  double *p0 = nnt_xmalloc(sizeof(double) * mo.np), *M0 = nnt_xmalloc(sizeof(double) * (size_t)D * D);
+  nnt_rng ri;
+  nnt_rng_init(&ri, c->seed, 8);
+  nnt_qstr_model_init(&mo, &ri, p0);
+  for (int i = 0; i < D; i++)
+    for (int j = 0; j < D; j++) {
+      double s = 0;
+      for (int q = 0; q < D; q++) s += p0[mo.win + q * D + i] * p0[mo.win + (size_t)D * D + q * D + j];
+      M0[i * D + j] = s;
+    }
+  r->init_score = nnt_qstr_attention_score(M0, D, r->d, r->de);
+  free(p0), free(M0), free(res.params);
+  nnt_qstr_task_free(&t);
+  return NNT_OK;
+}
+
+void nnt_qstr_attention_result_free(nnt_qstr_attention_result *r) {
+  free(r->wqk);
+  r->wqk = NULL;
+}
+
+/* ---------------------------------------------------------------- heads */
+
+void nnt_qstr_heads_cfg_default(nnt_qstr_heads_cfg *c, nnt_preset preset) {
+  memset(c, 0, sizeof *c);
+  int quick = preset == NNT_PRESET_QUICK;
+  /* the setting of Prop. 21 (d = 1, exact bound 1 - H/q), N = 6, a 64-wide 2NN; nH = 0: H = 1..q+1 */
+  c->q = 2, c->d = 1, c->N = 6, c->m = 64, c->lr = 3e-3, c->wd = 0.01, c->batch = 64;
+  c->samples = quick ? 32000 : 256000, c->n_test = quick ? 500 : 2000, c->check_every = 100;
+  c->cons_n = quick ? 200 : 2000, c->seed = 1;
+}
+
+typedef struct {
+  int H;
+  double mse;
+} heads_rec;
+static const nnt_sweep_col heads_cols[] = {NNT_SWEEP_INT(heads_rec, H), NNT_SWEEP_DOUBLE(heads_rec, mse)};
+
+typedef struct {
+  const nnt_qstr_task *task;
+  const nnt_qstr_model *models;
+  const nnt_qstr_train_cfg *train;
+  const int *Hs;
+  uint64_t seed;
+} heads_ctx;
+
+static int heads_point(void *ctx_, int i, void *rec_) {
+  const heads_ctx *c = ctx_;
+  heads_rec *rec = rec_;
+  nnt_qstr_result r;
+  nnt_qstr_train_online(c->task, &c->models[i], c->train, c->seed, 100000 + (uint64_t)c->Hs[i], &r);
+  rec->H = c->Hs[i], rec->mse = r.final_mse;
+  return NNT_OK;
+}
+
+int nnt_qstr_heads_run(const nnt_qstr_heads_cfg *c, nnt_qstr_heads_result *r) {
+  memset(r, 0, sizeof *r);
+  int Hs[16], nH = c->nH;
+  if (nH) memcpy(Hs, c->Hs, sizeof Hs);
+  else {
+    nH = c->q + 1 < 16 ? c->q + 1 : 16;
+    for (int h = 0; h < nH; h++) Hs[h] = h + 1;
+  }
+  if (c->N < 2) return nnt_fail(NNT_EINVAL, "--N: N must be >= 2 (got %d)", c->N);
+  if (c->q > c->N) return nnt_fail(NNT_EINVAL, "--q: q = %d > N = %d", c->q, c->N);
+  for (int h = 0; h < nH; h++)
+    for (int g = 0; g < h; g++)
+      if (Hs[g] == Hs[h]) return nnt_fail(NNT_EINVAL, "--H: %d twice", Hs[h]);
+  nnt_qstr_task_cfg tc;
+  nnt_qstr_task_cfg_default(&tc, c->N);
+  tc.d = c->d, tc.q = c->q, tc.de = c->de, tc.link = NNT_QSTR_LINK_NORMSQ, tc.enc = NNT_QSTR_ENC_PAPER, tc.no_dup_codes = 1;
+  nnt_qstr_task t;
+  int st = nnt_qstr_task_init(&t, &tc, c->seed);
+  if (st) return st;
+  nnt_qstr_train_cfg tr;
+  nnt_qstr_train_cfg_default(&tr);
+  tr.threshold = 1e-300, tr.check_every = c->check_every, tr.n_test = c->n_test, tr.max_samples = c->samples;
+  tr.lr = c->lr, tr.wd = c->wd, tr.batch = c->batch;
+  nnt_qstr_model mos[16];
+  uint64_t ids[16];
+  double cost[16];
+  for (int h = 0; h < nH && !st; h++) {
+    st = nnt_qstr_model_setup(&mos[h], NNT_QSTR_TRP, c->N, t.D, c->m, Hs[h], 0, NULL);
+    ids[h] = 100000 + (uint64_t)Hs[h], cost[h] = (double)mos[h].np;
+  }
+  char config[512];
+  snprintf(config, sizeof config, "q=%d d=%d N=%d m=%d de=%d samples=%ld n_test=%d check_every=%d lr=%.17g wd=%.17g batch=%d seed=%" PRIu64,
+           c->q, c->d, c->N, c->m, c->de, c->samples, c->n_test, c->check_every, c->lr, c->wd, c->batch, c->seed);
+  heads_ctx hc = {&t, mos, &tr, Hs, c->seed};
+  heads_rec recs[16];
+  nnt_sweep sw = {.name = "qstr heads", .config = config, .npoints = nH, .ids = ids, .cost = cost,
+                  .rec_size = sizeof(heads_rec), .cols = heads_cols, .ncols = 2, .point = heads_point, .ctx = &hc,
+                  .threads = c->threads, .dir = c->dir, .resume = c->resume};
+  if (!st) st = nnt_sweep_run(&sw, recs, NULL);
+  r->nH = nH;
+  for (int h = 0; h < nH && !st; h++) {
+    r->Hs[h] = Hs[h], r->mse[h] = recs[h].mse;
+    r->bound[h] = nnt_qstr_heads_bound(Hs[h], c->q, c->d);
+    r->bound_exact[h] = nnt_qstr_heads_bound_exact(Hs[h], c->q);
+  }
+  if (!st) { /* construction: eq. (A.2) attention with q heads and the exact link, sharp alpha */
+    nnt_rng rc;
+    nnt_rng_init(&rc, c->seed, 200000);
+    r->construction_mse = nnt_qstr_construct_link_mse(&t, 20.0, &rc, c->cons_n);
+  }
+  nnt_qstr_task_free(&t);
+  return st;
+}
+
+/* ---------------------------------------------------------------- construct */
+
+void nnt_qstr_construct_cfg_default(nnt_qstr_construct_cfg *c, nnt_preset preset) {
+  memset(c, 0, sizeof *c);
+  nnt_qstr_task_cfg_default(&c->task, 8);
+  c->task.enc = NNT_QSTR_ENC_PAPER, c->task.no_dup_codes = 1;
+  static const double alphas[] = {0, 0.05, 0.1, 0.2, 0.3, 0.5, 1};
+  c->nalpha = 7;
+  memcpy(c->alphas, alphas, sizeof alphas);
+  c->n = preset == NNT_PRESET_QUICK ? 1000 : 4000;
+  c->seed = 1;
+}
+
+int nnt_qstr_construct_run(const nnt_qstr_construct_cfg *c, nnt_qstr_construct_result *r) {
+  memset(r, 0, sizeof *r);
+  if (c->n < 2) return nnt_fail(NNT_EINVAL, "construct: --n must be >= 2 (got %d)", c->n);
+  nnt_qstr_task t;
+  int st = nnt_qstr_task_init(&t, &c->task, c->seed);
+  if (st) return st;
+  r->de = t.c.de;
+  for (int k = 0; k < c->nalpha; k++) {
+    nnt_rng g;
+    nnt_rng_init(&g, c->seed, 300000 + (uint64_t)k);
+    nnt_qstr_construct_mse(&t, c->alphas[k], &g, c->n, &r->closed[k], &r->mc[k], &r->se[k]);
+    r->agree += fabs(r->mc[k] - r->closed[k]) <= 5 * r->se[k] + 1e-9;
+  }
+  r->decreasing = 1;
+  for (int k = 1; k < c->nalpha; k++)
+    if (c->alphas[k] > c->alphas[k - 1] && r->closed[k] > r->closed[k - 1] + 1e-12) r->decreasing = 0;
+  nnt_qstr_task_free(&t);
+  if (r->agree < c->nalpha || !r->decreasing) return nnt_fail(NNT_ECHECK, "construct: closed form and Monte Carlo disagree");
+  return NNT_OK;
+}
+
+/* ---------------------------------------------------------------- Theorem 6 */
+
+void nnt_qstr_ffn_bound_cfg_default(nnt_qstr_ffn_bound_cfg *c, nnt_preset preset) {
+  memset(c, 0, sizeof *c);
+  int quick = preset == NNT_PRESET_QUICK;
+  c->N = 4, c->d = 5, c->trials = quick ? 5 : 20, c->n_test = quick ? 500 : 2000, c->seed = 1;
+}
+
+typedef struct {
+  const nnt_qstr_ffn_bound_cfg *c;
+  const int *ns;
+} bound_ctx;
+typedef struct {
+  double mse, se;
+} bound_rec;
+static const nnt_sweep_col bound_cols[] = {NNT_SWEEP_DOUBLE(bound_rec, mse), NNT_SWEEP_DOUBLE(bound_rec, se)};
+
+static int bound_point(void *ctx_, int k, void *rec_) {
+  const bound_ctx *b = ctx_;
+  bound_rec *rec = rec_;
+  nnt_rng g;
+  nnt_rng_init(&g, b->c->seed, 400000 + (uint64_t)k);
+  rec->mse = nnt_qstr_ffn_minnorm_mse(b->c->N, b->c->d, b->ns[k], b->c->n_test, b->c->trials, &g, &rec->se);
+  return NNT_OK;
+}
+
+int nnt_qstr_ffn_bound_run(const nnt_qstr_ffn_bound_cfg *c, nnt_qstr_ffn_bound_result *r) {
+  memset(r, 0, sizeof *r);
+  if (c->N < 2) return nnt_fail(NNT_EINVAL, "--N: N must be >= 2 (got %d)", c->N);
+  int P = c->N * c->d;
+  if (c->nn) r->nn = c->nn, memcpy(r->ns, c->ns, sizeof r->ns);
+  else
+    for (int n = 0, step = P / 10 > 0 ? P / 10 : 1; n <= P && r->nn < 256; n += step) r->ns[r->nn++] = n;
+  for (int k = 0; k < r->nn; k++)
+    if (r->ns[k] > P) return nnt_fail(NNT_EINVAL, "--n: %d exceeds Nd = %d (the bound is for n <= Nd)", r->ns[k], P);
+  uint64_t ids[256];
+  for (int k = 0; k < r->nn; k++) ids[k] = 400000 + (uint64_t)k;
+  bound_ctx b = {c, r->ns};
+  bound_rec recs[256];
+  nnt_sweep sw = {.name = "qstr ffn-bound", .config = "", .npoints = r->nn, .ids = ids, .rec_size = sizeof(bound_rec),
+                  .cols = bound_cols, .ncols = 2, .point = bound_point, .ctx = &b};
+  int st = nnt_sweep_run(&sw, recs, NULL);
+  if (st) return st;
+  for (int k = 0; k < r->nn; k++) {
+    r->measured[k] = recs[k].mse, r->se[k] = recs[k].se;
+    r->formula[k] = fmax(0, 1 - (double)r->ns[k] / P);
+    r->off += fabs(r->measured[k] - r->formula[k]) > 5 * r->se[k] + 0.02;
+  }
+  if (r->off) return nnt_fail(NNT_ECHECK, "ffn-bound: %d point(s) off the formula", r->off);
+  return NNT_OK;
+}

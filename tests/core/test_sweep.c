@@ -1,0 +1,122 @@
+/* The sweep engine: results independent of threads and order, stored points reused on resume and
+ * never recomputed, NaN and 64-bit fields round-trip exactly, another sweep's database refused. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nnt_error.h"
+#include "nnt_rng.h"
+#include "nnt_sweep.h"
+#include "nnt_test.h"
+
+typedef struct {
+  int k;
+  int64_t big;
+  double x, nan_or_not;
+} rec;
+
+static const nnt_sweep_col cols[] = {NNT_SWEEP_INT(rec, k), NNT_SWEEP_I64(rec, big), NNT_SWEEP_DOUBLE(rec, x),
+                                     NNT_SWEEP_DOUBLE(rec, nan_or_not)};
+
+typedef struct {
+  const uint64_t *ids;
+  int calls[64];
+  int fail_at; /* point index that fails (a crash stand-in), -1 for none */
+} ctx;
+
+static int point(void *c_, int i, void *r_) {
+  ctx *c = c_;
+  rec *r = r_;
+  if (i == c->fail_at) return nnt_fail(NNT_ENUMERIC, "point %d fails", i);
+#pragma omp atomic
+  c->calls[i]++;
+  nnt_rng g;
+  nnt_rng_init(&g, 7, c->ids[i]);
+  r->k = i;
+  r->big = (int64_t)1 << 40 | (int64_t)c->ids[i];
+  for (int t = 0; t < 1000; t++) r->x += nnt_rng_normal(&g);
+  r->nan_or_not = i % 3 ? 1.0 / 3 : NAN;
+  return NNT_OK;
+}
+
+static nnt_sweep make(uint64_t *ids, double *cost, int n, ctx *c, const char *dir, int resume, int threads) {
+  for (int i = 0; i < n; i++) ids[i] = (uint64_t)(n - i) * 1024 + 3, cost[i] = i % 5;
+  c->ids = ids;
+  return (nnt_sweep){.name = "test", .config = "a=1 b=2", .npoints = n, .ids = ids, .cost = cost,
+                     .rec_size = sizeof(rec), .cols = cols, .ncols = 4, .point = point, .ctx = c,
+                     .threads = threads, .dir = dir, .resume = resume};
+}
+
+static int same(const rec *a, const rec *b, int n) {
+  for (int i = 0; i < n; i++)
+    if (a[i].k != b[i].k || a[i].big != b[i].big || memcmp(&a[i].x, &b[i].x, sizeof(double)) ||
+        isnan(a[i].nan_or_not) != isnan(b[i].nan_or_not) || (!isnan(a[i].nan_or_not) && a[i].nan_or_not != b[i].nan_or_not))
+      return 0;
+  return 1;
+}
+
+int main(void) {
+  enum { n = 23 };
+  uint64_t ids[n];
+  double cost[n];
+  rec ref[n], got[n];
+  nnt_sweep_stats st;
+  char dir[] = "/tmp/nnt_test_sweep_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+
+  /* in memory, 1 thread: the reference */
+  ctx c1 = {.fail_at = -1};
+  nnt_sweep s = make(ids, cost, n, &c1, NULL, 0, 1);
+  CHECK(nnt_sweep_run(&s, ref, &st) == NNT_OK);
+  CHECK(st.computed == n && st.stored == 0);
+  for (int i = 0; i < n; i++) CHECK(c1.calls[i] == 1 && ref[i].k == i);
+
+  /* stored, 2 threads, and a failure midway: finished points are kept */
+  ctx c2 = {.fail_at = 11};
+  s = make(ids, cost, n, &c2, dir, 0, 2);
+  CHECK(nnt_sweep_run(&s, got, &st) == NNT_ENUMERIC);
+  int before = st.computed;
+  CHECK(before < n);
+
+  /* a folder with results refuses a fresh run unless forced or resumed */
+  CHECK(nnt_sweep_prepare_dir(dir, 0, 0) == NNT_EINVAL);
+  CHECK(nnt_sweep_prepare_dir(dir, 1, 0) == NNT_OK);
+
+  /* resume: only the missing points are computed, and the records equal the reference */
+  ctx c3 = {.fail_at = -1};
+  s = make(ids, cost, n, &c3, dir, 1, 2);
+  CHECK(nnt_sweep_run(&s, got, &st) == NNT_OK);
+  CHECK_MSG(st.stored == before && st.computed == n - before, "stored %d computed %d before %d", st.stored, st.computed, before);
+  for (int i = 0; i < n; i++) CHECK(c2.calls[i] + c3.calls[i] == 1);
+  CHECK(same(ref, got, n));
+
+  /* a second resume computes nothing */
+  ctx c4 = {.fail_at = -1};
+  s = make(ids, cost, n, &c4, dir, 1, 1);
+  CHECK(nnt_sweep_run(&s, got, &st) == NNT_OK && st.computed == 0 && st.stored == n);
+  CHECK(same(ref, got, n));
+
+  /* another config in the same folder is refused before any work */
+  ctx c5 = {.fail_at = -1};
+  s = make(ids, cost, n, &c5, dir, 1, 1);
+  s.config = "a=1 b=3";
+  CHECK(nnt_sweep_run(&s, got, &st) == NNT_EINVAL);
+  int any = 0;
+  for (int i = 0; i < n; i++) any += c5.calls[i];
+  CHECK(any == 0);
+
+  /* --force removes the database: everything is computed again */
+  CHECK(nnt_sweep_prepare_dir(dir, 0, 1) == NNT_OK);
+  ctx c6 = {.fail_at = -1};
+  s = make(ids, cost, n, &c6, dir, 0, 2);
+  CHECK(nnt_sweep_run(&s, got, &st) == NNT_OK && st.computed == n);
+  CHECK(same(ref, got, n));
+
+  char path[256];
+  unlink(nnt_sweep_db_path(path, sizeof path, dir));
+  rmdir(dir);
+  TEST_MAIN_END();
+}
