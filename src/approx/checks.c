@@ -906,8 +906,8 @@ static void q25(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   r->pass = ok;
 }
 
-void nnt_approx_check_cfg_default(nnt_approx_check_cfg *cfg, int quick) {
-  cfg->quick = quick;
+void nnt_approx_check_cfg_default(nnt_approx_check_cfg *cfg, nnt_preset preset) {
+  cfg->quick = preset == NNT_PRESET_QUICK;
   cfg->seed = 1;
 }
 

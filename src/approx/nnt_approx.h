@@ -14,6 +14,7 @@
 
 #include "nnt_mlp.h"
 #include "nnt_rng.h"
+#include "nnt_sweep.h"
 
 /* ---------------------------------------------------------------- exact PWL engine (pwl.c) */
 
@@ -223,8 +224,8 @@ int nnt_approx_sep_train(const int *w, int nh, int n, int steps, double lr, int 
                   double *final_mse);
 
 /* ---------------------------------------------------------------- the demos of `nnt approx` (run_*.c, checks.c)
- * Each demo is a run from a config to a result: nnt_approx_<demo>_cfg_default(&cfg, quick) is the one
- * place of its defaults (quick = 1: the --quick preset); nnt_approx_<demo>_run(&cfg, &res) checks the
+ * Each demo is a run from a config to a result: nnt_approx_<demo>_cfg_default(&cfg, preset) is the one
+ * place of its defaults (NNT_PRESET_FULL or NNT_PRESET_QUICK, the --quick preset); nnt_approx_<demo>_run(&cfg, &res) checks the
  * config (NNT_EINVAL with a one-line message, res untouched), computes and fills res, and writes no
  * file; a violated bound is a result (res.violated and the like), not an error status. Free res
  * with nnt_approx_<demo>_result_free. */
@@ -250,7 +251,7 @@ typedef struct {
   nnt_approx_check_row *rows;
   int n, cap, fails;
 } nnt_approx_check_result;
-void nnt_approx_check_cfg_default(nnt_approx_check_cfg *cfg, int quick);
+void nnt_approx_check_cfg_default(nnt_approx_check_cfg *cfg, nnt_preset preset);
 int nnt_approx_check_run(const nnt_approx_check_cfg *cfg, nnt_approx_check_result *res);
 void nnt_approx_check_result_free(nnt_approx_check_result *res);
 
@@ -270,7 +271,7 @@ typedef struct {
   int n;
   nnt_approx_square_row *rows;
 } nnt_approx_square_result;
-void nnt_approx_square_cfg_default(nnt_approx_square_cfg *cfg, int quick);
+void nnt_approx_square_cfg_default(nnt_approx_square_cfg *cfg, nnt_preset preset);
 int nnt_approx_square_run(const nnt_approx_square_cfg *cfg, nnt_approx_square_result *res);
 void nnt_approx_square_result_free(nnt_approx_square_result *res);
 
@@ -289,7 +290,7 @@ typedef struct {
   nnt_approx_triangle_row *rows;
   nnt_approx_curve delta[3]; /* Delta^1..3 */
 } nnt_approx_triangle_result;
-void nnt_approx_triangle_cfg_default(nnt_approx_triangle_cfg *cfg, int quick);
+void nnt_approx_triangle_cfg_default(nnt_approx_triangle_cfg *cfg, nnt_preset preset);
 int nnt_approx_triangle_run(const nnt_approx_triangle_cfg *cfg, nnt_approx_triangle_result *res);
 void nnt_approx_triangle_result_free(nnt_approx_triangle_result *res);
 
@@ -322,7 +323,7 @@ typedef struct {
   double *x, *delta_n, *gx;        /* Delta^n and g sampled on [0,1] */
   int violated;
 } nnt_approx_separation_result;
-void nnt_approx_separation_cfg_default(nnt_approx_separation_cfg *cfg, int quick);
+void nnt_approx_separation_cfg_default(nnt_approx_separation_cfg *cfg, nnt_preset preset);
 int nnt_approx_separation_run(const nnt_approx_separation_cfg *cfg, nnt_approx_separation_result *res);
 void nnt_approx_separation_result_free(nnt_approx_separation_result *res);
 
@@ -346,7 +347,7 @@ typedef struct {
   int nzero[2];                           /* eigenvalues below 1e-12 of the largest */
   double ridge_mse[2];                    /* train MSE of kernel ridge (lambda 1e-10) */
 } nnt_approx_ntk_result;
-void nnt_approx_ntk_cfg_default(nnt_approx_ntk_cfg *cfg, int quick);
+void nnt_approx_ntk_cfg_default(nnt_approx_ntk_cfg *cfg, nnt_preset preset);
 int nnt_approx_ntk_run(const nnt_approx_ntk_cfg *cfg, nnt_approx_ntk_result *res);
 void nnt_approx_ntk_result_free(nnt_approx_ntk_result *res);
 
@@ -368,7 +369,7 @@ typedef struct {
   double mass;    /* |mu|_1 of the Gaussian, by quadrature */
   int gauss_over; /* Gaussian widths above their bound */
 } nnt_approx_maurey_result;
-void nnt_approx_maurey_cfg_default(nnt_approx_maurey_cfg *cfg, int quick);
+void nnt_approx_maurey_cfg_default(nnt_approx_maurey_cfg *cfg, nnt_preset preset);
 int nnt_approx_maurey_run(const nnt_approx_maurey_cfg *cfg, nnt_approx_maurey_result *res);
 void nnt_approx_maurey_result_free(nnt_approx_maurey_result *res);
 
@@ -384,7 +385,7 @@ typedef struct {
   double *theta, *F_c0, *g, *Fw0_c0; /* at the neval circle points */
   int violated; /* F != F0, excess > 0 or min |S_i| < |U_i| */
 } nnt_approx_planting_result;
-void nnt_approx_planting_cfg_default(nnt_approx_planting_cfg *cfg, int quick);
+void nnt_approx_planting_cfg_default(nnt_approx_planting_cfg *cfg, nnt_preset preset);
 int nnt_approx_planting_run(const nnt_approx_planting_cfg *cfg, nnt_approx_planting_result *res);
 void nnt_approx_planting_result_free(nnt_approx_planting_result *res);
 
@@ -403,7 +404,7 @@ typedef struct {
   int n, ns, bad; /* rows r = 2 then r = 3, ns grids each; bad: rows above the bound */
   nnt_approx_sobolev_row rows[8];
 } nnt_approx_sobolev_result;
-void nnt_approx_sobolev_cfg_default(nnt_approx_sobolev_cfg *cfg, int quick);
+void nnt_approx_sobolev_cfg_default(nnt_approx_sobolev_cfg *cfg, nnt_preset preset);
 int nnt_approx_sobolev_run(const nnt_approx_sobolev_cfg *cfg, nnt_approx_sobolev_result *res);
 void nnt_approx_sobolev_result_free(nnt_approx_sobolev_result *res);
 
@@ -417,7 +418,7 @@ typedef struct {
   int n;
   nnt_approx_lazy_stats *rows;
 } nnt_approx_lazy_result;
-void nnt_approx_lazy_cfg_default(nnt_approx_lazy_cfg *cfg, int quick);
+void nnt_approx_lazy_cfg_default(nnt_approx_lazy_cfg *cfg, nnt_preset preset);
 int nnt_approx_lazy_run(const nnt_approx_lazy_cfg *cfg, nnt_approx_lazy_result *res);
 void nnt_approx_lazy_result_free(nnt_approx_lazy_result *res);
 

@@ -40,8 +40,8 @@ static int check_list(const char *what, const int *v, int n, int lo, int hi) {
 
 /* ------------------------------------------------------------------ square */
 
-void nnt_approx_square_cfg_default(nnt_approx_square_cfg *cfg, int quick) {
-  (void)quick; /* seven depths take milliseconds */
+void nnt_approx_square_cfg_default(nnt_approx_square_cfg *cfg, nnt_preset preset) {
+  (void)preset; /* seven depths take milliseconds */
   cfg->ni = 7;
   for (int q = 0; q < cfg->ni; q++) cfg->i[q] = q;
 }
@@ -80,8 +80,8 @@ void nnt_approx_square_result_free(nnt_approx_square_result *res) {
 
 /* ------------------------------------------------------------------ triangle */
 
-void nnt_approx_triangle_cfg_default(nnt_approx_triangle_cfg *cfg, int quick) {
-  (void)quick; /* L = 22 sweeps 4M pieces in about a second */
+void nnt_approx_triangle_cfg_default(nnt_approx_triangle_cfg *cfg, nnt_preset preset) {
+  (void)preset; /* L = 22 sweeps 4M pieces in about a second */
   static const int L[8] = {1, 2, 4, 8, 12, 16, 20, 22};
   memcpy(cfg->L, L, sizeof L);
   cfg->nL = 8;
@@ -132,8 +132,8 @@ void nnt_approx_triangle_result_free(nnt_approx_triangle_result *res) {
 
 /* ------------------------------------------------------------------ separation */
 
-void nnt_approx_separation_cfg_default(nnt_approx_separation_cfg *cfg, int quick) {
-  (void)quick; /* the net or the training decides the cost */
+void nnt_approx_separation_cfg_default(nnt_approx_separation_cfg *cfg, nnt_preset preset) {
+  (void)preset; /* the net or the training decides the cost */
   memset(cfg, 0, sizeof *cfg);
   cfg->steps = 3000, cfg->samples = 2048, cfg->lr = 0.01, cfg->seed = 1;
 }

@@ -18,8 +18,8 @@ static int check_widths(const char *what, const int *v, int n, long lo, long hi)
 
 /* ------------------------------------------------------------------ ntk */
 
-void nnt_approx_ntk_cfg_default(nnt_approx_ntk_cfg *cfg, int quick) {
-  (void)quick; /* m = 10^6 takes a fraction of a second */
+void nnt_approx_ntk_cfg_default(nnt_approx_ntk_cfg *cfg, nnt_preset preset) {
+  (void)preset; /* m = 10^6 takes a fraction of a second */
   static const int w[6] = {10, 100, 1000, 10000, 100000, 1000000};
   memcpy(cfg->widths, w, sizeof w);
   cfg->nw = 6, cfg->pairs = 40, cfg->d = 5, cfg->pad = 0, cfg->seed = 1;
@@ -83,7 +83,8 @@ void nnt_approx_ntk_result_free(nnt_approx_ntk_result *res) {
 
 /* ------------------------------------------------------------------ maurey */
 
-void nnt_approx_maurey_cfg_default(nnt_approx_maurey_cfg *cfg, int quick) {
+void nnt_approx_maurey_cfg_default(nnt_approx_maurey_cfg *cfg, nnt_preset preset) {
+  int quick = preset == NNT_PRESET_QUICK;
   static const int ks[5] = {10, 100, 1000, 10000, 100000}, gks[4] = {10, 100, 1000, 10000};
   memcpy(cfg->ks, ks, sizeof ks), memcpy(cfg->gks, gks, sizeof gks);
   cfg->nk = quick ? 4 : 5, cfg->trials = 200;
@@ -148,7 +149,8 @@ void nnt_approx_maurey_result_free(nnt_approx_maurey_result *res) { res->nk = re
 
 /* ------------------------------------------------------------------ planting */
 
-void nnt_approx_planting_cfg_default(nnt_approx_planting_cfg *cfg, int quick) {
+void nnt_approx_planting_cfg_default(nnt_approx_planting_cfg *cfg, nnt_preset preset) {
+  int quick = preset == NNT_PRESET_QUICK;
   cfg->tau = 0.1, cfg->delta = 0.1, cfg->ntest = quick ? 50 : 300, cfg->neval = 181, cfg->seed = 1;
 }
 
@@ -189,7 +191,8 @@ void nnt_approx_planting_result_free(nnt_approx_planting_result *res) {
 
 /* ------------------------------------------------------------------ sobolev */
 
-void nnt_approx_sobolev_cfg_default(nnt_approx_sobolev_cfg *cfg, int quick) {
+void nnt_approx_sobolev_cfg_default(nnt_approx_sobolev_cfg *cfg, nnt_preset preset) {
+  int quick = preset == NNT_PRESET_QUICK;
   static const int s[4] = {2, 4, 8, 16};
   memcpy(cfg->s, s, sizeof s);
   cfg->d = 2, cfg->k = 10, cfg->npts = quick ? 500 : 2000;
@@ -220,7 +223,8 @@ void nnt_approx_sobolev_result_free(nnt_approx_sobolev_result *res) { res->n = 0
 
 /* ------------------------------------------------------------------ lazy training [ext] */
 
-void nnt_approx_lazy_cfg_default(nnt_approx_lazy_cfg *cfg, int quick) {
+void nnt_approx_lazy_cfg_default(nnt_approx_lazy_cfg *cfg, nnt_preset preset) {
+  int quick = preset == NNT_PRESET_QUICK;
   static const int w[4] = {100, 1000, 10000, 100000};
   memcpy(cfg->widths, w, sizeof w);
   cfg->nw = quick ? 2 : 4, cfg->steps = 500, cfg->seed = 1;

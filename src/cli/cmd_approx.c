@@ -13,9 +13,13 @@
 
 /* ------------------------------------------------------------------ options, one table per demo */
 
-#define CMD(demo, about, opts) {"approx " #demo, "", about, opts, sizeof(nnt_approx_##demo##_cfg), demo##_defaults, 0, 0, CLI_OUT}
-#define DEFAULTS(demo) \
-  static void demo##_defaults(void *cfg, int quick) { nnt_approx_##demo##_cfg_default(cfg, quick); }
+#define CMD(demo, about_, opts_)                                                                      \
+  {.name = "approx " #demo, .about = about_, .opts = opts_, .cfg_size = sizeof(nnt_approx_##demo##_cfg), \
+   .defaults = demo##_defaults, .common = CLI_OUT}
+#define DEFAULTS(demo)                                                                                \
+  static void demo##_defaults(void *cfg, int quick) {                                                 \
+    nnt_approx_##demo##_cfg_default(cfg, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);                 \
+  }
 DEFAULTS(check)
 DEFAULTS(square)
 DEFAULTS(triangle)
@@ -151,7 +155,7 @@ int tour_approx(cli_tour *t) {
                      "(pieces, exact integrals, sup). Figure 4.1 (x² and Yarotsky's h_i) and Figure 4.2 (h_{i+1} − h_i):\n\n");
   nnt_approx_square_cfg sc;
   nnt_approx_square_result sr;
-  nnt_approx_square_cfg_default(&sc, 1);
+  nnt_approx_square_cfg_default(&sc, NNT_PRESET_QUICK);
   int st = nnt_approx_square_run(&sc, &sr);
   if (st) return st;
   st = cli_approx_square_report(dir, &sr, NULL, t->report);
@@ -168,7 +172,7 @@ int tour_approx(cli_tour *t) {
   cli_tour_printf(t, "\n![Delta powers](approx/delta_powers.png)\n\nNTK convergence:\n\n");
   nnt_approx_ntk_cfg nc;
   nnt_approx_ntk_result nr;
-  nnt_approx_ntk_cfg_default(&nc, 1);
+  nnt_approx_ntk_cfg_default(&nc, NNT_PRESET_QUICK);
   nc.nw = 5, nc.seed = t->seed; /* up to m = 10^5 */
   if ((st = nnt_approx_ntk_run(&nc, &nr))) return st;
   st = cli_tour_checked(t, cli_approx_ntk_report(dir, &nc, &nr, NULL, t->report));
@@ -179,7 +183,7 @@ int tour_approx(cli_tour *t) {
                      "also measure the draft's wrong form.\n\n");
   nnt_approx_check_cfg cc;
   nnt_approx_check_result cr;
-  nnt_approx_check_cfg_default(&cc, 1);
+  nnt_approx_check_cfg_default(&cc, NNT_PRESET_QUICK);
   cc.seed = t->seed;
   if ((st = nnt_approx_check_run(&cc, &cr))) return st;
   st = cli_approx_check_report(dir, &cr, NULL, t->report);

@@ -83,7 +83,7 @@ static void square_and_triangle(void) {
 static void separation(void) {
   nnt_approx_separation_cfg c;
   nnt_approx_separation_result r;
-  nnt_approx_separation_cfg_default(&c, 1);
+  nnt_approx_separation_cfg_default(&c, NNT_PRESET_QUICK);
   CHECK(nnt_approx_separation_run(&c, &r) == NNT_EINVAL); /* no n */
   c.n = 6;
   CHECK(nnt_approx_separation_run(&c, &r) == NNT_EINVAL); /* neither net nor training */
@@ -123,7 +123,7 @@ static void separation(void) {
 static void ntk_padding(void) {
   enum { N = NNT_APPROX_NTK_NCIRCLE };
   nnt_approx_ntk_cfg c;
-  nnt_approx_ntk_cfg_default(&c, 1);
+  nnt_approx_ntk_cfg_default(&c, NNT_PRESET_QUICK);
   c.nw = 3, c.pairs = 4;
   nnt_approx_ntk_result r;
   CHECK(nnt_approx_ntk_run(&c, &r) == NNT_OK && r.nw == 3 && r.m[2] == 1000);
@@ -148,7 +148,7 @@ static void ntk_padding(void) {
 
 static void sampled_demos(void) {
   nnt_approx_maurey_cfg mc, mq;
-  nnt_approx_maurey_cfg_default(&mc, 0), nnt_approx_maurey_cfg_default(&mq, 1);
+  nnt_approx_maurey_cfg_default(&mc, NNT_PRESET_FULL), nnt_approx_maurey_cfg_default(&mq, NNT_PRESET_QUICK);
   CHECK(mc.nk == 5 && mq.nk == 4);
   mq.nk = 3, mq.trials = 100;
   nnt_approx_maurey_result mr;
@@ -159,7 +159,7 @@ static void sampled_demos(void) {
   nnt_approx_maurey_result_free(&mr);
 
   nnt_approx_planting_cfg pc;
-  nnt_approx_planting_cfg_default(&pc, 1);
+  nnt_approx_planting_cfg_default(&pc, NNT_PRESET_QUICK);
   nnt_approx_planting_result pr;
   CHECK(nnt_approx_planting_run(&pc, &pr) == NNT_OK && !pr.violated);
   /* m = ceil(4^4 ln(1/delta) / tau^2), |U_i| = floor(m tau / 16) */
@@ -169,7 +169,7 @@ static void sampled_demos(void) {
   CHECK(nnt_approx_planting_run(&pc, &pr) == NNT_EINVAL);
 
   nnt_approx_sobolev_cfg sc;
-  nnt_approx_sobolev_cfg_default(&sc, 1);
+  nnt_approx_sobolev_cfg_default(&sc, NNT_PRESET_QUICK);
   sc.d = 1;
   nnt_approx_sobolev_result sr;
   CHECK(nnt_approx_sobolev_run(&sc, &sr) == NNT_OK && sr.n == 2 * sc.ns[0] && sr.bad == 0);
@@ -178,7 +178,7 @@ static void sampled_demos(void) {
   CHECK(nnt_approx_sobolev_run(&sc, &sr) == NNT_EINVAL);
 
   nnt_approx_lazy_cfg lc;
-  nnt_approx_lazy_cfg_default(&lc, 1);
+  nnt_approx_lazy_cfg_default(&lc, NNT_PRESET_QUICK);
   nnt_approx_lazy_result lr;
   CHECK(nnt_approx_lazy_run(&lc, &lr) == NNT_OK && lr.n == 2);
   CHECK(lr.rows[1].gap < lr.rows[0].gap && lr.rows[1].rowmax < lr.rows[0].rowmax); /* lazier as m grows */
