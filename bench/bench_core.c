@@ -198,7 +198,7 @@ static const cli_cmd bench_cmd = {.name = "bench core",
                                   .cfg_size = sizeof(bench_cfg),
                                   .defaults = bench_defaults};
 
-int bench_core(int argc, char **argv) {
+static int run(int argc, char **argv) {
   bench_cfg b;
   cli_args a;
   int st = cli_parse(&bench_cmd, argc, argv, &b, &a);
@@ -266,3 +266,5 @@ int bench_core(int argc, char **argv) {
   }
   return NNT_OK;
 }
+
+const cli_bench cli_bench_core = {"core", run};

@@ -1,6 +1,8 @@
 /* nnt bench exact — the exact constructions timed at the sizes the issues name: a 20-input circuit
  * compiled and checked on all 2^20 inputs, c432 on 10^5 random inputs, the compiled BB(4) and a
- * 10^4-step Turing machine run step by step against the simulation, Delta^L swept exactly. */
+ * 10^4-step Turing machine run step by step against the simulation, Delta^L swept exactly.
+ * needs: circuits tm approx
+ */
 #include <stdio.h>
 #include <sys/resource.h>
 
@@ -23,18 +25,18 @@ static int bench_circuit(const char *path, int correct) {
   int st = nnt_circuit_read(path, &c);
   if (st) return st;
   double t0 = nnt_now();
-  nnt_layered L;
+  nnt_circuit_layered L;
   nnt_mlp net;
   nnt_circuit_layer(&c, &L);
   nnt_circuit_compile(&L, correct, &net);
   double t1 = nnt_now();
-  nnt_verify_result r = nnt_circuit_verify(&c, &net, 20, 100000, 1);
+  nnt_circuit_verify_counts r = nnt_circuit_verify(&c, &net, 20, 100000, 1);
   double t2 = nnt_now();
   nnt_mlp_stats s = nnt_mlp_stats_of(&net);
   printf("%-44s %3s %8ld %9ld %9.3f %9.2f %8.1f\n", path, correct ? "yes" : "no", s.nonzero_params, r.checked, t1 - t0,
          t2 - t1, peak_mb());
   nnt_mlp_free(&net);
-  nnt_layered_free(&L);
+  nnt_circuit_layered_free(&L);
   nnt_circuit_free(&c);
   return r.mismatches ? nnt_fail(NNT_ECHECK, "%s: %ld mismatches", path, r.mismatches) : NNT_OK;
 }
@@ -68,7 +70,7 @@ static const cli_cmd bench_cmd = {.name = "bench exact",
                                   .about = "The exact constructions' cost: circuits compiled and verified, Turing machines compiled and\n"
                                            "run step by step, the PWL engine (run from the source folder)."};
 
-int bench_exact(int argc, char **argv) {
+static int run(int argc, char **argv) {
   cli_args a;
   int st = cli_parse(&bench_cmd, argc, argv, NULL, &a);
   if (st || a.co.help || (st = cli_begin(&a.co))) return st;
@@ -107,3 +109,5 @@ int bench_exact(int argc, char **argv) {
   }
   return NNT_OK;
 }
+
+const cli_bench cli_bench_exact = {"exact", run};

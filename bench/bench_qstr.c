@@ -426,7 +426,7 @@ static const cli_cmd bench_cmd = {
     .defaults = bench_defaults,
     .threads_default = 1};
 
-int bench_qstr(int argc, char **argv) {
+static int run(int argc, char **argv) {
   bench_cfg b;
   cli_args a;
   int st = cli_parse(&bench_cmd, argc, argv, &b, &a);
@@ -460,3 +460,5 @@ int bench_qstr(int argc, char **argv) {
   if (pe.dir && !st) peer_cleanup(&pe);
   return st;
 }
+
+const cli_bench cli_bench_qstr = {"qstr", run};

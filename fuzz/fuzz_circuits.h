@@ -17,17 +17,17 @@ static int fuzz_circuit_reader(circuit_reader read, const char *name, const unsi
     return 0;
   }
   if (c.ngates <= 400) {
-    nnt_layered L;
+    nnt_circuit_layered L;
     nnt_circuit_layer(&c, &L);
     if (L.size <= 4000)
       for (int corr = 0; corr < 2; corr++) {
         nnt_mlp net;
         nnt_circuit_compile(&L, corr, &net);
-        nnt_verify_result r = nnt_circuit_verify(&c, &net, 8, 64, 1);
+        nnt_circuit_verify_counts r = nnt_circuit_verify(&c, &net, 8, 64, 1);
         if (r.mismatches) abort(); /* a compiler bug: the net disagrees with the circuit */
         nnt_mlp_free(&net);
       }
-    nnt_layered_free(&L);
+    nnt_circuit_layered_free(&L);
   }
   nnt_circuit_free(&c);
   return 0;

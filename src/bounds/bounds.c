@@ -1,5 +1,6 @@
 /* Sample-complexity formulas of seed 000 (see nnt_bounds.h for what is and is not specified). */
 #include <math.h>
+#include <string.h>
 
 #include "nnt_bounds.h"
 
@@ -19,4 +20,23 @@ double nnt_bounds_gamma_default(double lambda) { return NNT_BOUNDS_SIGMA_ZETA / 
 
 double nnt_bounds_ratio(const nnt_bounds_model *m) {
   return nnt_bounds_lemma23_n(m->alpha, m->params, m->gamma, 1) / nnt_bounds_vc_n(m->vc, 1);
+}
+
+double nnt_bounds_relu_params(double m, double W, double d, double out) {
+  return m * W + W + (d - 2) * (W * W + W) + W * out + out;
+}
+
+void nnt_bounds_curve(const nnt_bounds_model *m, double *n, double *eps_lemma23, double *eps_vc) {
+  for (int k = 0; k < NNT_BOUNDS_CURVE; k++) {
+    n[k] = pow(10, 2 * (k + 1));
+    eps_lemma23[k] = nnt_bounds_lemma23_eps(m->alpha, m->params, m->gamma, n[k]);
+    eps_vc[k] = nnt_bounds_vc_eps(m->vc, n[k]);
+  }
+}
+
+void nnt_bounds_sm_cfg_default(nnt_bounds_sm_cfg *cfg, int quick) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->T = -1;
+  cfg->max_T = quick ? 200 : 0;
+  cfg->eps = 0.1;
 }

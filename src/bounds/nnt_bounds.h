@@ -49,4 +49,24 @@ typedef struct {
  * 1/ε²; below 1 the all-layer-margin bound is the smaller one. */
 double nnt_bounds_ratio(const nnt_bounds_model *m);
 
+/* Parameters of the dense ReLU architecture F_{W,d}: m inputs, d layers (d - 1 hidden of width W),
+ * `out` outputs, weights and biases. */
+double nnt_bounds_relu_params(double m, double W, double d, double out);
+
+/* The bound as a function of n: n = 10^2, 10^4, ..., 10^30 (NNT_BOUNDS_CURVE points), ε of
+ * Lemma 2.3 and of the VC-type bound for the model. */
+enum { NNT_BOUNDS_CURVE = 15 };
+void nnt_bounds_curve(const nnt_bounds_model *m, double *n, double *eps_lemma23, double *eps_vc);
+
+/* nnt bounds sm: a machine run for T steps (tm) or a circuit, the margin gamma (<= 0: the
+ * illustrative default) and the target error eps. The command combines the tm and circuits
+ * areas, so its run is the CLI's; its defaults are here. */
+typedef struct {
+  const char *tm, *circuit;
+  long T, max_T; /* T < 0: not given; max_T > 0 caps T */
+  double gamma, eps;
+} nnt_bounds_sm_cfg;
+
+void nnt_bounds_sm_cfg_default(nnt_bounds_sm_cfg *cfg, int quick);
+
 #endif

@@ -6,9 +6,9 @@
 #include "circuit_build.h"
 #include "nnt_error.h"
 
-static const char *gate_names[NNT_GATE_NTYPES] = {"INPUT", "CONST0", "CONST1", "BUF", "NOT", "AND",
+static const char *gate_names[NNT_CIRCUIT_GATE_NTYPES] = {"INPUT", "CONST0", "CONST1", "BUF", "NOT", "AND",
                                                   "NAND",  "OR",     "NOR",    "XOR", "XNOR"};
-const char *nnt_gate_name(nnt_gate_type t) { return t < NNT_GATE_NTYPES ? gate_names[t] : "?"; }
+const char *nnt_circuit_gate_name(nnt_circuit_gate_type t) { return t < NNT_CIRCUIT_GATE_NTYPES ? gate_names[t] : "?"; }
 
 void nnt_circuit_free(nnt_circuit *c) {
   for (int g = 0; g < c->ngates; g++) free(c->gates[g].in), free(c->gates[g].name);
@@ -24,27 +24,27 @@ static unsigned long hash(const char *s, size_t n) {
   return h;
 }
 
-void cb_init(cbuild *b, const char *file) {
+void nnt_circuit_cb_init(nnt_circuit_cbuild *b, const char *file) {
   memset(b, 0, sizeof *b);
   b->file = file;
   b->htcap = 1024;
   b->ht = nnt_xcalloc((size_t)b->htcap, sizeof(int));
 }
 
-void cb_free(cbuild *b) {
+void nnt_circuit_cb_free(nnt_circuit_cbuild *b) {
   for (int s = 0; s < b->n; s++) free(b->in[s]), free(b->name[s]);
   free(b->type), free(b->nin), free(b->in), free(b->name), free(b->def_line), free(b->use_line);
   free(b->ht), free(b->inputs), free(b->outputs), free(b->out_line);
   memset(b, 0, sizeof *b);
 }
 
-static void ht_insert(cbuild *b, int s) {
+static void ht_insert(nnt_circuit_cbuild *b, int s) {
   unsigned long h = hash(b->name[s], strlen(b->name[s])) & (unsigned long)(b->htcap - 1);
   while (b->ht[h]) h = (h + 1) & (unsigned long)(b->htcap - 1);
   b->ht[h] = s + 1;
 }
 
-static int new_signal(cbuild *b, const char *name, size_t len, int line) {
+static int new_signal(nnt_circuit_cbuild *b, const char *name, size_t len, int line) {
   if (b->n == b->cap) {
     b->cap = b->cap ? 2 * b->cap : 64;
     size_t c = (size_t)b->cap;
@@ -59,7 +59,7 @@ static int new_signal(cbuild *b, const char *name, size_t len, int line) {
   b->name[s] = nnt_xmalloc(len + 1);
   memcpy(b->name[s], name, len);
   b->name[s][len] = 0;
-  b->type[s] = NNT_GATE_BUF;
+  b->type[s] = NNT_CIRCUIT_GATE_BUF;
   b->nin[s] = 0;
   b->in[s] = NULL;
   b->def_line[s] = 0;
@@ -75,7 +75,7 @@ static int new_signal(cbuild *b, const char *name, size_t len, int line) {
   return s;
 }
 
-int cb_sig(cbuild *b, const char *name, size_t len, int line) {
+int nnt_circuit_cb_sig(nnt_circuit_cbuild *b, const char *name, size_t len, int line) {
   unsigned long h = hash(name, len) & (unsigned long)(b->htcap - 1);
   for (; b->ht[h]; h = (h + 1) & (unsigned long)(b->htcap - 1)) {
     int s = b->ht[h] - 1;
@@ -84,7 +84,7 @@ int cb_sig(cbuild *b, const char *name, size_t len, int line) {
   return new_signal(b, name, len, line);
 }
 
-int cb_define(cbuild *b, int s, nnt_gate_type t, int nin, const int *in, int line) {
+int nnt_circuit_cb_define(nnt_circuit_cbuild *b, int s, nnt_circuit_gate_type t, int nin, const int *in, int line) {
   if (b->def_line[s])
     return nnt_fail(NNT_EFORMAT, "%s:%d: signal '%s' is defined twice (first at line %d)", b->file, line,
                     b->name[s], b->def_line[s]);
@@ -96,19 +96,19 @@ int cb_define(cbuild *b, int s, nnt_gate_type t, int nin, const int *in, int lin
   return NNT_OK;
 }
 
-int cb_gate(cbuild *b, const char *base, nnt_gate_type t, int nin, const int *in, int line) {
+int nnt_circuit_cb_gate(nnt_circuit_cbuild *b, const char *base, nnt_circuit_gate_type t, int nin, const int *in, int line) {
   char name[300];
   int s;
   do { /* '#' starts a comment in .bench and BLIF, so no user name contains it */
     snprintf(name, sizeof name, "%.200s#%d", base, b->anon++);
-    s = cb_sig(b, name, strlen(name), line);
+    s = nnt_circuit_cb_sig(b, name, strlen(name), line);
   } while (b->def_line[s]);
-  cb_define(b, s, t, nin, in, line);
+  nnt_circuit_cb_define(b, s, t, nin, in, line);
   return s;
 }
 
-int cb_input(cbuild *b, int s, int line) {
-  int st = cb_define(b, s, NNT_GATE_INPUT, 0, NULL, line);
+int nnt_circuit_cb_input(nnt_circuit_cbuild *b, int s, int line) {
+  int st = nnt_circuit_cb_define(b, s, NNT_CIRCUIT_GATE_INPUT, 0, NULL, line);
   if (st) return st;
   if (b->ninputs == b->incap) {
     b->incap = b->incap ? 2 * b->incap : 16;
@@ -118,7 +118,7 @@ int cb_input(cbuild *b, int s, int line) {
   return NNT_OK;
 }
 
-void cb_output(cbuild *b, int s, int line) {
+void nnt_circuit_cb_output(nnt_circuit_cbuild *b, int s, int line) {
   if (b->noutputs == b->outcap) {
     b->outcap = b->outcap ? 2 * b->outcap : 16;
     b->outputs = nnt_xrealloc(b->outputs, sizeof(int) * (size_t)b->outcap);
@@ -129,7 +129,7 @@ void cb_output(cbuild *b, int s, int line) {
 }
 
 /* Kahn's algorithm over the defined signals; anything left over lies on or behind a cycle. */
-int cb_finish(cbuild *b, nnt_circuit *c) {
+int nnt_circuit_cb_finish(nnt_circuit_cbuild *b, nnt_circuit *c) {
   int n = b->n, st = NNT_OK;
   memset(c, 0, sizeof *c);
   for (int s = 0; s < n && !st; s++)
@@ -137,7 +137,7 @@ int cb_finish(cbuild *b, nnt_circuit *c) {
                                        b->use_line[s], b->name[s]);
   if (!st && b->noutputs == 0) st = nnt_fail(NNT_EFORMAT, "%s: the circuit declares no outputs", b->file);
   if (st) {
-    cb_free(b);
+    nnt_circuit_cb_free(b);
     return st;
   }
   int *indeg = nnt_xcalloc((size_t)n, sizeof(int)), *start = nnt_xcalloc((size_t)n + 1, sizeof(int));
@@ -176,10 +176,10 @@ int cb_finish(cbuild *b, nnt_circuit *c) {
   } else {
     for (int i = 0; i < n; i++) pos[order[i]] = i;
     c->ngates = n;
-    c->gates = nnt_xcalloc((size_t)n, sizeof(nnt_gate));
+    c->gates = nnt_xcalloc((size_t)n, sizeof(nnt_circuit_gate));
     for (int i = 0; i < n; i++) {
       int s = order[i];
-      nnt_gate *g = &c->gates[i];
+      nnt_circuit_gate *g = &c->gates[i];
       g->type = b->type[s];
       g->nin = b->nin[s];
       g->in = b->in[s];
@@ -196,7 +196,7 @@ int cb_finish(cbuild *b, nnt_circuit *c) {
     for (int j = 0; j < b->noutputs; j++) c->outputs[j] = pos[b->outputs[j]];
   }
   free(indeg), free(start), free(fan), free(fill), free(order), free(pos);
-  cb_free(b);
+  nnt_circuit_cb_free(b);
   return st;
 }
 
@@ -231,28 +231,28 @@ int nnt_circuit_read(const char *path, nnt_circuit *c) {
 
 /* ---- evaluation ---- */
 
-static uint64_t gate64(const nnt_gate *g, const uint64_t *v) {
+static uint64_t gate64(const nnt_circuit_gate *g, const uint64_t *v) {
   uint64_t a;
   switch (g->type) {
-    case NNT_GATE_CONST0: return 0;
-    case NNT_GATE_CONST1: return ~0ULL;
-    case NNT_GATE_BUF: return v[g->in[0]];
-    case NNT_GATE_NOT: return ~v[g->in[0]];
-    case NNT_GATE_AND:
-    case NNT_GATE_NAND:
+    case NNT_CIRCUIT_GATE_CONST0: return 0;
+    case NNT_CIRCUIT_GATE_CONST1: return ~0ULL;
+    case NNT_CIRCUIT_GATE_BUF: return v[g->in[0]];
+    case NNT_CIRCUIT_GATE_NOT: return ~v[g->in[0]];
+    case NNT_CIRCUIT_GATE_AND:
+    case NNT_CIRCUIT_GATE_NAND:
       a = ~0ULL;
       for (int k = 0; k < g->nin; k++) a &= v[g->in[k]];
-      return g->type == NNT_GATE_AND ? a : ~a;
-    case NNT_GATE_OR:
-    case NNT_GATE_NOR:
+      return g->type == NNT_CIRCUIT_GATE_AND ? a : ~a;
+    case NNT_CIRCUIT_GATE_OR:
+    case NNT_CIRCUIT_GATE_NOR:
       a = 0;
       for (int k = 0; k < g->nin; k++) a |= v[g->in[k]];
-      return g->type == NNT_GATE_OR ? a : ~a;
-    case NNT_GATE_XOR:
-    case NNT_GATE_XNOR:
+      return g->type == NNT_CIRCUIT_GATE_OR ? a : ~a;
+    case NNT_CIRCUIT_GATE_XOR:
+    case NNT_CIRCUIT_GATE_XNOR:
       a = 0;
       for (int k = 0; k < g->nin; k++) a ^= v[g->in[k]];
-      return g->type == NNT_GATE_XOR ? a : ~a;
+      return g->type == NNT_CIRCUIT_GATE_XOR ? a : ~a;
     default: return 0;
   }
 }
@@ -261,7 +261,7 @@ void nnt_circuit_eval64(const nnt_circuit *c, const uint64_t *X, uint64_t *Y) {
   uint64_t *v = nnt_xmalloc(sizeof(uint64_t) * (size_t)(c->ngates + 1));
   for (int i = 0; i < c->ninputs; i++) v[c->inputs[i]] = X[i];
   for (int g = 0; g < c->ngates; g++)
-    if (c->gates[g].type != NNT_GATE_INPUT) v[g] = gate64(&c->gates[g], v);
+    if (c->gates[g].type != NNT_CIRCUIT_GATE_INPUT) v[g] = gate64(&c->gates[g], v);
   for (int j = 0; j < c->noutputs; j++) Y[j] = v[c->outputs[j]];
   free(v);
 }
@@ -277,7 +277,7 @@ void nnt_circuit_eval(const nnt_circuit *c, const uint8_t *x, uint8_t *y) {
 
 /* ---- layering ---- */
 
-void nnt_layered_free(nnt_layered *L) {
+void nnt_circuit_layered_free(nnt_circuit_layered *L) {
   for (int l = 1; l <= L->depth; l++) {
     for (int k = 0; k < L->width[l]; k++) free(L->nodes[l][k].in);
     free(L->nodes[l]);
@@ -286,12 +286,12 @@ void nnt_layered_free(nnt_layered *L) {
   memset(L, 0, sizeof *L);
 }
 
-static nnt_lnode *push_node(nnt_lnode **arr, int *n, int *cap, nnt_gate_type t, int nin) {
+static nnt_circuit_lnode *push_node(nnt_circuit_lnode **arr, int *n, int *cap, nnt_circuit_gate_type t, int nin) {
   if (*n == *cap) {
     *cap = *cap ? 2 * *cap : 16;
-    *arr = nnt_xrealloc(*arr, sizeof(nnt_lnode) * (size_t)*cap);
+    *arr = nnt_xrealloc(*arr, sizeof(nnt_circuit_lnode) * (size_t)*cap);
   }
-  nnt_lnode *d = &(*arr)[(*n)++];
+  nnt_circuit_lnode *d = &(*arr)[(*n)++];
   d->type = t;
   d->nin = nin;
   d->in = nnt_xmalloc(sizeof(int) * (size_t)(nin ? nin : 1));
@@ -299,14 +299,14 @@ static nnt_lnode *push_node(nnt_lnode **arr, int *n, int *cap, nnt_gate_type t, 
 }
 
 /* As-soon-as-possible levels; a signal lives (as ID copies) until the last layer that reads it. */
-void nnt_circuit_layer(const nnt_circuit *c, nnt_layered *L) {
+void nnt_circuit_layer(const nnt_circuit *c, nnt_circuit_layered *L) {
   int n = c->ngates;
   memset(L, 0, sizeof *L);
   int *level = nnt_xcalloc((size_t)n + 1, sizeof(int)), *need = nnt_xmalloc(sizeof(int) * ((size_t)n + 1));
   char *cone = nnt_xcalloc((size_t)n + 1, 1), *used_final = nnt_xcalloc((size_t)n + 1, 1);
   for (int g = 0; g < n; g++) {
-    const nnt_gate *G = &c->gates[g];
-    if (G->type == NNT_GATE_INPUT) continue;
+    const nnt_circuit_gate *G = &c->gates[g];
+    if (G->type == NNT_CIRCUIT_GATE_INPUT) continue;
     int lv = 1;
     for (int k = 0; k < G->nin; k++) lv = level[G->in[k]] + 1 > lv ? level[G->in[k]] + 1 : lv;
     level[g] = lv;
@@ -328,7 +328,7 @@ void nnt_circuit_layer(const nnt_circuit *c, nnt_layered *L) {
   }
   for (int g = n - 1; g >= 0; g--) {
     if (!cone[g]) continue;
-    const nnt_gate *G = &c->gates[g];
+    const nnt_circuit_gate *G = &c->gates[g];
     for (int k = 0; k < G->nin; k++) {
       int s = G->in[k];
       cone[s] = 1;
@@ -337,26 +337,26 @@ void nnt_circuit_layer(const nnt_circuit *c, nnt_layered *L) {
   }
   L->depth = q;
   L->width = nnt_xcalloc((size_t)q + 1, sizeof(int));
-  L->nodes = nnt_xcalloc((size_t)q + 1, sizeof(nnt_lnode *));
+  L->nodes = nnt_xcalloc((size_t)q + 1, sizeof(nnt_circuit_lnode *));
   L->width[0] = c->ninputs;
   int *prev = nnt_xmalloc(sizeof(int) * ((size_t)n + 1)), *cur = nnt_xmalloc(sizeof(int) * ((size_t)n + 1));
   for (int g = 0; g < n; g++) prev[g] = -1;
   for (int i = 0; i < c->ninputs; i++) prev[c->inputs[i]] = i;
-  for (int g = 0; g < n; g++) L->orig_gates += cone[g] && c->gates[g].type != NNT_GATE_INPUT;
+  for (int g = 0; g < n; g++) L->orig_gates += cone[g] && c->gates[g].type != NNT_CIRCUIT_GATE_INPUT;
   for (int l = 1; l <= q; l++) {
     int cnt = 0, cap = 0;
-    nnt_lnode *arr = NULL;
+    nnt_circuit_lnode *arr = NULL;
     for (int g = 0; g < n; g++) cur[g] = -1;
     if (l < q) {
       for (int g = 0; g < n; g++) {
         if (!cone[g] || level[g] > l || need[g] < l) continue;
         cur[g] = cnt;
         if (level[g] == l) {
-          const nnt_gate *G = &c->gates[g];
-          nnt_lnode *d = push_node(&arr, &cnt, &cap, G->type, G->nin);
+          const nnt_circuit_gate *G = &c->gates[g];
+          nnt_circuit_lnode *d = push_node(&arr, &cnt, &cap, G->type, G->nin);
           for (int k = 0; k < G->nin; k++) d->in[k] = prev[G->in[k]];
         } else {
-          nnt_lnode *d = push_node(&arr, &cnt, &cap, NNT_GATE_BUF, 1);
+          nnt_circuit_lnode *d = push_node(&arr, &cnt, &cap, NNT_CIRCUIT_GATE_BUF, 1);
           d->in[0] = prev[g];
           L->id_gates++;
         }
@@ -366,11 +366,11 @@ void nnt_circuit_layer(const nnt_circuit *c, nnt_layered *L) {
         int s = c->outputs[j];
         if (level[s] == q && !used_final[s]) {
           used_final[s] = 1;
-          const nnt_gate *G = &c->gates[s];
-          nnt_lnode *d = push_node(&arr, &cnt, &cap, G->type, G->nin);
+          const nnt_circuit_gate *G = &c->gates[s];
+          nnt_circuit_lnode *d = push_node(&arr, &cnt, &cap, G->type, G->nin);
           for (int k = 0; k < G->nin; k++) d->in[k] = prev[G->in[k]];
         } else {
-          nnt_lnode *d = push_node(&arr, &cnt, &cap, NNT_GATE_BUF, 1);
+          nnt_circuit_lnode *d = push_node(&arr, &cnt, &cap, NNT_CIRCUIT_GATE_BUF, 1);
           d->in[0] = prev[s];
           L->id_gates++;
         }

@@ -10,7 +10,7 @@
 typedef struct {
   const char *file;
   int n, cap;
-  nnt_gate_type *type;
+  nnt_circuit_gate_type *type;
   int *nin, **in;
   char **name;
   int *def_line, *use_line; /* def_line 0: used but not (yet) defined */
@@ -18,19 +18,19 @@ typedef struct {
   int ninputs, incap, *inputs;
   int noutputs, outcap, *outputs, *out_line;
   int anon;                 /* counter for generated gate names */
-} cbuild;
+} nnt_circuit_cbuild;
 
-void cb_init(cbuild *b, const char *file);
-void cb_free(cbuild *b);
+void nnt_circuit_cb_init(nnt_circuit_cbuild *b, const char *file);
+void nnt_circuit_cb_free(nnt_circuit_cbuild *b);
 /* The signal called name[0..len), created on first use (line = where it was first used). */
-int cb_sig(cbuild *b, const char *name, size_t len, int line);
+int nnt_circuit_cb_sig(nnt_circuit_cbuild *b, const char *name, size_t len, int line);
 /* Defines signal s as a gate; NNT_EFORMAT if s is already defined. */
-int cb_define(cbuild *b, int s, nnt_gate_type t, int nin, const int *in, int line);
+int nnt_circuit_cb_define(nnt_circuit_cbuild *b, int s, nnt_circuit_gate_type t, int nin, const int *in, int line);
 /* A fresh gate with a generated name "<base>#<k>". */
-int cb_gate(cbuild *b, const char *base, nnt_gate_type t, int nin, const int *in, int line);
-int cb_input(cbuild *b, int s, int line);
-void cb_output(cbuild *b, int s, int line);
+int nnt_circuit_cb_gate(nnt_circuit_cbuild *b, const char *base, nnt_circuit_gate_type t, int nin, const int *in, int line);
+int nnt_circuit_cb_input(nnt_circuit_cbuild *b, int s, int line);
+void nnt_circuit_cb_output(nnt_circuit_cbuild *b, int s, int line);
 /* Checks and moves everything into c (b is freed either way). */
-int cb_finish(cbuild *b, nnt_circuit *c);
+int nnt_circuit_cb_finish(nnt_circuit_cbuild *b, nnt_circuit *c);
 
 #endif

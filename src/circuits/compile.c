@@ -5,10 +5,11 @@
 
 #include "nnt_error.h"
 #include "nnt_circuits.h"
+#include "nnt_progress.h"
 
 /* Hidden ReLU units a node needs in the first layer of its block. */
-static int hidden_units(const nnt_lnode *n) {
-  if ((n->type == NNT_GATE_XOR || n->type == NNT_GATE_XNOR) && n->nin >= 2) return n->nin;
+static int hidden_units(const nnt_circuit_lnode *n) {
+  if ((n->type == NNT_CIRCUIT_GATE_XOR || n->type == NNT_CIRCUIT_GATE_XNOR) && n->nin >= 2) return n->nin;
   return 1;
 }
 
@@ -25,45 +26,45 @@ static int hidden_units(const nnt_lnode *n) {
  *   XOR_k    uj = relu(sum x - j), j = 0..k-1 (k >= 3)   out = relu(u0 + sum_j 2(-1)^j uj)
  *   XNOR     as XOR with out = relu(1 - ...)
  * One-input AND/OR/XOR are BUF, one-input NAND/NOR/XNOR are NOT. */
-static void fill_node(const nnt_lnode *n, int k, int u0, nnt_mlp_layer *A, nnt_mlp_layer *B) {
+static void fill_node(const nnt_circuit_lnode *n, int k, int u0, nnt_mlp_layer *A, nnt_mlp_layer *B) {
   int in = A->in;
   double *w = A->W + (size_t)u0 * in, *b = A->b + u0, *w2 = B->W + (size_t)k * B->in;
-  nnt_gate_type t = n->type;
+  nnt_circuit_gate_type t = n->type;
   int m = n->nin;
-  if (m == 1 && (t == NNT_GATE_AND || t == NNT_GATE_OR || t == NNT_GATE_XOR)) t = NNT_GATE_BUF;
-  if (m == 1 && (t == NNT_GATE_NAND || t == NNT_GATE_NOR || t == NNT_GATE_XNOR)) t = NNT_GATE_NOT;
+  if (m == 1 && (t == NNT_CIRCUIT_GATE_AND || t == NNT_CIRCUIT_GATE_OR || t == NNT_CIRCUIT_GATE_XOR)) t = NNT_CIRCUIT_GATE_BUF;
+  if (m == 1 && (t == NNT_CIRCUIT_GATE_NAND || t == NNT_CIRCUIT_GATE_NOR || t == NNT_CIRCUIT_GATE_XNOR)) t = NNT_CIRCUIT_GATE_NOT;
   switch (t) {
-    case NNT_GATE_CONST0:
-    case NNT_GATE_CONST1:
-      b[0] = t == NNT_GATE_CONST1;
+    case NNT_CIRCUIT_GATE_CONST0:
+    case NNT_CIRCUIT_GATE_CONST1:
+      b[0] = t == NNT_CIRCUIT_GATE_CONST1;
       w2[u0] = 1;
       break;
-    case NNT_GATE_BUF:
+    case NNT_CIRCUIT_GATE_BUF:
       w[n->in[0]] += 1;
       w2[u0] = 1;
       break;
-    case NNT_GATE_NOT:
+    case NNT_CIRCUIT_GATE_NOT:
       w[n->in[0]] -= 1;
       b[0] = 1;
       w2[u0] = 1;
       break;
-    case NNT_GATE_AND:
-    case NNT_GATE_NAND:
+    case NNT_CIRCUIT_GATE_AND:
+    case NNT_CIRCUIT_GATE_NAND:
       for (int i = 0; i < m; i++) w[n->in[i]] += 1;
       b[0] = -(m - 1);
-      if (t == NNT_GATE_AND) w2[u0] = 1;
+      if (t == NNT_CIRCUIT_GATE_AND) w2[u0] = 1;
       else w2[u0] = -1, B->b[k] = 1;
       break;
-    case NNT_GATE_OR:
-    case NNT_GATE_NOR:
+    case NNT_CIRCUIT_GATE_OR:
+    case NNT_CIRCUIT_GATE_NOR:
       for (int i = 0; i < m; i++) w[n->in[i]] -= 1;
       b[0] = 1;
-      if (t == NNT_GATE_NOR) w2[u0] = 1;
+      if (t == NNT_CIRCUIT_GATE_NOR) w2[u0] = 1;
       else w2[u0] = -1, B->b[k] = 1;
       break;
-    case NNT_GATE_XOR:
-    case NNT_GATE_XNOR: {
-      double sign = t == NNT_GATE_XOR ? 1 : -1;
+    case NNT_CIRCUIT_GATE_XOR:
+    case NNT_CIRCUIT_GATE_XNOR: {
+      double sign = t == NNT_CIRCUIT_GATE_XOR ? 1 : -1;
       if (m == 2) {
         w[n->in[0]] += 1, w[n->in[1]] -= 1;
         w[in + n->in[0]] -= 1, w[in + n->in[1]] += 1;
@@ -75,14 +76,14 @@ static void fill_node(const nnt_lnode *n, int k, int u0, nnt_mlp_layer *A, nnt_m
           w2[u0 + j] = sign * (j == 0 ? 1 : (j % 2 ? -2 : 2));
         }
       }
-      if (t == NNT_GATE_XNOR) B->b[k] = 1;
+      if (t == NNT_CIRCUIT_GATE_XNOR) B->b[k] = 1;
       break;
     }
     default: break;
   }
 }
 
-void nnt_circuit_compile(const nnt_layered *L, int correct, nnt_mlp *net) {
+void nnt_circuit_compile(const nnt_circuit_layered *L, int correct, nnt_mlp *net) {
   nnt_mlp_init(net);
   for (int l = 1; l <= L->depth; l++) {
     int nin = L->width[l - 1], nout = L->width[l], hid = 0;
@@ -106,9 +107,9 @@ void nnt_circuit_compile(const nnt_layered *L, int correct, nnt_mlp *net) {
   }
 }
 
-nnt_verify_result nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
-                                     long samples, uint64_t seed) {
-  nnt_verify_result r = {0, 0, 0, 0, -1};
+nnt_circuit_verify_counts nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
+                                      long samples, uint64_t seed) {
+  nnt_circuit_verify_counts r = {0, 0, 0, 0, -1};
   int m = c->ninputs, o = c->noutputs;
   r.exhaustive = m <= exhaustive_max;
   long total = r.exhaustive ? 1L << m : samples;
@@ -152,4 +153,40 @@ nnt_verify_result nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, i
   r.checked = total;
   free(X), free(Y), free(XW), free(YW), free(ref);
   return r;
+}
+
+void nnt_circuit_verify_cfg_default(nnt_circuit_verify_cfg *cfg, int quick) {
+  (void)quick; /* one preset: exhaustive up to 2^20 inputs is seconds */
+  memset(cfg, 0, sizeof *cfg);
+  cfg->exhaustive_max = 20;
+  cfg->samples = 100000;
+  cfg->seed = 1;
+}
+
+int nnt_circuit_verify_run(const nnt_circuit_verify_cfg *cfg, nnt_circuit_verify_result *res) {
+  memset(res, 0, sizeof *res);
+  if (!cfg->file) return nnt_fail(NNT_EINVAL, "no circuit file");
+  if (cfg->exhaustive_max < 0 || cfg->exhaustive_max > 30 || cfg->samples < 1)
+    return nnt_fail(NNT_EINVAL, "exhaustive_max must be in 0..30 and samples positive");
+  int st = nnt_circuit_read(cfg->file, &res->c);
+  if (st) return st;
+  nnt_circuit_layer(&res->c, &res->L);
+  if (!cfg->net) nnt_circuit_compile(&res->L, cfg->correct, &res->net);
+  else if ((st = nnt_mlp_load(cfg->net, &res->net))) goto fail;
+  if (nnt_mlp_input_dim(&res->net) != res->c.ninputs || nnt_mlp_output_dim(&res->net) != res->c.noutputs) {
+    st = nnt_fail(NNT_EINVAL, "%s: the net maps %d inputs to %d outputs, the circuit %d to %d", cfg->net,
+                  nnt_mlp_input_dim(&res->net), nnt_mlp_output_dim(&res->net), res->c.ninputs, res->c.noutputs);
+    goto fail;
+  }
+  double t0 = nnt_now();
+  res->counts = nnt_circuit_verify(&res->c, &res->net, cfg->exhaustive_max, cfg->samples, cfg->seed);
+  res->seconds = nnt_now() - t0;
+  return NNT_OK;
+fail:
+  nnt_circuit_verify_result_free(res);
+  return st;
+}
+
+void nnt_circuit_verify_result_free(nnt_circuit_verify_result *res) {
+  nnt_mlp_free(&res->net), nnt_circuit_layered_free(&res->L), nnt_circuit_free(&res->c);
 }

@@ -3,13 +3,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nnt_circuits.h"
+#include "nnt_ckpt.h"
 #include "nnt_error.h"
 #include "nnt_init.h"
 #include "nnt_nn.h"
 #include "nnt_optim.h"
 #include "nnt_params.h"
+#include "nnt_progress.h"
 #include "nnt_train.h"
 
 void nnt_circuit_sample(const nnt_circuit *c, int bit, int n, uint64_t seed, uint64_t stream, uint8_t *X, uint8_t *Y) {
@@ -102,9 +105,44 @@ static double mlp32_error(mlp32 *M, const uint8_t *X, const uint8_t *Y, int n, f
   return n ? (double)wrong / n : 0;
 }
 
-int nnt_circuit_learn(const nnt_circuit *c, int bit, int width, int n, const nnt_learn_opts *o, uint64_t stream,
-                      const uint8_t *X, const uint8_t *Y, int ntest, nnt_learn_result *res, nnt_mlp *trained) {
+/* Checkpoint metadata (JSON, fixed field order so it reads back with sscanf): the run's tag, then
+ * either the last loss of a run in progress or the results of a finished one. */
+#define META_RUN "{\"tag\":\"%.40s\",\"loss\":%.17g}"
+#define META_DONE "{\"tag\":\"%.40s\",\"done\":1,\"test_err\":%.17g,\"train_err\":%.17g,\"train_loss\":%.17g,\"seconds\":%.17g}"
+static const char *const CKPT_KIND = "circuit-train";
+
+/* Reads a checkpoint of this run into M (and opt unless it is finished). Returns NNT_OK with *step
+ * the steps it holds (0: no checkpoint); *done set with res filled for a finished run. */
+static int ckpt_resume(const nnt_circuit_train_opts *o, nnt_params *P, nnt_optim *opt, long long *step, double *loss,
+                       int *done, nnt_circuit_train_result *res) {
+  *step = 0, *done = 0;
+  if (!o->ckpt || !o->resume || access(o->ckpt, F_OK)) return NNT_OK;
+  nnt_ckpt_info info;
+  int st = nnt_ckpt_info_read(o->ckpt, &info);
+  if (st) return st;
+  char tag[41] = "";
+  *done = sscanf(info.meta_json, "{\"tag\":\"%40[^\"]\",\"done\":1,\"test_err\":%lf,\"train_err\":%lf,\"train_loss\":%lf,"
+                 "\"seconds\":%lf}", tag, &res->test_err, &res->train_err, &res->train_loss, &res->seconds) == 5;
+  int running = !*done && sscanf(info.meta_json, "{\"tag\":\"%40[^\"]\",\"loss\":%lf}", tag, loss) == 2;
+  nnt_ckpt_info_free(&info);
+  if (!*done && !running) return nnt_fail(NNT_EFORMAT, "%s: not a checkpoint of a circuit training run", o->ckpt);
+  if (strcmp(tag, o->tag ? o->tag : ""))
+    return nnt_fail(NNT_EINVAL, "%s: written by a run with other settings (start afresh instead of resuming)", o->ckpt);
+  return nnt_ckpt_load(o->ckpt, CKPT_KIND, P, *done ? NULL : opt, step, NULL);
+}
+
+/* The minibatch of the next step: epochs of a fresh permutation. */
+static void next_batch(nnt_rng *r, int *perm, int n, int *pos, int B, int *rows) {
+  for (int k = 0; k < B; k++) {
+    if (*pos == n) nnt_rng_permutation(r, perm, n), *pos = 0;
+    rows[k] = perm[(*pos)++];
+  }
+}
+
+int nnt_circuit_train(const nnt_circuit *c, int bit, int width, int n, const nnt_circuit_train_opts *o, uint64_t stream,
+                      const uint8_t *X, const uint8_t *Y, int ntest, nnt_circuit_train_result *res, nnt_mlp *trained) {
   int m = c->ninputs, B = o->batch < n ? o->batch : n, EB = 512, st = NNT_OK;
+  double t0 = nnt_now();
   nnt_rng r;
   nnt_rng_init(&r, o->seed, stream);
   uint8_t *TX = nnt_xmalloc((size_t)n * (m ? m : 1)), *TY = nnt_xmalloc((size_t)n);
@@ -120,43 +158,67 @@ int nnt_circuit_learn(const nnt_circuit *c, int bit, int width, int n, const nnt
   cfg.lr = o->lr;
   nnt_optim_init(&opt, &M.P, cfg);
   float *xb = nnt_xmalloc(sizeof(float) * (size_t)M.B * (m ? m : 1));
-  int *yb = nnt_xmalloc(sizeof(int) * (size_t)B), *perm = nnt_xmalloc(sizeof(int) * (size_t)n), pos = n;
+  int *yb = nnt_xmalloc(sizeof(int) * (size_t)B), *rows = nnt_xmalloc(sizeof(int) * (size_t)B);
+  int *perm = nnt_xmalloc(sizeof(int) * (size_t)n), pos = n, done = 0;
   double loss = 0;
-  for (int step = 0; step < o->steps; step++) {
-    for (int k = 0; k < B; k++) { /* epochs of a fresh permutation */
-      if (pos == n) nnt_rng_permutation(&r, perm, n), pos = 0;
-      int s = perm[pos++];
-      for (int i = 0; i < m; i++) xb[(size_t)k * m + i] = TX[(size_t)s * m + i];
-      yb[k] = TY[s];
+  long long from = 0;
+  res->steps_run = 0, res->stopped = 0;
+  if ((st = ckpt_resume(o, &M.P, &opt, &from, &loss, &done, res))) goto out;
+  /* The data order is a function of (seed, stream, step): replaying the draws of the steps the
+   * checkpoint holds puts the sampler where the interrupted run left it. */
+  for (long long step = 0; step < from && !done; step++) next_batch(&r, perm, n, &pos, B, rows);
+  for (long step = (long)from; step < o->steps && !done; step++) {
+    if (o->stop_at && res->steps_run == o->stop_at) { /* as a kill would: the last checkpoint stays */
+      res->stopped = 1;
+      goto out;
+    }
+    res->steps_run++;
+    next_batch(&r, perm, n, &pos, B, rows);
+    for (int k = 0; k < B; k++) {
+      for (int i = 0; i < m; i++) xb[(size_t)k * m + i] = TX[(size_t)rows[k] * m + i];
+      yb[k] = TY[rows[k]];
     }
     mlp32_forward(&M, xb, B);
     loss = nnt_crossentropy_forward(M.probs, M.z[M.L - 1], yb, B, 2);
-    if ((st = nnt_train_check_loss(step, loss))) break;
+    if ((st = nnt_train_check_loss(step, loss))) goto out;
     nnt_params_zero_grad(&M.P);
     memset(M.dlogits, 0, sizeof(float) * (size_t)B * 2);
     nnt_crossentropy_backward(M.dlogits, M.probs, yb, B, 2, 1.0f);
     mlp32_backward(&M, xb, B);
     nnt_optim_step(&opt);
+    if (o->ckpt && o->ckpt_every && (step + 1) % o->ckpt_every == 0 && step + 1 < o->steps) {
+      char meta[160];
+      snprintf(meta, sizeof meta, META_RUN, o->tag ? o->tag : "", loss);
+      if ((st = nnt_ckpt_save(o->ckpt, CKPT_KIND, &M.P, &opt, step + 1, meta))) goto out;
+    }
   }
-  if (!st) {
+  if (!done) {
     res->train_loss = loss;
     res->train_err = mlp32_error(&M, TX, TY, n, xb);
     res->test_err = mlp32_error(&M, X, Y, ntest, xb);
-    if (trained) { /* float64 copy; the last layer becomes the logit difference */
-      nnt_mlp_init(trained);
-      for (int l = 0; l < M.L; l++) {
-        int last = l == M.L - 1, in = dim_in(&M, l), out = last ? 1 : M.w;
-        nnt_mlp_layer *D = nnt_mlp_add(trained, in, out, last ? NNT_ACT_IDENTITY : NNT_ACT_RELU);
-        const float *W = nnt_f32(&M.W[l]->value), *b = nnt_f32(&M.b[l]->value);
-        for (int i = 0; i < in; i++)
-          for (int k = 0; k < out; k++)
-            D->W[(size_t)k * in + i] = last ? (double)W[in + i] - (double)W[i] : (double)W[(size_t)k * in + i];
-        for (int k = 0; k < out; k++) D->b[k] = last ? (double)b[1] - (double)b[0] : (double)b[k];
-      }
+    res->seconds = nnt_now() - t0;
+    if (o->ckpt) { /* the finished run: its results and final weights, no optimizer state */
+      char meta[256];
+      snprintf(meta, sizeof meta, META_DONE, o->tag ? o->tag : "", res->test_err, res->train_err, res->train_loss,
+               res->seconds);
+      if ((st = nnt_ckpt_save(o->ckpt, CKPT_KIND, &M.P, NULL, o->steps, meta))) goto out;
     }
   }
+  if (trained) { /* float64 copy; the last layer becomes the logit difference */
+    nnt_mlp_init(trained);
+    for (int l = 0; l < M.L; l++) {
+      int last = l == M.L - 1, in = dim_in(&M, l), out = last ? 1 : M.w;
+      nnt_mlp_layer *D = nnt_mlp_add(trained, in, out, last ? NNT_ACT_IDENTITY : NNT_ACT_RELU);
+      const float *W = nnt_f32(&M.W[l]->value), *b = nnt_f32(&M.b[l]->value);
+      for (int i = 0; i < in; i++)
+        for (int k = 0; k < out; k++)
+          D->W[(size_t)k * in + i] = last ? (double)W[in + i] - (double)W[i] : (double)W[(size_t)k * in + i];
+      for (int k = 0; k < out; k++) D->b[k] = last ? (double)b[1] - (double)b[0] : (double)b[k];
+    }
+  }
+out:
   nnt_optim_free(&opt);
   mlp32_free(&M);
-  free(TX), free(TY), free(xb), free(yb), free(perm);
+  free(TX), free(TY), free(xb), free(yb), free(rows), free(perm);
   return st;
 }

@@ -19,7 +19,7 @@ static int max_width(const nnt_mlp *m) {
   return w;
 }
 
-double nnt_mlp_output_grad(const nnt_mlp *net, const double *x, int j, double *grad) {
+double nnt_circuit_output_grad(const nnt_mlp *net, const double *x, int j, double *grad) {
   int d = net->nlayers, w = max_width(net);
   double **z = nnt_xmalloc(sizeof(double *) * (size_t)d), **a = nnt_xmalloc(sizeof(double *) * (size_t)d);
   for (int l = 0; l < d; l++) {
@@ -60,7 +60,7 @@ double nnt_mlp_output_grad(const nnt_mlp *net, const double *x, int j, double *g
   return F;
 }
 
-void nnt_margin_opts_default(nnt_margin_opts *o) {
+void nnt_circuit_margin_opts_default(nnt_circuit_margin_opts *o) {
   o->restarts = 4;
   o->steps = 40;
   o->bisections = 12;
@@ -100,7 +100,7 @@ static double margin_fn(search *S, const double *delta, double t) {
 static double margin_grad(search *S, const double *delta, double *g) {
   set_params(S, delta, 1);
   S->passes++;
-  double F = nnt_mlp_output_grad(&S->work, S->x, S->j, g);
+  double F = nnt_circuit_output_grad(&S->work, S->x, S->j, g);
   for (long i = 0; i < S->P; i++) g[i] *= S->s;
   return S->s * F;
 }
@@ -146,7 +146,7 @@ static void deepfool(search *S, long lo, long hi, int its, double *delta) {
 }
 
 /* Projected gradient descent of s*F on the sphere ||delta|| = r from random starts. */
-static int pgd_sphere(search *S, double r, const nnt_margin_opts *o, nnt_rng *rng, double *delta) {
+static int pgd_sphere(search *S, double r, const nnt_circuit_margin_opts *o, nnt_rng *rng, double *delta) {
   for (int rs = 0; rs < o->restarts; rs++) {
     nnt_rng_fill_normal_f64(rng, delta, (size_t)S->P, 0, 1);
     double n = norm2(delta, S->P);
@@ -174,8 +174,8 @@ static int pgd_sphere(search *S, double r, const nnt_margin_opts *o, nnt_rng *rn
   return 0;
 }
 
-nnt_margin_result nnt_mlp_margin(const nnt_mlp *net, const double *x, int j, int y, const nnt_margin_opts *o) {
-  nnt_margin_result res = {INFINITY, 0, -1, 0};
+nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double *x, int j, int y, const nnt_circuit_margin_opts *o) {
+  nnt_circuit_margin_est res = {INFINITY, 0, -1, 0};
   search S = {0};
   S.net = net;
   nnt_mlp_copy(&S.work, net);
@@ -308,7 +308,7 @@ static int certified(const lip *P, double eps, double F) {
   return e < fabs(F);
 }
 
-double nnt_mlp_margin_lower(const nnt_mlp *net, const double *x, int j, int y) {
+double nnt_circuit_margin_lower(const nnt_mlp *net, const double *x, int j, int y) {
   int d = net->nlayers, w = max_width(net);
   lip P = {d, nnt_xmalloc(sizeof(double) * (size_t)d), nnt_xmalloc(sizeof(double) * (size_t)d), nnt_xcalloc((size_t)d, 1)};
   double *a = nnt_xmalloc(sizeof(double) * (size_t)w), *b = nnt_xmalloc(sizeof(double) * (size_t)w);

@@ -4,7 +4,7 @@
  * all-layer margin (eq. 2.1) of any nnt_mlp.
  *
  * A circuit is a DAG of gates stored in topological order (every gate's fan-in comes before it).
- * Inputs are gates of type NNT_GATE_INPUT; outputs are a list of gate indices (a gate may be
+ * Inputs are gates of type NNT_CIRCUIT_GATE_INPUT; outputs are a list of gate indices (a gate may be
  * listed more than once). Readers return NNT_EFORMAT with "file:line: what" on malformed,
  * cyclic, sequential (latches) or incomplete (undefined signals) circuits.
  */
@@ -17,36 +17,36 @@
 #include "nnt_rng.h"
 
 typedef enum {
-  NNT_GATE_INPUT = 0,
-  NNT_GATE_CONST0,
-  NNT_GATE_CONST1,
-  NNT_GATE_BUF, /* ID gate */
-  NNT_GATE_NOT,
-  NNT_GATE_AND,
-  NNT_GATE_NAND,
-  NNT_GATE_OR,
-  NNT_GATE_NOR,
-  NNT_GATE_XOR,
-  NNT_GATE_XNOR,
-  NNT_GATE_NTYPES
-} nnt_gate_type;
+  NNT_CIRCUIT_GATE_INPUT = 0,
+  NNT_CIRCUIT_GATE_CONST0,
+  NNT_CIRCUIT_GATE_CONST1,
+  NNT_CIRCUIT_GATE_BUF, /* ID gate */
+  NNT_CIRCUIT_GATE_NOT,
+  NNT_CIRCUIT_GATE_AND,
+  NNT_CIRCUIT_GATE_NAND,
+  NNT_CIRCUIT_GATE_OR,
+  NNT_CIRCUIT_GATE_NOR,
+  NNT_CIRCUIT_GATE_XOR,
+  NNT_CIRCUIT_GATE_XNOR,
+  NNT_CIRCUIT_GATE_NTYPES
+} nnt_circuit_gate_type;
 
 typedef struct {
-  nnt_gate_type type;
+  nnt_circuit_gate_type type;
   int nin;
   int *in; /* fan-in gate indices, all smaller than this gate's index */
   char *name;
-} nnt_gate;
+} nnt_circuit_gate;
 
 typedef struct {
   int ngates;
-  nnt_gate *gates;
+  nnt_circuit_gate *gates;
   int ninputs, noutputs;
   int *inputs;  /* gate indices, in declaration order: input bit i of x */
   int *outputs; /* gate indices, in declaration order: output bit j */
 } nnt_circuit;
 
-const char *nnt_gate_name(nnt_gate_type t);
+const char *nnt_circuit_gate_name(nnt_circuit_gate_type t);
 void nnt_circuit_free(nnt_circuit *c);
 
 /* Readers. `name` labels error messages ("name:line: what"). The text need not be
@@ -72,29 +72,29 @@ void nnt_circuit_eval(const nnt_circuit *c, const uint8_t *x, uint8_t *y);
  * nodes of layer l-1; ID (BUF) nodes carry signals across layers; the last layer q holds the
  * outputs in declaration order. Gates outside the outputs' cone are dropped. */
 typedef struct {
-  nnt_gate_type type;
+  nnt_circuit_gate_type type;
   int nin;
   int *in; /* node indices within the previous layer */
-} nnt_lnode;
+} nnt_circuit_lnode;
 
 typedef struct {
   int depth;       /* q: layers after the input layer */
   int *width;      /* width[l], l = 0..depth; width[0] = number of inputs */
-  nnt_lnode **nodes; /* nodes[l][k], l = 1..depth */
+  nnt_circuit_lnode **nodes; /* nodes[l][k], l = 1..depth */
   int width_max;   /* r (including the input layer, as in the paper) */
   long size;       /* s: nodes of layers 1..q, ID gates included */
   long id_gates;   /* ID gates inserted by layering */
   long orig_gates; /* gates of the circuit kept (cone of the outputs, inputs excluded) */
-} nnt_layered;
+} nnt_circuit_layered;
 
-void nnt_circuit_layer(const nnt_circuit *c, nnt_layered *L);
-void nnt_layered_free(nnt_layered *L);
+void nnt_circuit_layer(const nnt_circuit *c, nnt_circuit_layered *L);
+void nnt_circuit_layered_free(nnt_circuit_layered *L);
 
 /* The compiled net (Lemma B.1): each circuit layer becomes two ReLU layers
  * f(h) = relu(W2 relu(W1 h + b1) + b2); with `correct`, the correction round(z) =
  * relu(3z - 1) - relu(3z - 2) follows every block but the last, as two more ReLU layers
  * (Lemma 3.3). Output j of the net is output bit j of the circuit, exactly 0 or 1. */
-void nnt_circuit_compile(const nnt_layered *L, int correct, nnt_mlp *net);
+void nnt_circuit_compile(const nnt_circuit_layered *L, int correct, nnt_mlp *net);
 
 /* Compares the net's own batched forward pass with direct evaluation: every input when
  * ninputs <= exhaustive_max (checked = 2^ninputs), else `samples` uniform random inputs drawn
@@ -105,10 +105,34 @@ typedef struct {
   int exhaustive;
   double max_abs_err; /* max |net - circuit| over all outputs checked */
   long first_bad;     /* index of the first mismatching vector in enumeration order, -1 if none */
-} nnt_verify_result;
+} nnt_circuit_verify_counts;
 
-nnt_verify_result nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
-                                     long samples, uint64_t seed);
+nnt_circuit_verify_counts nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
+                                      long samples, uint64_t seed);
+
+/* The verification experiment (nnt circuit verify): reads `file`, layers it, compiles it (with
+ * correction layers when `correct`) or loads the nnt-mlp `net`, checks the net's shape and then
+ * compares it with direct evaluation (nnt_circuit_verify). The result owns the circuit, its
+ * layering and the net. */
+typedef struct {
+  const char *file, *net;
+  int correct, exhaustive_max;
+  long samples;
+  uint64_t seed;
+} nnt_circuit_verify_cfg;
+
+void nnt_circuit_verify_cfg_default(nnt_circuit_verify_cfg *cfg, int quick);
+
+typedef struct {
+  nnt_circuit c;
+  nnt_circuit_layered L;
+  nnt_mlp net;
+  nnt_circuit_verify_counts counts;
+  double seconds; /* of the comparison */
+} nnt_circuit_verify_result;
+
+int nnt_circuit_verify_run(const nnt_circuit_verify_cfg *cfg, nnt_circuit_verify_result *res);
+void nnt_circuit_verify_result_free(nnt_circuit_verify_result *res);
 
 /* ---- All-layer margin (eq. 2.1), parameter space ----
  * rho(theta, x, y) = min ||delta||_2 subject to (y - 0.5) * F_j(x, theta + delta) <= 0, over all
@@ -126,17 +150,17 @@ typedef struct {
   int bisections;   /* radius bisection steps (default 12) */
   int deepfool_its; /* DeepFool iterations (default 60) */
   uint64_t seed;
-} nnt_margin_opts;
+} nnt_circuit_margin_opts;
 
 typedef struct {
   double rho;        /* upper bound on the all-layer margin */
   double output;     /* F_j(x, theta) */
   int best_layer;    /* layer holding most of the best perturbation's squared norm */
   long forward_passes;
-} nnt_margin_result;
+} nnt_circuit_margin_est;
 
-void nnt_margin_opts_default(nnt_margin_opts *o);
-nnt_margin_result nnt_mlp_margin(const nnt_mlp *net, const double *x, int j, int y, const nnt_margin_opts *o);
+void nnt_circuit_margin_opts_default(nnt_circuit_margin_opts *o);
+nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double *x, int j, int y, const nnt_circuit_margin_opts *o);
 
 /* A certified LOWER bound on the same margin from layerwise Lipschitz constants: with every
  * layer's perturbation (dW_l, db_l) of Frobenius norm <= eps, the error of layer l obeys
@@ -145,12 +169,69 @@ nnt_margin_result nnt_mlp_margin(const nnt_mlp *net, const double *x, int j, int
  * with e_L < |F_j| (bisection) cannot flip the decision. Like the norm-based bounds the paper
  * contrasts with (Theorem 3.1's discussion), it multiplies operator norms across layers and is
  * blind to the correction layers' saturation. Returns 0 for a misclassified x. */
-double nnt_mlp_margin_lower(const nnt_mlp *net, const double *x, int j, int y);
+double nnt_circuit_margin_lower(const nnt_mlp *net, const double *x, int j, int y);
 
 /* Gradient of F_j(x, theta) with respect to every parameter, laid out layer by layer as
  * (W row-major, then b); returns F_j. grad holds nnt_mlp_stats_of(net).params doubles.
  * Exposed for the finite-difference check. */
-double nnt_mlp_output_grad(const nnt_mlp *net, const double *x, int j, double *grad);
+double nnt_circuit_output_grad(const nnt_mlp *net, const double *x, int j, double *grad);
+
+/* ---- The margin experiments (nnt circuit margin) ----
+ * With `file`: the margin bounds of the circuit's compiled net without and with correction layers
+ * (and of the nnt-mlp `net`), each with the paper's readout z -> 2 z_j - 1 (proof of Theorem 3.1;
+ * a `logit` net is read at 0 as it is), per input: every input when 2^m <= inputs, else `inputs`
+ * uniform draws from (seed, stream 0). Without `file`: the sweep over circuit depths (family 0: a
+ * chain of ID gates, Claim 3.5, inputs 0 and 1; family 1: `circuits` random layered circuits of
+ * `width` inputs and gates per depth, `inputs` random inputs each): the margin without corrections
+ * falls with depth, with corrections it stays put (Lemma 3.3, Theorem D.6). */
+typedef struct {
+  const char *file, *net;
+  int logit, output, inputs;
+  int family, depths[32], ndepths, width, circuits;
+  uint64_t seed;
+} nnt_circuit_margin_cfg;
+
+/* The one place of the defaults; quick: the small preset of the tests and the tour. */
+void nnt_circuit_margin_cfg_default(nnt_circuit_margin_cfg *cfg, int quick);
+
+typedef struct {
+  int n, nkinds, ninputs;          /* n input vectors; kinds: compiled, compiled+correction, net */
+  uint8_t *x, *label;              /* [n, ninputs] inputs, [n] the circuit's output bit */
+  nnt_circuit_margin_est *est;     /* [n, nkinds] upper bounds */
+  double *lower;                   /* [n, nkinds] certified lower bounds */
+  double rho_min[3], rho_med[3], rho_max[3], lower_min[3];
+} nnt_circuit_margin_result;
+
+int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin_result *res);
+void nnt_circuit_margin_result_free(nnt_circuit_margin_result *res);
+
+typedef struct {
+  int depth, circuit, input, label, kind, layers, best_layer;
+  double l1_norm, rho, lower;
+} nnt_circuit_margin_row;
+
+typedef struct {
+  int ndepths, circuits, inputs; /* as run (the chain: one circuit, both inputs) */
+  double depth[32];
+  double med[2][32], lo[2][32], hi[2][32]; /* upper bounds per kind: median, 10% and 90% quantiles */
+  double low[2][32];                       /* median certified lower bound */
+  int nrows;
+  nnt_circuit_margin_row *rows;            /* depth, circuit, input, kind */
+} nnt_circuit_margin_sweep_result;
+
+int nnt_circuit_margin_sweep_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin_sweep_result *res);
+void nnt_circuit_margin_sweep_result_free(nnt_circuit_margin_sweep_result *res);
+
+/* For the sample-complexity report (nnt bounds sm): the largest ||h||_2 over the input and every
+ * layer's output, on every input (m <= 12) or 4096 random ones from (seed, stream 0); and the
+ * smallest certified lower bound (nnt_circuit_margin_lower) over the outputs, each read through
+ * z -> 2z - 1 (the proof of Theorem 3.1), and over the inputs (all when m <= 8, else 64 random
+ * ones from (seed, stream 1); *count receives their number). */
+double nnt_circuit_net_lambda(const nnt_mlp *net, int m, uint64_t seed);
+double nnt_circuit_margin_certified(const nnt_mlp *net, int m, uint64_t seed, long *count);
+
+/* The middle value of v[n] (mean of the two middle ones for even n; NAN for n = 0); sorts v. */
+double nnt_circuit_median(double *v, int n);
 
 /* ---- Learnability (beyond the paper): SGD-trained ReLU nets on circuit-labelled samples ----
  * A net of `depth` hidden ReLU layers of width `width` and two output logits (float32, PyTorch's
@@ -163,18 +244,72 @@ typedef struct {
   double lr;
   uint64_t seed;
   int sgd;
-} nnt_learn_opts;
+  /* Checkpoints (NULL: none): every ckpt_every steps the weights, the optimizer state and the step
+   * go to `ckpt` through core's nnt_ckpt; a finished run leaves its results and final weights
+   * there. With `resume`, a checkpoint carrying the same `tag` (the caller's name for everything
+   * the run depends on) continues the run bit for bit, or hands back a finished run's results. */
+  const char *ckpt, *tag;
+  int ckpt_every, resume;
+  long stop_at; /* > 0: stop after this many steps of this call, as a kill would (tests of resume) */
+} nnt_circuit_train_opts;
 
 typedef struct {
-  double test_err, train_err, train_loss;
-} nnt_learn_result;
+  double test_err, train_err, train_loss, seconds; /* seconds: of the call that finished it */
+  long steps_run;                                  /* optimizer steps this call made */
+  int stopped;                                     /* by stop_at: no results */
+} nnt_circuit_train_result;
 
 /* X holds ntest input vectors as 0/1 bytes [ntest, m], Y their labels. When `trained` is not
  * NULL it receives the net in float64 with one output, the logit difference (class 1 minus
- * class 0): positive = predicts 1. NNT_ENUMERIC if the loss becomes NaN/Inf. */
-int nnt_circuit_learn(const nnt_circuit *c, int bit, int width, int n, const nnt_learn_opts *o, uint64_t stream,
-                      const uint8_t *X, const uint8_t *Y, int ntest, nnt_learn_result *res, nnt_mlp *trained);
+ * class 0): positive = predicts 1 (not when stopped early). NNT_ENUMERIC if the loss becomes
+ * NaN/Inf; NNT_EINVAL/NNT_EFORMAT for a checkpoint of another run. */
+int nnt_circuit_train(const nnt_circuit *c, int bit, int width, int n, const nnt_circuit_train_opts *o, uint64_t stream,
+                      const uint8_t *X, const uint8_t *Y, int ntest, nnt_circuit_train_result *res, nnt_mlp *trained);
 /* n inputs drawn from (seed, stream) with their labels (output bit `bit`). */
 void nnt_circuit_sample(const nnt_circuit *c, int bit, int n, uint64_t seed, uint64_t stream, uint8_t *X, uint8_t *Y);
+
+/* ---- The learnability experiment (nnt circuit learn) ----
+ * Nets of width w = r x widths[i] (r: the circuit's widest gate layer) trained on n = ns[j]
+ * samples, reps times each (stream (i * 1000 + j) * 1000 + rep), tested on ntest inputs (stream
+ * 1). The circuit is `file`, or the first random layered circuit (16 inputs, depth 4, 8 gates per
+ * layer; stream 5000 + k) whose test labels are between 1/4 and 3/4 ones. With ckpt_dir, every
+ * point checkpoints there (one file per point, every ckpt_every steps): with `resume` a killed
+ * run continues where it stopped, finished points read back, to identical results. */
+typedef struct {
+  const char *file;
+  int bit;
+  int widths[16], nwidths, ns[32], nns;
+  int steps, hidden, batch, reps, ntest, sgd;
+  double lr;  /* 0: 1e-3 for Adam, 0.05 for SGD */
+  double eps; /* target test error of the samples-to-reach view */
+  uint64_t seed;
+  const char *ckpt_dir;
+  int ckpt_every, resume;
+  long stop_at; /* > 0: stop after this many optimizer steps in all, as a kill would (tests of resume) */
+} nnt_circuit_learn_cfg;
+
+void nnt_circuit_learn_cfg_default(nnt_circuit_learn_cfg *cfg, int quick);
+
+typedef struct {
+  int width, mult, n, rep;
+  double test_err, train_err, train_loss, seconds;
+} nnt_circuit_learn_point;
+
+typedef struct {
+  const char *circuit;  /* cfg->file or a description of the random circuit */
+  int r, ninputs, nwidths;
+  double lr;            /* as used */
+  int npoints;
+  nnt_circuit_learn_point *points; /* width-major, then n, then rep */
+  double *err;          /* [nwidths, nns] test error, mean over reps */
+  nnt_mlp *trained;     /* [nwidths] the net trained on the largest n, rep 0 */
+  int nneed;            /* widths that reach test error <= eps on the grid of n: */
+  double need_w[16], need_n[16]; /* the width and the smallest such n */
+  int resumed;          /* points finished by an earlier run, read back from their checkpoints */
+  int stopped;          /* a point stopped at stop_at: the result is incomplete */
+} nnt_circuit_learn_result;
+
+int nnt_circuit_learn_run(const nnt_circuit_learn_cfg *cfg, nnt_circuit_learn_result *res);
+void nnt_circuit_learn_result_free(nnt_circuit_learn_result *res);
 
 #endif

@@ -15,7 +15,7 @@
 #include "nnt_error.h"
 
 typedef struct {
-  cbuild *b;
+  nnt_circuit_cbuild *b;
   const char *p, *end;
   int line;
   long maxvar;
@@ -53,7 +53,7 @@ static int read_nums(aag *a, long *v, int want, int allow_more, int *got) {
 static int var_sig(aag *a, long v) {
   char name[32];
   int n = snprintf(name, sizeof name, "v%ld", v);
-  return cb_sig(a->b, name, (size_t)n, a->line);
+  return nnt_circuit_cb_sig(a->b, name, (size_t)n, a->line);
 }
 
 /* The signal of a literal (NOT gates and constants made on first use). */
@@ -64,7 +64,9 @@ static int lit_sig(aag *a, long lit, int *st) {
   }
   if (lit <= 1) {
     int *k = lit ? &a->const1 : &a->const0;
-    if (*k < 0) *k = cb_gate(a->b, lit ? "true" : "false", lit ? NNT_GATE_CONST1 : NNT_GATE_CONST0, 0, NULL, a->line);
+    if (*k < 0)
+      *k = nnt_circuit_cb_gate(a->b, lit ? "true" : "false", lit ? NNT_CIRCUIT_GATE_CONST1 : NNT_CIRCUIT_GATE_CONST0, 0,
+                               NULL, a->line);
     return *k;
   }
   long v = lit / 2;
@@ -80,14 +82,14 @@ static int lit_sig(aag *a, long lit, int *st) {
   if (!a->negs[v]) {
     char name[32];
     snprintf(name, sizeof name, "!v%ld", v);
-    a->negs[v] = cb_gate(a->b, name, NNT_GATE_NOT, 1, &s, a->line) + 1;
+    a->negs[v] = nnt_circuit_cb_gate(a->b, name, NNT_CIRCUIT_GATE_NOT, 1, &s, a->line) + 1;
   }
   return a->negs[v] - 1;
 }
 
 int nnt_circuit_parse_aag(const char *text, size_t len, const char *name, nnt_circuit *c) {
-  cbuild b;
-  cb_init(&b, name);
+  nnt_circuit_cbuild b;
+  nnt_circuit_cb_init(&b, name);
   aag a = {&b, text, text + len, 0, 0, NULL, 0, -1, -1};
   int st = NNT_OK, got = 0;
   long h[8] = {0}, v[8];
@@ -108,12 +110,12 @@ int nnt_circuit_parse_aag(const char *text, size_t len, const char *name, nnt_ci
     if ((st = read_nums(&a, v, 1, 0, NULL))) break;
     if (v[0] < 2 || (v[0] & 1) || v[0] > 2 * a.maxvar)
       st = nnt_fail(NNT_EFORMAT, "%s:%d: input literal %ld must be even and in 2..2M", name, a.line, v[0]);
-    else st = cb_input(&b, var_sig(&a, v[0] / 2), a.line);
+    else st = nnt_circuit_cb_input(&b, var_sig(&a, v[0] / 2), a.line);
   }
   for (long i = 0; i < h[3] && !st; i++) {
     if ((st = read_nums(&a, v, 1, 0, NULL))) break;
     int s = lit_sig(&a, v[0], &st);
-    if (!st) cb_output(&b, s, a.line);
+    if (!st) nnt_circuit_cb_output(&b, s, a.line);
   }
   for (long i = 0; i < h[4] && !st; i++) {
     if ((st = read_nums(&a, v, 3, 0, NULL))) break;
@@ -124,7 +126,7 @@ int nnt_circuit_parse_aag(const char *text, size_t len, const char *name, nnt_ci
     int in[2];
     in[0] = lit_sig(&a, v[1], &st);
     if (!st) in[1] = lit_sig(&a, v[2], &st);
-    if (!st) st = cb_define(&b, var_sig(&a, v[0] / 2), NNT_GATE_AND, 2, in, a.line);
+    if (!st) st = nnt_circuit_cb_define(&b, var_sig(&a, v[0] / 2), NNT_CIRCUIT_GATE_AND, 2, in, a.line);
   }
   /* Symbol table and comments: checked for shape only. */
   while (!st && a.p < a.end) {
@@ -143,8 +145,8 @@ int nnt_circuit_parse_aag(const char *text, size_t len, const char *name, nnt_ci
   }
   free(a.negs);
   if (st) {
-    cb_free(&b);
+    nnt_circuit_cb_free(&b);
     return st;
   }
-  return cb_finish(&b, c);
+  return nnt_circuit_cb_finish(&b, c);
 }

@@ -42,12 +42,12 @@ static int expect(span *s, char ch) {
 
 static const struct {
   const char *kw;
-  nnt_gate_type t;
-} kinds[] = {{"AND", NNT_GATE_AND}, {"NAND", NNT_GATE_NAND}, {"OR", NNT_GATE_OR},   {"NOR", NNT_GATE_NOR},
-             {"XOR", NNT_GATE_XOR}, {"XNOR", NNT_GATE_XNOR}, {"NOT", NNT_GATE_NOT}, {"BUF", NNT_GATE_BUF},
-             {"BUFF", NNT_GATE_BUF}};
+  nnt_circuit_gate_type t;
+} kinds[] = {{"AND", NNT_CIRCUIT_GATE_AND}, {"NAND", NNT_CIRCUIT_GATE_NAND}, {"OR", NNT_CIRCUIT_GATE_OR},   {"NOR", NNT_CIRCUIT_GATE_NOR},
+             {"XOR", NNT_CIRCUIT_GATE_XOR}, {"XNOR", NNT_CIRCUIT_GATE_XNOR}, {"NOT", NNT_CIRCUIT_GATE_NOT}, {"BUF", NNT_CIRCUIT_GATE_BUF},
+             {"BUFF", NNT_CIRCUIT_GATE_BUF}};
 
-static int parse_line(cbuild *b, span s, int line, int **ins, int *inscap) {
+static int parse_line(nnt_circuit_cbuild *b, span s, int line, int **ins, int *inscap) {
   const char *name, *kw;
   size_t n = take_name(&s, &name);
   if (!n) return nnt_fail(NNT_EFORMAT, "%s:%d: expected INPUT(...), OUTPUT(...) or 'name = GATE(...)'", b->file, line);
@@ -61,9 +61,9 @@ static int parse_line(cbuild *b, span s, int line, int **ins, int *inscap) {
     if (!an || !expect(&s, ')')) return nnt_fail(NNT_EFORMAT, "%s:%d: expected one signal name in parentheses", b->file, line);
     skip_ws(&s);
     if (s.p < s.e) return nnt_fail(NNT_EFORMAT, "%s:%d: unexpected text after ')'", b->file, line);
-    int sig = cb_sig(b, arg, an, line);
-    if (is_in) return cb_input(b, sig, line);
-    cb_output(b, sig, line);
+    int sig = nnt_circuit_cb_sig(b, arg, an, line);
+    if (is_in) return nnt_circuit_cb_input(b, sig, line);
+    nnt_circuit_cb_output(b, sig, line);
     return NNT_OK;
   }
   if (!expect(&s, '=')) return nnt_fail(NNT_EFORMAT, "%s:%d: expected '=' after '%.*s'", b->file, line, (int)n, name);
@@ -85,7 +85,7 @@ static int parse_line(cbuild *b, span s, int line, int **ins, int *inscap) {
       size_t an = take_name(&s, &a);
       if (!an) return nnt_fail(NNT_EFORMAT, "%s:%d: expected a signal name in the gate's input list", b->file, line);
       if (nin == *inscap) *ins = nnt_xrealloc(*ins, sizeof(int) * (size_t)(*inscap = 2 * *inscap + 8));
-      (*ins)[nin++] = cb_sig(b, a, an, line);
+      (*ins)[nin++] = nnt_circuit_cb_sig(b, a, an, line);
       if (expect(&s, ')')) break;
       if (!expect(&s, ',')) return nnt_fail(NNT_EFORMAT, "%s:%d: expected ',' or ')' in the input list", b->file, line);
     }
@@ -93,14 +93,14 @@ static int parse_line(cbuild *b, span s, int line, int **ins, int *inscap) {
   skip_ws(&s);
   if (s.p < s.e) return nnt_fail(NNT_EFORMAT, "%s:%d: unexpected text after ')'", b->file, line);
   if (nin == 0) return nnt_fail(NNT_EFORMAT, "%s:%d: gate '%.*s' has no inputs", b->file, line, (int)n, name);
-  if ((t == NNT_GATE_NOT || t == NNT_GATE_BUF) && nin != 1)
-    return nnt_fail(NNT_EFORMAT, "%s:%d: %s takes exactly one input, got %d", b->file, line, nnt_gate_name(t), nin);
-  return cb_define(b, cb_sig(b, name, n, line), (nnt_gate_type)t, nin, *ins, line);
+  if ((t == NNT_CIRCUIT_GATE_NOT || t == NNT_CIRCUIT_GATE_BUF) && nin != 1)
+    return nnt_fail(NNT_EFORMAT, "%s:%d: %s takes exactly one input, got %d", b->file, line, nnt_circuit_gate_name(t), nin);
+  return nnt_circuit_cb_define(b, nnt_circuit_cb_sig(b, name, n, line), (nnt_circuit_gate_type)t, nin, *ins, line);
 }
 
 int nnt_circuit_parse_bench(const char *text, size_t len, const char *name, nnt_circuit *c) {
-  cbuild b;
-  cb_init(&b, name);
+  nnt_circuit_cbuild b;
+  nnt_circuit_cb_init(&b, name);
   int st = NNT_OK, line = 0, *ins = NULL, inscap = 0;
   const char *p = text, *end = text + len;
   while (p < end && !st) {
@@ -118,8 +118,8 @@ int nnt_circuit_parse_bench(const char *text, size_t len, const char *name, nnt_
   }
   free(ins);
   if (st) {
-    cb_free(&b);
+    nnt_circuit_cb_free(&b);
     return st;
   }
-  return cb_finish(&b, c);
+  return nnt_circuit_cb_finish(&b, c);
 }

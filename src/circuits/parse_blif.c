@@ -63,25 +63,25 @@ typedef struct {
 
 static int has_nul(const tok *t) { return memchr(t->p, 0, (size_t)t->n) != NULL; }
 
-static int emit_cover(cbuild *b, cover *cv) {
+static int emit_cover(nnt_circuit_cbuild *b, cover *cv) {
   const char *name = b->name[cv->out];
-  if (cv->nrows == 0) return cb_define(b, cv->out, NNT_GATE_CONST0, 0, NULL, cv->line);
+  if (cv->nrows == 0) return nnt_circuit_cb_define(b, cv->out, NNT_CIRCUIT_GATE_CONST0, 0, NULL, cv->line);
   if (cv->const1)
-    return cb_define(b, cv->out, cv->outbit ? NNT_GATE_CONST1 : NNT_GATE_CONST0, 0, NULL, cv->line);
+    return nnt_circuit_cb_define(b, cv->out, cv->outbit ? NNT_CIRCUIT_GATE_CONST1 : NNT_CIRCUIT_GATE_CONST0, 0, NULL, cv->line);
   int *neg = nnt_xmalloc(sizeof(int) * (size_t)cv->nin), *lits = nnt_xmalloc(sizeof(int) * (size_t)cv->nin),
       *cubes = nnt_xmalloc(sizeof(int) * (size_t)cv->nrows), st;
   for (int i = 0; i < cv->nin; i++) neg[i] = -1;
   for (int r = 0; r < cv->nrows; r++)
     for (int i = 0; i < cv->nin; i++)
       if (cv->rows[(size_t)r * cv->nin + i] == '0' && neg[i] < 0)
-        neg[i] = cb_gate(b, name, NNT_GATE_NOT, 1, &cv->in[i], cv->line);
+        neg[i] = nnt_circuit_cb_gate(b, name, NNT_CIRCUIT_GATE_NOT, 1, &cv->in[i], cv->line);
   if (cv->nrows == 1) {
     int k = 0;
     for (int i = 0; i < cv->nin; i++) {
       char ch = cv->rows[i];
       if (ch != '-') lits[k++] = ch == '1' ? cv->in[i] : neg[i];
     }
-    st = cb_define(b, cv->out, cv->outbit ? NNT_GATE_AND : NNT_GATE_NAND, k, lits, cv->line);
+    st = nnt_circuit_cb_define(b, cv->out, cv->outbit ? NNT_CIRCUIT_GATE_AND : NNT_CIRCUIT_GATE_NAND, k, lits, cv->line);
   } else {
     for (int r = 0; r < cv->nrows; r++) {
       int k = 0;
@@ -89,17 +89,17 @@ static int emit_cover(cbuild *b, cover *cv) {
         char ch = cv->rows[(size_t)r * cv->nin + i];
         if (ch != '-') lits[k++] = ch == '1' ? cv->in[i] : neg[i];
       }
-      cubes[r] = k == 1 ? lits[0] : cb_gate(b, name, NNT_GATE_AND, k, lits, cv->line);
+      cubes[r] = k == 1 ? lits[0] : nnt_circuit_cb_gate(b, name, NNT_CIRCUIT_GATE_AND, k, lits, cv->line);
     }
-    st = cb_define(b, cv->out, cv->outbit ? NNT_GATE_OR : NNT_GATE_NOR, cv->nrows, cubes, cv->line);
+    st = nnt_circuit_cb_define(b, cv->out, cv->outbit ? NNT_CIRCUIT_GATE_OR : NNT_CIRCUIT_GATE_NOR, cv->nrows, cubes, cv->line);
   }
   free(neg), free(lits), free(cubes);
   return st;
 }
 
 int nnt_circuit_parse_blif(const char *text, size_t len, const char *name, nnt_circuit *c) {
-  cbuild b;
-  cb_init(&b, name);
+  nnt_circuit_cbuild b;
+  nnt_circuit_cb_init(&b, name);
   lline L = {0};
   cover cv = {0};
   int st = NNT_OK, phys = 0, models = 0, in_names = 0, ended = 0;
@@ -158,9 +158,9 @@ int nnt_circuit_parse_blif(const char *text, size_t len, const char *name, nnt_c
       if (models++) st = nnt_fail(NNT_EFORMAT, "%s:%d: a second .model: hierarchical BLIF is not supported", name, L.line);
     } else if (is(t, ".inputs") || is(t, ".outputs")) {
       for (int i = 1; i < L.n && !st; i++) {
-        int s = cb_sig(&b, t[i].p, (size_t)t[i].n, L.line);
-        if (t[0].n == 7) st = cb_input(&b, s, L.line);
-        else cb_output(&b, s, L.line);
+        int s = nnt_circuit_cb_sig(&b, t[i].p, (size_t)t[i].n, L.line);
+        if (t[0].n == 7) st = nnt_circuit_cb_input(&b, s, L.line);
+        else nnt_circuit_cb_output(&b, s, L.line);
       }
     } else if (is(t, ".names")) {
       if (L.n < 2) {
@@ -169,8 +169,8 @@ int nnt_circuit_parse_blif(const char *text, size_t len, const char *name, nnt_c
       }
       cv.nin = L.n - 2;
       cv.in = nnt_xrealloc(cv.in, sizeof(int) * (size_t)(cv.nin + 1));
-      for (int i = 0; i < cv.nin; i++) cv.in[i] = cb_sig(&b, t[i + 1].p, (size_t)t[i + 1].n, L.line);
-      cv.out = cb_sig(&b, t[L.n - 1].p, (size_t)t[L.n - 1].n, L.line);
+      for (int i = 0; i < cv.nin; i++) cv.in[i] = nnt_circuit_cb_sig(&b, t[i + 1].p, (size_t)t[i + 1].n, L.line);
+      cv.out = nnt_circuit_cb_sig(&b, t[L.n - 1].p, (size_t)t[L.n - 1].n, L.line);
       cv.line = L.line;
       cv.nrows = cv.const1 = cv.outbit = 0;
       free(cv.rows);
@@ -189,8 +189,8 @@ int nnt_circuit_parse_blif(const char *text, size_t len, const char *name, nnt_c
   if (!st && in_names) st = emit_cover(&b, &cv);
   free(L.t), free(cv.in), free(cv.rows);
   if (st) {
-    cb_free(&b);
+    nnt_circuit_cb_free(&b);
     return st;
   }
-  return cb_finish(&b, c);
+  return nnt_circuit_cb_finish(&b, c);
 }

@@ -14,25 +14,6 @@
 #include "nnt_circuits.h"
 #endif
 
-static const char *help =
-    "usage: nnt bounds sm --tm MACHINE --T N [--gamma G] [--eps E] [--out DIR]\n"
-#ifdef NNT_HAVE_CIRCUITS
-    "       nnt bounds sm --circuit FILE [--gamma G] [--eps E] [--out DIR]\n"
-#endif
-    "Compiles the machine (or circuit) with the constructions of Wei, Chen & Ma, checks it, and\n"
-    "evaluates what can be evaluated of Lemma 2.3 and Theorem 4.1 (or 3.1): sizes W, d, p, the norm\n"
-    "alpha = ||theta||_1, the ingredients of the all-layer-margin lower bound (rounding radius 1/3,\n"
-    "attention score gap, layer norms lambda), and the generalisation bound as a function of n next\n"
-    "to a VC-type bound, plus a sweep over T (or over the width w). Constants the paper leaves\n"
-    "unspecified are set to 1 and listed in the output.\n\n" NNT_COMMON_HELP
-    "  --tm MACHINE   a machine file or standard-notation string (see nnt tm --help)\n"
-    "  --T N          machine steps\n"
-#ifdef NNT_HAVE_CIRCUITS
-    "  --circuit FILE .bench, .blif or .aag circuit\n"
-#endif
-    "  --gamma G      margin used in Lemma 2.3 (default: the illustrative sigma_zeta / (2 lambda))\n"
-    "  --eps E        target error for the sample sizes (default 0.1)\n";
-
 static const char *unspecified =
     "not specified by the paper (set to 1 here): the constant and polylog factors of Lemma 2.3's O~;\n"
     "  the Lipschitz constants of Condition D.3 behind Theorem D.6's margin (only 'poly' is given, and\n"
@@ -46,17 +27,12 @@ typedef struct {
 } report;
 
 static int write_bound_vs_n(const char *out, const report *r, const char *vc_label, int *printed) {
-  double ns[31], eL[31], eV[31];
-  int k = 0;
+  double ns[NNT_BOUNDS_CURVE], eL[NNT_BOUNDS_CURVE], eV[NNT_BOUNDS_CURVE];
+  int k = NNT_BOUNDS_CURVE;
+  nnt_bounds_curve(&r->m, ns, eL, eV);
   printf("\ngeneralisation bound vs samples n (epsilon such that the population 0-1 loss <= epsilon w.p. 0.99):\n"
          "%12s %16s %16s\n", "n", "Lemma 2.3", vc_label);
-  for (int e = 2; e <= 30; e += 2) {
-    double n = pow(10, e);
-    ns[k] = n, eL[k] = nnt_bounds_lemma23_eps(r->m.alpha, r->m.params, r->m.gamma, n);
-    eV[k] = nnt_bounds_vc_eps(r->m.vc, n);
-    printf("%12.0e %16.4g %16.4g\n", n, eL[k], eV[k]);
-    k++;
-  }
+  for (int i = 0; i < k; i++) printf("%12.0e %16.4g %16.4g\n", ns[i], eL[i], eV[i]);
   *printed = k;
   if (!out) return NNT_OK;
   nnt_csv csv;
@@ -170,48 +146,23 @@ static int bounds_tm(const cli_common *co, const char *machine, long T, report *
 }
 
 #ifdef NNT_HAVE_CIRCUITS
-/* Largest ||h||_2 over every layer's output, on every input (up to 16 inputs) or 4096 random ones. */
-static double circuit_lambda(const nnt_mlp *net, int m, unsigned long long seed) {
-  int L = net->nlayers;
-  double **acts = malloc(sizeof(double *) * (size_t)L), lam = 0;
-  for (int l = 0; l < L; l++) acts[l] = malloc(sizeof(double) * (size_t)net->layers[l].out);
-  double *x = malloc(sizeof(double) * (size_t)(m ? m : 1));
-  long count = m <= 12 ? 1L << m : 4096;
-  nnt_rng rng;
-  nnt_rng_init(&rng, seed, 0);
-  for (long v = 0; v < count; v++) {
-    double s = 0;
-    for (int i = 0; i < m; i++) x[i] = m <= 12 ? (double)((v >> i) & 1) : (double)(nnt_rng_u64(&rng) & 1), s += x[i];
-    if (sqrt(s) > lam) lam = sqrt(s);
-    nnt_mlp_forward_trace(net, x, acts);
-    for (int l = 0; l < L; l++) {
-      s = 0;
-      for (int i = 0; i < net->layers[l].out; i++) s += acts[l][i] * acts[l][i];
-      if (sqrt(s) > lam) lam = sqrt(s);
-    }
-  }
-  for (int l = 0; l < L; l++) free(acts[l]);
-  free(acts), free(x);
-  return lam;
-}
-
 static int bounds_circuit(const cli_common *co, const char *file, report *r, double gamma) {
   nnt_circuit c;
   int st = nnt_circuit_read(file, &c);
   if (st) return st;
   if ((st = cli_begin(co))) return nnt_circuit_free(&c), st;
   double t0 = nnt_now();
-  nnt_layered L;
+  nnt_circuit_layered L;
   nnt_circuit_layer(&c, &L);
   nnt_mlp net;
   nnt_mlp_init(&net);
   nnt_circuit_compile(&L, 1, &net);
-  nnt_verify_result v = nnt_circuit_verify(&c, &net, 16, 20000, co->seed);
+  nnt_circuit_verify_counts v = nnt_circuit_verify(&c, &net, 16, 20000, co->seed);
   nnt_mlp_stats s = nnt_mlp_stats_of(&net);
-  double lam = circuit_lambda(&net, c.ninputs, co->seed);
+  double lam = nnt_circuit_net_lambda(&net, c.ninputs, co->seed);
   /* p of the dense architecture F_{W,d}: input m, hidden width W, output width of the last layer */
   int W = s.max_width, d = s.layers;
-  double p = (double)c.ninputs * W + W + (double)(d - 2) * ((double)W * W + W) + (double)W * s.output_dim + s.output_dim;
+  double p = nnt_bounds_relu_params(c.ninputs, W, d, s.output_dim);
   printf("Theorem 3.1 / Lemma 2.3 for %s: m=%d inputs, layered depth q=%d, width r=%d, size s=%ld (%ld ID gates)\n", file,
          c.ninputs, L.depth, L.width_max, L.size, L.id_gates);
   printf("construction with correction layers (checked on %ld inputs%s: mismatches=%ld):\n", v.checked,
@@ -225,38 +176,13 @@ static int bounds_circuit(const cli_common *co, const char *file, report *r, dou
   r->m = (nnt_bounds_model){W, d, p, s.l1_norm, lam, 0, nnt_bounds_vc_relu(p, d)};
   r->m.gamma = gamma > 0 ? gamma : nnt_bounds_gamma_default(lam);
   print_model(r);
-  /* A proven (but loose) margin: the layerwise-Lipschitz certificate of the circuits module, for
-   * each output bit with the readout z -> 2z - 1 of the proof of Theorem 3.1 appended (the 0-1
-   * loss thresholds at 0), minimised over inputs (all up to 8 inputs, else 64 random). */
-  {
-    int m = c.ninputs, no = s.output_dim;
-    long count = m <= 8 ? 1L << m : 64;
-    double *x = malloc(sizeof(double) * (size_t)(m ? m : 1)), *y = malloc(sizeof(double) * (size_t)no), cert = INFINITY;
-    nnt_mlp *ro = malloc(sizeof(nnt_mlp) * (size_t)no);
-    for (int j = 0; j < no; j++) {
-      nnt_mlp_init(&ro[j]);
-      nnt_mlp_copy(&ro[j], &net);
-      nnt_mlp_layer *H = nnt_mlp_add(&ro[j], no, 1, NNT_ACT_IDENTITY);
-      H->W[j] = 2;
-      H->b[0] = -1;
-    }
-    nnt_rng rng;
-    nnt_rng_init(&rng, co->seed, 1);
-    for (long v = 0; v < count; v++) {
-      for (int i = 0; i < m; i++) x[i] = m <= 8 ? (double)((v >> i) & 1) : (double)(nnt_rng_u64(&rng) & 1);
-      nnt_mlp_forward(&net, x, y);
-      for (int j = 0; j < no; j++) {
-        double g = nnt_mlp_margin_lower(&ro[j], x, 0, y[j] > 0.5);
-        if (g < cert) cert = g;
-      }
-    }
-    for (int j = 0; j < no; j++) nnt_mlp_free(&ro[j]);
-    free(ro), free(x), free(y);
-    printf("certified margin lower bound (layerwise Lipschitz, nnt_mlp_margin_lower; min over %ld %s inputs and %d "
-           "outputs): gamma >= %.4g -> Lemma 2.3 n=%.4g for epsilon=%g\n",
-           count, m <= 8 ? "(all)" : "random", no, cert,
-           cert > 0 ? nnt_bounds_lemma23_n(s.l1_norm, p, cert, r->eps) : INFINITY, r->eps);
-  }
+  /* A proven (but loose) margin: the layerwise-Lipschitz certificate of the circuits module. */
+  long count;
+  double cert = nnt_circuit_margin_certified(&net, c.ninputs, co->seed, &count);
+  printf("certified margin lower bound (layerwise Lipschitz, nnt_circuit_margin_lower; min over %ld %s inputs and %d "
+         "outputs): gamma >= %.4g -> Lemma 2.3 n=%.4g for epsilon=%g\n",
+         count, c.ninputs <= 8 ? "(all)" : "random", s.output_dim, cert,
+         cert > 0 ? nnt_bounds_lemma23_n(s.l1_norm, p, cert, r->eps) : INFINITY, r->eps);
   fputs(unspecified, stdout);
   int k;
   if ((st = write_bound_vs_n(co->out, r, "VC-type (p d log2 p)", &k))) goto done;
@@ -267,7 +193,7 @@ static int bounds_circuit(const cli_common *co, const char *file, report *r, dou
   double xs[8], nLs[8], nVs[8];
   for (int i = 0; i < 7; i++) {
     double w = (double)W * (1 << i);
-    double pw = (double)c.ninputs * w + w + (double)(d - 2) * (w * w + w) + w * s.output_dim + s.output_dim;
+    double pw = nnt_bounds_relu_params(c.ninputs, w, d, s.output_dim);
     xs[i] = w, nLs[i] = nnt_bounds_lemma23_n(s.l1_norm, pw, r->m.gamma, r->eps);
     nVs[i] = nnt_bounds_vc_n(nnt_bounds_vc_relu(pw, d), r->eps);
     printf("%8.0f %14.4g %14.4g %14.4g\n", w, pw, nLs[i], nVs[i]);
@@ -295,59 +221,60 @@ static int bounds_circuit(const cli_common *co, const char *file, report *r, dou
   if (!st && v.mismatches) st = nnt_fail(NNT_ECHECK, "the compiled net disagrees with the circuit");
 done:
   nnt_mlp_free(&net);
-  nnt_layered_free(&L);
+  nnt_circuit_layered_free(&L);
   nnt_circuit_free(&c);
   return st;
 }
 #endif
 
-int cmd_bounds(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    fputs(help, argc < 2 ? stderr : stdout);
-    return argc < 2 ? nnt_fail(NNT_EINVAL, "missing subcommand (sm)") : NNT_OK;
-  }
-  if (strcmp(argv[1], "sm")) return nnt_fail(NNT_EINVAL, "unknown subcommand '%s' (sm)", argv[1]);
-  argc--, argv++;
-  cli_common co;
-  cli_common_init(&co, NULL);
-  const char *machine = NULL, *circuit = NULL;
-  long T = -1;
-  double gamma = -1, eps = 0.1;
-  static const struct option opts[] = {NNT_COMMON_OPTIONS,
-                                       {"tm", required_argument, 0, 'M'},
-                                       {"T", required_argument, 0, 'T'},
-                                       {"circuit", required_argument, 0, 'C'},
-                                       {"gamma", required_argument, 0, 'G'},
-                                       {"eps", required_argument, 0, 'E'},
-                                       {0, 0, 0, 0}};
-  cli_reset();
-  int c, st;
-  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    switch (c) {
-      case 'M': machine = optarg, st = NNT_OK; break;
-      case 'C': circuit = optarg, st = NNT_OK; break;
-      case 'T': st = cli_parse_long("--T", optarg, 1, 100000, &T); break; /* the net is run */
-      case 'G': st = cli_parse_double("--gamma", optarg, 1e-300, 1e300, &gamma); break;
-      case 'E': st = cli_parse_double("--eps", optarg, 1e-12, 1, &eps); break;
-      default: st = cli_common_option(c, argv, &co);
-    }
-    if (st) return st;
-  }
-  if (co.help) return fputs(help, stdout), NNT_OK;
-  if ((st = cli_positional(argc, argv, 0, "nnt bounds sm --tm MACHINE --T N | --circuit FILE"))) return st;
-  if (!!machine + !!circuit != 1) return nnt_fail(NNT_EINVAL, "give exactly one of --tm and --circuit");
+static void defaults(void *cfg, int quick) { nnt_bounds_sm_cfg_default(cfg, quick); }
+static const cli_opt sm_opts[] = {
+    CLI_STR("tm", nnt_bounds_sm_cfg, tm, "a machine file or standard-notation string (see nnt tm --help)"),
+    CLI_LONG("T", nnt_bounds_sm_cfg, T, 1, 100000, "machine steps, with --tm (the net is run; --quick caps T at 200)"),
+    CLI_STR("circuit", nnt_bounds_sm_cfg, circuit, ".bench, .blif or .aag circuit"),
+    CLI_DOUBLE("gamma", nnt_bounds_sm_cfg, gamma, 1e-300, 1e300,
+               "margin used in Lemma 2.3 (default: the illustrative sigma_zeta / (2 lambda))"),
+    CLI_DOUBLE("eps", nnt_bounds_sm_cfg, eps, 1e-12, 1, "target error for the sample sizes"),
+    {0}};
+static const cli_cmd sm_cmd = {
+    .name = "bounds sm",
+    .args = "--tm MACHINE --T N | --circuit FILE",
+    .about = "Compiles the machine (or circuit) with the constructions of Wei, Chen & Ma, checks it, and\n"
+             "evaluates what can be evaluated of Lemma 2.3 and Theorem 4.1 (or 3.1): sizes W, d, p, the norm\n"
+             "alpha = ||theta||_1, the ingredients of the all-layer-margin lower bound (rounding radius 1/3,\n"
+             "attention score gap, layer norms lambda), and the generalisation bound as a function of n next\n"
+             "to a VC-type bound, plus a sweep over T (or over the width w). Constants the paper leaves\n"
+             "unspecified are set to 1 and listed in the output.",
+    .opts = sm_opts,
+    .cfg_size = sizeof(nnt_bounds_sm_cfg),
+    .defaults = defaults,
+    .common = CLI_OUT,
+};
+
+static int cmd_sm(int argc, char **argv) {
+  nnt_bounds_sm_cfg cfg;
+  cli_args a;
+  int st = cli_parse(&sm_cmd, argc, argv, &cfg, &a);
+  if (st || a.co.help) return st;
+  if (!!cfg.tm + !!cfg.circuit != 1) return nnt_fail(NNT_EINVAL, "give exactly one of --tm and --circuit");
   report r;
   memset(&r, 0, sizeof r);
-  r.eps = eps, r.gamma_given = gamma > 0;
-  if (machine) {
-    if (T < 0) return nnt_fail(NNT_EINVAL, "--tm needs --T N");
-    if (co.quick && T > 200) T = 200;
-    return bounds_tm(&co, machine, T, &r, gamma);
+  r.eps = cfg.eps, r.gamma_given = cfg.gamma > 0;
+  if (cfg.tm) {
+    if (cfg.T < 0) return nnt_fail(NNT_EINVAL, "--tm needs --T N");
+    if (cfg.max_T > 0 && cfg.T > cfg.max_T) cfg.T = cfg.max_T;
+    return bounds_tm(&a.co, cfg.tm, cfg.T, &r, cfg.gamma);
   }
-  if (T >= 0) return nnt_fail(NNT_EINVAL, "--T belongs to --tm");
+  if (cfg.T >= 0) return nnt_fail(NNT_EINVAL, "--T belongs to --tm");
 #ifdef NNT_HAVE_CIRCUITS
-  return bounds_circuit(&co, circuit, &r, gamma);
+  return bounds_circuit(&a.co, cfg.circuit, &r, cfg.gamma);
 #else
   return nnt_fail(NNT_EINVAL, "--circuit: this build has no circuits module");
 #endif
 }
+
+static const cli_sub subs[] = {
+    {"sm", cmd_sm, "--tm MACHINE --T N | --circuit FILE: Lemma 2.3 and Theorems 3.1 / 4.1, evaluated"},
+};
+
+int cmd_bounds(int argc, char **argv) { return cli_dispatch("bounds", subs, 1, argc, argv); }

@@ -17,34 +17,6 @@
 #include "nnt_io.h"
 #include "nnt_progress.h"
 
-typedef struct {
-  const char *name;
-  int (*run)(cli_tour *t);
-} section;
-
-static const section sections[] = {
-    {"core", tour_core},
-#ifdef NNT_HAVE_QSTR
-    {"qstr", tour_qstr},
-#endif
-#ifdef NNT_HAVE_APPROX
-    {"approx", tour_approx},
-#endif
-#ifdef NNT_HAVE_CIRCUITS
-    {"circuits", tour_circuits},
-#endif
-#ifdef NNT_HAVE_TM
-    {"tm", tour_tm},
-#endif
-#ifdef NNT_HAVE_RCNN
-    {"rcnn", tour_rcnn},
-#endif
-#ifdef NNT_HAVE_ICL
-    {"icl", tour_icl},
-#endif
-};
-#define NSECTIONS ((int)(sizeof sections / sizeof sections[0]))
-
 static const char *help =
     "usage: nnt tour [--quick] [--out DIR] [--only NAME[,NAME...]]\n"
     "Runs the quick preset of every subsystem and writes DIR/report.md (default DIR: nnt-tour)\n"
@@ -87,14 +59,14 @@ static int section_passed(const section_result *r) { return !r->status && !r->fa
 
 /* Runs one section into t->report. An error ends the section, not the tour: it is written where
  * the section stopped, so its half-written tables and files are never taken for complete ones. */
-static void run_section(const section *s, cli_tour *t, section_result *r) {
+static void run_section(const cli_area *s, cli_tour *t, section_result *r) {
   double t0 = nnt_now();
   fprintf(stderr, "tour: %s ...\n", s->name);
   t->passed = t->failed = 0;
   char dir[1024];
   long start = ftell(t->report);
   int st = nnt_mkdirs(nnt_path(dir, sizeof dir, t->out, s->name));
-  if (!st) st = s->run(t);
+  if (!st) st = s->tour(t);
   *r = (section_result){.name = s->name, .status = st};
   if (st) {
     snprintf(r->error, sizeof r->error, "%s", *nnt_errmsg() ? nnt_errmsg() : "failed");
@@ -177,12 +149,16 @@ int cmd_tour(int argc, char **argv) {
   if (co.help) return fputs(help, stdout), NNT_OK;
   int st = cli_positional(argc, argv, 0, "nnt tour [options]");
   if (st) return st;
+  /* the sections: the tour hooks of the areas, in their order */
+  const cli_area *const *areas = cli_areas();
+  int nareas = 0;
+  while (areas[nareas]) nareas++;
   if (only) {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", only);
     for (char *s = NULL, *tok = strtok_r(buf, ",", &s); tok; tok = strtok_r(NULL, ",", &s)) {
       int found = 0;
-      for (int i = 0; i < NSECTIONS; i++) found |= !strcmp(tok, sections[i].name);
+      for (int i = 0; i < nareas; i++) found |= areas[i]->tour && !strcmp(tok, areas[i]->name);
       if (!found) return nnt_fail(NNT_EINVAL, "--only: no section named '%s'", tok);
     }
   }
@@ -195,11 +171,11 @@ int cmd_tour(int argc, char **argv) {
   FILE *sections_text = tmpfile();
   if (!sections_text) return nnt_afile_abort(&rep), nnt_fail(NNT_EIO, "tour: cannot create a temporary file");
   cli_tour t = {co.out, sections_text, co.seed, co.threads, 0, 0};
-  section_result res[NSECTIONS];
+  section_result res[nareas];
   int nrun = 0;
   double t0 = nnt_now();
-  for (int i = 0; i < NSECTIONS; i++)
-    if (!only || in_list(only, sections[i].name)) run_section(&sections[i], &t, &res[nrun++]);
+  for (int i = 0; i < nareas; i++)
+    if (areas[i]->tour && (!only || in_list(only, areas[i]->name))) run_section(areas[i], &t, &res[nrun++]);
   double seconds = nnt_now() - t0;
 
   fprintf(rep.f, "# nnt tour\n\nnnt %s (%s), seed %llu, %d thread(s), kernels %s (CPU: %s). Each section ran its "

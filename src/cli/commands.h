@@ -1,44 +1,36 @@
-/* commands.h — every subcommand, tour section and benchmark the nnt executable wires.
- * An area's entries exist only when its folder src/<area>/ is built (NNT_HAVE_<AREA>). */
+/* commands.h — the registry of what the nnt executable wires: one record per area present in the
+ * build (the core included), listed by CMake, and the benchmarks that need several areas. Adding an
+ * area adds its record file src/cli/area_<area>.c; nothing here or in main/tour/bench changes. */
 #ifndef NNT_COMMANDS_H
 #define NNT_COMMANDS_H
 #include "cli.h"
 
+/* A benchmark, `const cli_bench cli_bench_<name>` in bench/bench_<name>.c. An area's own is named
+ * after it and is its record's; any other is one of several areas, and the line
+ * " * needs: <area> <area> ..." in its file's head comment tells CMake when to build it. */
+typedef struct {
+  const char *name; /* nnt bench <name> */
+  int (*run)(int argc, char **argv);
+} cli_bench;
+
+/* An area's place in the executable, `const cli_area cli_area_<area>` in src/cli/area_<area>.c.
+ * command, tour and bench may each be absent (NULL). */
+typedef struct {
+  const char *name;    /* the folder src/<name>/; also its tour section's and benchmark's name */
+  int order;           /* place in --help, the tour and the benchmarks, lowest first (core: 0) */
+  const char *command; /* nnt <command> */
+  const char *summary; /* its line in nnt --help */
+  int (*run)(int argc, char **argv);
+  int (*tour)(cli_tour *t);
+  const cli_bench *bench;
+} cli_area;
+
+/* The records of this build's areas in their order, then NULL. */
+const cli_area *const *cli_areas(void);
+/* This build's benchmarks of several areas, then NULL; they come after the areas' own. */
+extern const cli_bench *const cli_benches[];
+
 int cmd_tour(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
-int bench_core(int argc, char **argv);
-int tour_core(cli_tour *t);
-#if defined(NNT_HAVE_CIRCUITS) && defined(NNT_HAVE_TM) && defined(NNT_HAVE_APPROX)
-int bench_exact(int argc, char **argv);
-#endif
-
-#ifdef NNT_HAVE_QSTR
-int cmd_qstr(int argc, char **argv);
-int tour_qstr(cli_tour *t);
-int bench_qstr(int argc, char **argv);
-#endif
-#ifdef NNT_HAVE_APPROX
-int cmd_approx(int argc, char **argv);
-int tour_approx(cli_tour *t);
-#endif
-#ifdef NNT_HAVE_CIRCUITS
-int cmd_circuit(int argc, char **argv);
-int tour_circuits(cli_tour *t);
-#endif
-#ifdef NNT_HAVE_TM
-int cmd_tm(int argc, char **argv);
-int tour_tm(cli_tour *t);
-#endif
-#ifdef NNT_HAVE_BOUNDS
-int cmd_bounds(int argc, char **argv);
-#endif
-#ifdef NNT_HAVE_RCNN
-int cmd_rcnn(int argc, char **argv);
-int tour_rcnn(cli_tour *t);
-#endif
-#ifdef NNT_HAVE_ICL
-int cmd_icl(int argc, char **argv);
-int tour_icl(cli_tour *t);
-#endif
 
 #endif

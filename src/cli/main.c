@@ -7,45 +7,26 @@
 #include "nnt_error.h"
 #include "nnt_io.h"
 
-typedef struct {
-  const char *name;
-  int (*run)(int argc, char **argv);
-  const char *summary;
-} command;
+/* tour and bench frame the areas' subcommands in nnt --help. */
+static const cli_area tour = {.command = "tour", .run = cmd_tour,
+                              .summary = "run the quick preset of every subsystem and write a report (main job)"};
+static const cli_area bench = {.command = "bench", .summary = "benchmarks (nnt bench core, ...)", .run = cmd_bench};
 
-static const command commands[] = {
-    {"tour", cmd_tour, "run the quick preset of every subsystem and write a report (main job)"},
-#ifdef NNT_HAVE_QSTR
-    {"qstr", cmd_qstr, "q-sparse token retrieval: transformer vs RNN vs FFN (seed 001)"},
-#endif
-#ifdef NNT_HAVE_APPROX
-    {"approx", cmd_approx, "constructive approximation, NTK, depth separation (seed 004)"},
-#endif
-#ifdef NNT_HAVE_CIRCUITS
-    {"circuit", cmd_circuit, "boolean circuits compiled into ReLU nets (seed 000)"},
-#endif
-#ifdef NNT_HAVE_TM
-    {"tm", cmd_tm, "Turing machines simulated and compiled into transformers (seed 000)"},
-#endif
-#ifdef NNT_HAVE_BOUNDS
-    {"bounds", cmd_bounds, "sample-complexity bound calculators (seed 000)"},
-#endif
-#ifdef NNT_HAVE_RCNN
-    {"rcnn", cmd_rcnn, "recurrent-convolutional TM learner (seed 002)"},
-#endif
-#ifdef NNT_HAVE_ICL
-    {"icl", cmd_icl, "in-context gradient descent and GPT-style ICL (seed 003)"},
-#endif
-    {"bench", cmd_bench, "benchmarks (nnt bench core, ...)"},
-};
-#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+/* The i-th subcommand in the order of nnt --help; NULL past the last. */
+static const cli_area *command(int i) {
+  if (i-- == 0) return &tour;
+  for (const cli_area *const *a = cli_areas(); *a; a++)
+    if ((*a)->command && i-- == 0) return *a;
+  return i == 0 ? &bench : NULL;
+}
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: nnt <command> [options]\n"
           "       nnt <command> --help\n"
           "       nnt --version\n\ncommands:\n");
-  for (int i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+  const cli_area *c;
+  for (int i = 0; (c = command(i)); i++) fprintf(f, "  %-9s %s\n", c->command, c->summary);
   fprintf(f, "\ncommon options: --seed S  --threads N  --out DIR  --quick\n");
 }
 
@@ -70,9 +51,10 @@ int main(int argc, char **argv) {
            nnt_cpu_flags());
     return 0;
   }
-  for (int i = 0; i < NCOMMANDS; i++) {
-    if (strcmp(cmd, commands[i].name)) continue;
-    int st = commands[i].run(argc - 1, argv + 1);
+  const cli_area *c;
+  for (int i = 0; (c = command(i)); i++) {
+    if (strcmp(cmd, c->command)) continue;
+    int st = c->run(argc - 1, argv + 1);
     if (st) fprintf(stderr, "nnt %s: %s\n", cmd, *nnt_errmsg() ? nnt_errmsg() : "failed");
     return nnt_exit_code(st);
   }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "nnt_error.h"
-#include "nnt_io.h"
+#include "nnt_file.h"
 
 /* The payload is the in-memory representation of the tensors; the format is little-endian. */
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__

@@ -1,5 +1,6 @@
 #include "nnt_mlp.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +8,7 @@
 
 #include "nnt_blas.h"
 #include "nnt_error.h"
-#include "nnt_io.h"
+#include "nnt_file.h"
 
 void nnt_mlp_init(nnt_mlp *m) { memset(m, 0, sizeof *m); }
 

@@ -144,4 +144,45 @@ typedef struct {
 int nnt_tm_net_run(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr,
                    const nnt_tm_run_opts *o, nnt_tm_run_result *res);
 
+/* ---- The experiments of nnt tm (run: simulate; compile: compile, run and check) ----
+ * `machine` as nnt_tm_load takes it; `input` (optional) replaces its input. steps < 0: the halting
+ * step when the machine halts within 10^4 steps (NNT_EINVAL otherwise); max_steps > 0 caps T. */
+typedef struct {
+  const char *machine, *input;
+  long steps, max_steps;
+  int attention;   /* nnt_tm_attention */
+  double beta;     /* softmax only, > 0 */
+  int precision;   /* nnt_tm_precision */
+  int beta_search; /* also the smallest exact softmax beta, f64 and f32 */
+} nnt_tm_cfg;
+
+/* The one place of the defaults; quick caps T at 200. */
+void nnt_tm_cfg_default(nnt_tm_cfg *cfg, int quick);
+
+typedef struct {
+  nnt_tm tm;
+  nnt_tm_trace tr;
+  long T;
+  double seconds;
+} nnt_tm_sim_result;
+
+int nnt_tm_sim_run(const nnt_tm_cfg *cfg, nnt_tm_sim_result *res);
+void nnt_tm_sim_result_free(nnt_tm_sim_result *res);
+
+typedef struct {
+  nnt_tm tm;
+  nnt_tm_net_stats s;
+  nnt_tm_run_result r;
+  long T, halt_step;
+  /* beta_search: smallest exact softmax beta (relative precision 1e-3; -1 if above 1e6), and a
+   * beta above it that was not exact (0: exact at 2x, 8x and 64x, as monotonicity predicts) */
+  double beta64, beta32, not_monotone;
+  double compile_s, peak_rss_mb;
+} nnt_tm_compile_result;
+
+/* Compiles, runs the transformer (cfg's attention and precision) and checks every step against
+ * the simulation; mismatches are a result (r.mismatches), not an error. */
+int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res);
+void nnt_tm_compile_result_free(nnt_tm_compile_result *res);
+
 #endif

@@ -21,5 +21,17 @@ int main(void) {
   CHECK_CLOSE(nnt_bounds_gamma_default(0.5), 1.0 / 6, 1e-12);
   nnt_bounds_model m = {10, 3, exp(1), 4, 1, 0.5, 100};
   CHECK_CLOSE(nnt_bounds_ratio(&m), (16 * 1 / 0.25 + 1) / 100, 1e-12);
+  /* F_{W,d} with m = 3, W = 4, d = 3, 2 outputs: 3*4 + 4, 4*4 + 4, 4*2 + 2 */
+  CHECK(nnt_bounds_relu_params(3, 4, 3, 2) == 46);
+  double n[NNT_BOUNDS_CURVE], eL[NNT_BOUNDS_CURVE], eV[NNT_BOUNDS_CURVE];
+  nnt_bounds_curve(&m, n, eL, eV);
+  CHECK(n[0] == 100 && n[NNT_BOUNDS_CURVE - 1] == 1e30);
+  for (int k = 0; k < NNT_BOUNDS_CURVE; k++) {
+    CHECK_CLOSE(eL[k], sqrt((16 * 1 / 0.25 + 1) / n[k]), 1e-12); /* ln p = 1 */
+    CHECK_CLOSE(eV[k], sqrt(100 / n[k]), 1e-12);
+  }
+  nnt_bounds_sm_cfg c;
+  nnt_bounds_sm_cfg_default(&c, 1);
+  CHECK(c.T < 0 && c.max_T == 200 && c.eps == 0.1 && !c.tm && !c.circuit);
   TEST_MAIN_END();
 }

@@ -12,38 +12,38 @@ static int parse(int (*fn)(const char *, size_t, const char *, nnt_circuit *), c
 }
 
 /* Reference truth of a gate on the bits of v (k inputs), written without the library. */
-static int truth(nnt_gate_type t, int k, unsigned v) {
+static int truth(nnt_circuit_gate_type t, int k, unsigned v) {
   int ones = __builtin_popcount(v), all = ones == k, any = ones > 0;
   switch (t) {
-    case NNT_GATE_BUF: return v & 1;
-    case NNT_GATE_NOT: return !(v & 1);
-    case NNT_GATE_AND: return all;
-    case NNT_GATE_NAND: return !all;
-    case NNT_GATE_OR: return any;
-    case NNT_GATE_NOR: return !any;
-    case NNT_GATE_XOR: return ones & 1;
-    case NNT_GATE_XNOR: return !(ones & 1);
+    case NNT_CIRCUIT_GATE_BUF: return v & 1;
+    case NNT_CIRCUIT_GATE_NOT: return !(v & 1);
+    case NNT_CIRCUIT_GATE_AND: return all;
+    case NNT_CIRCUIT_GATE_NAND: return !all;
+    case NNT_CIRCUIT_GATE_OR: return any;
+    case NNT_CIRCUIT_GATE_NOR: return !any;
+    case NNT_CIRCUIT_GATE_XOR: return ones & 1;
+    case NNT_CIRCUIT_GATE_XNOR: return !(ones & 1);
     default: return -1;
   }
 }
 
 /* Every gate formula of the compiler, 1..6 inputs, exact on all {0,1} inputs (acceptance 1). */
 static void test_gate_formulas(void) {
-  static const nnt_gate_type types[] = {NNT_GATE_BUF, NNT_GATE_NOT, NNT_GATE_AND, NNT_GATE_NAND,
-                                        NNT_GATE_OR,  NNT_GATE_NOR, NNT_GATE_XOR, NNT_GATE_XNOR};
+  static const nnt_circuit_gate_type types[] = {NNT_CIRCUIT_GATE_BUF, NNT_CIRCUIT_GATE_NOT, NNT_CIRCUIT_GATE_AND, NNT_CIRCUIT_GATE_NAND,
+                                        NNT_CIRCUIT_GATE_OR,  NNT_CIRCUIT_GATE_NOR, NNT_CIRCUIT_GATE_XOR, NNT_CIRCUIT_GATE_XNOR};
   for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
     for (int k = 1; k <= 6; k++) {
-      nnt_gate_type t = types[ti];
-      if ((t == NNT_GATE_BUF || t == NNT_GATE_NOT) && k > 1) continue;
+      nnt_circuit_gate_type t = types[ti];
+      if ((t == NNT_CIRCUIT_GATE_BUF || t == NNT_CIRCUIT_GATE_NOT) && k > 1) continue;
       char text[512];
       int n = 0;
       for (int i = 0; i < k; i++) n += snprintf(text + n, sizeof text - n, "INPUT(x%d)\n", i);
-      n += snprintf(text + n, sizeof text - n, "OUTPUT(y)\ny = %s(", t == NNT_GATE_BUF ? "BUFF" : nnt_gate_name(t));
+      n += snprintf(text + n, sizeof text - n, "OUTPUT(y)\ny = %s(", t == NNT_CIRCUIT_GATE_BUF ? "BUFF" : nnt_circuit_gate_name(t));
       for (int i = 0; i < k; i++) n += snprintf(text + n, sizeof text - n, "%sx%d", i ? ", " : "", i);
       snprintf(text + n, sizeof text - n, ")\n");
       nnt_circuit c;
       CHECK(parse(nnt_circuit_parse_bench, text, &c) == NNT_OK);
-      nnt_layered L;
+      nnt_circuit_layered L;
       nnt_circuit_layer(&c, &L);
       CHECK(L.depth == 1 && L.width[1] == 1);
       for (int corr = 0; corr < 2; corr++) {
@@ -57,12 +57,12 @@ static void test_gate_formulas(void) {
           nnt_mlp_forward(&net, x, &y);
           nnt_circuit_eval(&c, xb, &yb);
           int want = truth(t, k, v);
-          CHECK_MSG(y == want, "%s k=%d v=%u: net %g, truth %d", nnt_gate_name(t), k, v, y, want);
-          CHECK_MSG(yb == want, "%s k=%d v=%u: eval %d, truth %d", nnt_gate_name(t), k, v, yb, want);
+          CHECK_MSG(y == want, "%s k=%d v=%u: net %g, truth %d", nnt_circuit_gate_name(t), k, v, y, want);
+          CHECK_MSG(yb == want, "%s k=%d v=%u: eval %d, truth %d", nnt_circuit_gate_name(t), k, v, yb, want);
         }
         nnt_mlp_free(&net);
       }
-      nnt_layered_free(&L);
+      nnt_circuit_layered_free(&L);
       nnt_circuit_free(&c);
     }
 }
@@ -71,7 +71,7 @@ static void test_gate_formulas(void) {
 static void test_round(void) {
   nnt_circuit c;
   CHECK(parse(nnt_circuit_parse_bench, "INPUT(a)\nOUTPUT(y)\nn = NOT(a)\ny = NOT(n)\n", &c) == NNT_OK);
-  nnt_layered L;
+  nnt_circuit_layered L;
   nnt_circuit_layer(&c, &L);
   nnt_mlp net, corr;
   nnt_circuit_compile(&L, 1, &net);
@@ -93,7 +93,7 @@ static void test_round(void) {
     nnt_mlp_forward(&net, &x, &y);
     CHECK(y == v);
   }
-  nnt_mlp_free(&corr), nnt_mlp_free(&net), nnt_layered_free(&L), nnt_circuit_free(&c);
+  nnt_mlp_free(&corr), nnt_mlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
 }
 
 static const char *fa_bench =
@@ -120,28 +120,28 @@ static void test_three_formats(void) {
       CHECK_MSG(y[0] == (sum & 1) && y[1] == (sum >> 1), "format %d input %d", f, v);
     }
     for (int corr = 0; corr < 2; corr++) {
-      nnt_layered L;
+      nnt_circuit_layered L;
       nnt_mlp net;
       nnt_circuit_layer(&c[f], &L);
       nnt_circuit_compile(&L, corr, &net);
-      nnt_verify_result r = nnt_circuit_verify(&c[f], &net, 20, 0, 1);
+      nnt_circuit_verify_counts r = nnt_circuit_verify(&c[f], &net, 20, 0, 1);
       CHECK(r.exhaustive && r.checked == 8 && r.mismatches == 0 && r.max_abs_err == 0);
-      nnt_mlp_free(&net), nnt_layered_free(&L);
+      nnt_mlp_free(&net), nnt_circuit_layered_free(&L);
     }
     nnt_circuit_free(&c[f]);
   }
 }
 
 /* Simulates a layered circuit node by node (independent of the net and of eval64). */
-static void layered_eval(const nnt_layered *L, const uint8_t *x, uint8_t *y) {
+static void layered_eval(const nnt_circuit_layered *L, const uint8_t *x, uint8_t *y) {
   uint8_t prev[4096], cur[4096];
   memcpy(prev, x, (size_t)L->width[0]);
   for (int l = 1; l <= L->depth; l++) {
     for (int k = 0; k < L->width[l]; k++) {
-      const nnt_lnode *n = &L->nodes[l][k];
+      const nnt_circuit_lnode *n = &L->nodes[l][k];
       unsigned v = 0;
       for (int i = 0; i < n->nin; i++) v |= (unsigned)prev[n->in[i]] << i;
-      cur[k] = n->type == NNT_GATE_CONST0 ? 0 : n->type == NNT_GATE_CONST1 ? 1 : (uint8_t)truth(n->type, n->nin, v);
+      cur[k] = n->type == NNT_CIRCUIT_GATE_CONST0 ? 0 : n->type == NNT_CIRCUIT_GATE_CONST1 ? 1 : (uint8_t)truth(n->type, n->nin, v);
     }
     memcpy(prev, cur, (size_t)L->width[l]);
   }
@@ -155,7 +155,7 @@ static void test_random_circuits(void) {
     int m = 3 + s % 6, q = 1 + s % 7, r = 2 + s % 5;
     nnt_circuit c;
     nnt_circuit_random(m, q, r, 7, (uint64_t)s, &c);
-    nnt_layered L;
+    nnt_circuit_layered L;
     nnt_circuit_layer(&c, &L);
     CHECK(L.depth == q && L.width[L.depth] == 1 && L.width[0] == m);
     for (int l = 1; l <= L.depth; l++)
@@ -172,11 +172,11 @@ static void test_random_circuits(void) {
       nnt_mlp net;
       nnt_circuit_compile(&L, corr, &net);
       CHECK(net.nlayers == 2 * q + (corr ? 2 * (q - 1) : 0));
-      nnt_verify_result res = nnt_circuit_verify(&c, &net, 20, 0, 1);
+      nnt_circuit_verify_counts res = nnt_circuit_verify(&c, &net, 20, 0, 1);
       CHECK(res.mismatches == 0 && res.checked == (1L << m));
       nnt_mlp_free(&net);
     }
-    nnt_layered_free(&L), nnt_circuit_free(&c);
+    nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   }
 }
 
@@ -186,7 +186,7 @@ static void test_layering_edges(void) {
                      ".names a dead\n0 1\n.names z\n.end\n";
   nnt_circuit c;
   CHECK(parse(nnt_circuit_parse_blif, blif, &c) == NNT_OK);
-  nnt_layered L;
+  nnt_circuit_layered L;
   nnt_circuit_layer(&c, &L);
   CHECK(L.width[L.depth] == 5);
   nnt_mlp net;
@@ -198,7 +198,7 @@ static void test_layering_edges(void) {
     CHECK(y[0] == a && y[1] == (a & b) && y[2] == (a & b) && y[3] == 1 && y[4] == 0);
   }
   CHECK(L.orig_gates == 3); /* y, k, z: 'dead' is outside the outputs' cone */
-  nnt_mlp_free(&net), nnt_layered_free(&L), nnt_circuit_free(&c);
+  nnt_mlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
 }
 
 /* One error line with file and line for every kind of bad input (acceptance 7). */

@@ -14,11 +14,11 @@ int main(void) {
     for (int i = 0; i < 4; i++) X[v * 4 + i] = (v >> i) & 1;
     nnt_circuit_eval(&c, X + v * 4, Y + v);
   }
-  nnt_learn_opts o = {2, 400, 16, 1e-2, 7, 0};
-  nnt_learn_result r1, r2;
+  nnt_circuit_train_opts o = {.depth = 2, .steps = 400, .batch = 16, .lr = 1e-2, .seed = 7};
+  nnt_circuit_train_result r1, r2;
   nnt_mlp net;
-  CHECK(nnt_circuit_learn(&c, 0, 16, 256, &o, 3, X, Y, 16, &r1, &net) == 0);
-  CHECK(nnt_circuit_learn(&c, 0, 16, 256, &o, 3, X, Y, 16, &r2, NULL) == 0);
+  CHECK(nnt_circuit_train(&c, 0, 16, 256, &o, 3, X, Y, 16, &r1, &net) == 0);
+  CHECK(nnt_circuit_train(&c, 0, 16, 256, &o, 3, X, Y, 16, &r2, NULL) == 0);
   CHECK_MSG(r1.test_err == 0 && r1.train_err == 0, "test error %g, train error %g", r1.test_err, r1.train_err);
   CHECK(r1.test_err == r2.test_err && r1.train_loss == r2.train_loss); /* bit-reproducible */
   CHECK(nnt_mlp_input_dim(&net) == 4 && nnt_mlp_output_dim(&net) == 1);
@@ -31,9 +31,9 @@ int main(void) {
   nnt_mlp_free(&net);
 
   /* plain SGD (momentum 0.9) learns it too, and differs from Adam's run */
-  nnt_learn_opts s = {2, 600, 16, 5e-2, 7, 1};
-  nnt_learn_result r3;
-  CHECK(nnt_circuit_learn(&c, 0, 16, 256, &s, 3, X, Y, 16, &r3, NULL) == 0);
+  nnt_circuit_train_opts s = {.depth = 2, .steps = 600, .batch = 16, .lr = 5e-2, .seed = 7, .sgd = 1};
+  nnt_circuit_train_result r3;
+  CHECK(nnt_circuit_train(&c, 0, 16, 256, &s, 3, X, Y, 16, &r3, NULL) == 0);
   CHECK_MSG(r3.test_err == 0, "SGD test error %g", r3.test_err);
   CHECK(r3.train_loss != r1.train_loss);
   nnt_circuit_free(&c);

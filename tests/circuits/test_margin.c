@@ -39,7 +39,7 @@ static void test_gradcheck(void) {
   long P = nnt_mlp_stats_of(&m).params;
   double *g = malloc(sizeof(double) * (size_t)P), y[3];
   for (int j = 0; j < 3; j++) {
-    double F = nnt_mlp_output_grad(&m, x, j, g);
+    double F = nnt_circuit_output_grad(&m, x, j, g);
     nnt_mlp_forward(&m, x, y);
     CHECK_CLOSE(F, y[j], 1e-12);
     double maxerr = 0;
@@ -71,14 +71,14 @@ static void test_linear_exact(void) {
     double x[4] = {1, 0, 1, 1}, F;
     nnt_mlp_forward(&m, x, &F);
     double exact = fabs(F) / sqrt(1 + 1 + 1 + 1 + 0);
-    nnt_margin_opts o;
-    nnt_margin_opts_default(&o);
-    nnt_margin_result r = nnt_mlp_margin(&m, x, 0, F > 0, &o);
+    nnt_circuit_margin_opts o;
+    nnt_circuit_margin_opts_default(&o);
+    nnt_circuit_margin_est r = nnt_circuit_margin_upper(&m, x, 0, F > 0, &o);
     CHECK_MSG(r.rho >= exact * (1 - 1e-9) && r.rho <= exact * (1 + 1e-6), "rho %g exact %g", r.rho, exact);
-    double lower = nnt_mlp_margin_lower(&m, x, 0, F > 0); /* exact for one affine layer */
+    double lower = nnt_circuit_margin_lower(&m, x, 0, F > 0); /* exact for one affine layer */
     CHECK_MSG(fabs(lower - exact) <= 1e-9 * exact, "lower %g exact %g", lower, exact);
-    CHECK(nnt_mlp_margin_lower(&m, x, 0, F <= 0) == 0);
-    r = nnt_mlp_margin(&m, x, 0, F <= 0, &o); /* wrong label: margin 0 */
+    CHECK(nnt_circuit_margin_lower(&m, x, 0, F <= 0) == 0);
+    r = nnt_circuit_margin_upper(&m, x, 0, F <= 0, &o); /* wrong label: margin 0 */
     CHECK(r.rho == 0);
     nnt_mlp_free(&m);
   }
@@ -95,9 +95,9 @@ static void test_two_layer_scalar(void) {
   nnt_mlp_layer *B = nnt_mlp_add(&m, 1, 1, NNT_ACT_IDENTITY);
   B->W[0] = 1, B->b[0] = -0.5; /* F = 0.5 at x = 1 */
   double x = 1;
-  nnt_margin_opts o;
-  nnt_margin_opts_default(&o);
-  nnt_margin_result r = nnt_mlp_margin(&m, &x, 0, 1, &o);
+  nnt_circuit_margin_opts o;
+  nnt_circuit_margin_opts_default(&o);
+  nnt_circuit_margin_est r = nnt_circuit_margin_upper(&m, &x, 0, 1, &o);
   /* grid lower envelope: min over directions of the first radius that flips, coarse */
   double best = INFINITY;
   for (int a = -6; a <= 6; a++)
@@ -124,7 +124,7 @@ static void test_chain(int q) {
   for (int i = 1; i <= q; i++) n += snprintf(text + n, sizeof text - n, "g%d = BUFF(g%d)\n", i, i - 1);
   nnt_circuit c;
   CHECK(nnt_circuit_parse_bench(text, (size_t)n, "chain", &c) == 0);
-  nnt_layered L;
+  nnt_circuit_layered L;
   nnt_circuit_layer(&c, &L);
   double rho[2], x = 1;
   for (int corr = 0; corr < 2; corr++) {
@@ -132,10 +132,10 @@ static void test_chain(int q) {
     nnt_circuit_compile(&L, corr, &net);
     nnt_mlp_layer *H = nnt_mlp_add(&net, 1, 1, NNT_ACT_IDENTITY); /* readout 2z - 1 */
     H->W[0] = 2, H->b[0] = -1;
-    nnt_margin_opts o;
-    nnt_margin_opts_default(&o);
-    rho[corr] = nnt_mlp_margin(&net, &x, 0, 1, &o).rho;
-    double lower = nnt_mlp_margin_lower(&net, &x, 0, 1);
+    nnt_circuit_margin_opts o;
+    nnt_circuit_margin_opts_default(&o);
+    rho[corr] = nnt_circuit_margin_upper(&net, &x, 0, 1, &o).rho;
+    double lower = nnt_circuit_margin_lower(&net, &x, 0, 1);
     CHECK_MSG(lower > 0 && lower <= rho[corr], "lower %g upper %g", lower, rho[corr]);
     nnt_mlp_free(&net);
   }
@@ -147,11 +147,11 @@ static void test_chain(int q) {
     nnt_circuit_compile(&L, 1, &net);
     nnt_mlp_layer *H = nnt_mlp_add(&net, 1, 1, NNT_ACT_IDENTITY);
     H->W[0] = 2, H->b[0] = -1;
-    double lower = nnt_mlp_margin_lower(&net, &x, 0, 1);
+    double lower = nnt_circuit_margin_lower(&net, &x, 0, 1);
     CHECK_MSG(lower > rho[0], "q=%d: corrected certified %g, uncorrected upper %g", q, lower, rho[0]);
     nnt_mlp_free(&net);
   }
-  nnt_layered_free(&L), nnt_circuit_free(&c);
+  nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
 }
 
 /* The certified lower bound never exceeds a found flipping perturbation (random nets). */
@@ -162,9 +162,9 @@ static void test_lower_below_upper(void) {
     random_net(&m, dims, 3, 300 + (uint64_t)s);
     double x[4] = {1, 0, 1, 0}, F;
     nnt_mlp_forward(&m, x, &F);
-    nnt_margin_opts o;
-    nnt_margin_opts_default(&o);
-    double up = nnt_mlp_margin(&m, x, 0, F > 0, &o).rho, lo = nnt_mlp_margin_lower(&m, x, 0, F > 0);
+    nnt_circuit_margin_opts o;
+    nnt_circuit_margin_opts_default(&o);
+    double up = nnt_circuit_margin_upper(&m, x, 0, F > 0, &o).rho, lo = nnt_circuit_margin_lower(&m, x, 0, F > 0);
     CHECK_MSG(lo > 0 && lo <= up, "seed %d: lower %g upper %g", s, lo, up);
     nnt_mlp_free(&m);
   }

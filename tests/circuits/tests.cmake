@@ -75,3 +75,9 @@ nnt_cli_test(circuit_learn_bad_optim 2 "--optim: .nope. is not one of adam.sgd" 
 nnt_cli_test(circuit_learn_bad_bit 2 "--bit: the circuit has 1 outputs" circuit learn ${EX}/mux4.blif --bit 3
              --out ${CMAKE_BINARY_DIR}/circuit-learn-never)
 nnt_cli_test(circuit_no_sub 2 "missing subcommand" circuit)
+# Resume after kill -9: a learn run killed once its first checkpoints exist, rerun with --resume,
+# ends with the CSV (timings dropped) of an uninterrupted run; without --resume or --force the
+# folder of a run is refused.
+add_test(NAME cli/circuit_learn_kill_resume
+         COMMAND sh ${NNT_SRC_DIR}/tests/circuits/kill_resume.sh ${NNT_EXE} ${EX}/compare4.aag ${CMAKE_BINARY_DIR}/circuit-learn-kill)
+set_tests_properties(cli/circuit_learn_kill_resume PROPERTIES LABELS cli TIMEOUT 300)

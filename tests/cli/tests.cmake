@@ -19,15 +19,9 @@ add_test(NAME cli/tour_quick
                  -P ${NNT_SRC_DIR}/tests/cli/tour.cmake)
 set_tests_properties(cli/tour_quick PROPERTIES LABELS cli TIMEOUT 900 RUN_SERIAL ON)
 # A failing section is reported in report.md and the later ones still run (tour_failure.cmake).
-set(tour_later "")
-foreach(area qstr approx circuits tm rcnn icl) # the tour's sections after core, in its order
-  if(TARGET nnt_${area})
-    list(APPEND tour_later ${area})
-  endif()
-endforeach()
-string(REPLACE ";" "," tour_later "${tour_later}")
+string(REPLACE ";" "," tour_areas "${NNT_AREAS}")
 add_test(NAME cli/tour_failure
-         COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/tour-failure-test "-DLATER=${tour_later}"
+         COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/tour-failure-test "-DAREAS=${tour_areas}"
                  -P ${NNT_SRC_DIR}/tests/cli/tour_failure.cmake)
 set_tests_properties(cli/tour_failure PROPERTIES LABELS cli TIMEOUT 900 RUN_SERIAL ON)
 

@@ -8,7 +8,7 @@
 
 #include "nnt_ckpt.h"
 #include "nnt_error.h"
-#include "nnt_io.h"
+#include "nnt_file.h"
 #include "nnt_test.h"
 
 static char dir[] = "/tmp/nnt_test_ckpt_XXXXXX";

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "nnt_error.h"
-#include "nnt_io.h"
+#include "nnt_file.h"
 
 #define MAX_SERIES 32
 

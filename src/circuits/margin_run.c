@@ -1,0 +1,269 @@
+/* The margin experiments: per-input margins of one circuit's compiled nets, and the sweep over depth. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_circuits.h"
+#include "nnt_error.h"
+#include "nnt_progress.h"
+
+void nnt_circuit_margin_cfg_default(nnt_circuit_margin_cfg *cfg, int quick) {
+  static const int full_depths[] = {1, 2, 4, 8, 16, 32, 64}, quick_depths[] = {1, 2, 4, 8};
+  memset(cfg, 0, sizeof *cfg);
+  cfg->inputs = quick ? 4 : 16;
+  cfg->width = 4;
+  cfg->circuits = quick ? 2 : 4;
+  cfg->ndepths = quick ? 4 : 7;
+  memcpy(cfg->depths, quick ? quick_depths : full_depths, sizeof(int) * (size_t)cfg->ndepths);
+  cfg->seed = 1;
+}
+
+double nnt_circuit_median(double *v, int n) {
+  for (int i = 1; i < n; i++) /* insertion sort: n is small */
+    for (int k = i; k > 0 && v[k] < v[k - 1]; k--) {
+      double t = v[k];
+      v[k] = v[k - 1], v[k - 1] = t;
+    }
+  return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : NAN;
+}
+
+/* The paper's readout (proof of Theorem 3.1): a last linear layer z -> 2 z_j - 1, so the
+ * decision threshold is 0 and the head's two parameters are perturbed with the rest. */
+static void add_head(nnt_mlp *net, int j) {
+  int o = nnt_mlp_output_dim(net);
+  nnt_mlp_layer *H = nnt_mlp_add(net, o, 1, NNT_ACT_IDENTITY);
+  H->W[j] = 2;
+  H->b[0] = -1;
+}
+
+static int check_acts(const nnt_mlp *net, const char *what) {
+  for (int l = 0; l < net->nlayers; l++)
+    if (net->layers[l].act != NNT_ACT_RELU && net->layers[l].act != NNT_ACT_IDENTITY)
+      return nnt_fail(NNT_EINVAL, "%s: layer %d has activation %s; the margin needs relu or identity", what, l,
+                      nnt_act_name(net->layers[l].act));
+  return NNT_OK;
+}
+
+/* Input vector v of the sample: all inputs in order when `all`, else uniform draws. */
+static void pick_input(const nnt_circuit *c, long v, int all, nnt_rng *r, double *x, uint8_t *xb) {
+  for (int i = 0; i < c->ninputs; i++) {
+    xb[i] = all ? (uint8_t)((v >> i) & 1) : (uint8_t)nnt_rng_below(r, 2);
+    x[i] = xb[i];
+  }
+}
+
+static int check_cfg(const nnt_circuit_margin_cfg *cfg) {
+  if (cfg->inputs < 1) return nnt_fail(NNT_EINVAL, "--inputs: %d, need at least 1", cfg->inputs);
+  if (cfg->output < 0) return nnt_fail(NNT_EINVAL, "--output: %d is negative", cfg->output);
+  if (cfg->file) return NNT_OK;
+  if (cfg->ndepths < 1 || cfg->ndepths > 32) return nnt_fail(NNT_EINVAL, "--depths: 1 to 32 depths, not %d", cfg->ndepths);
+  for (int d = 0; d < cfg->ndepths; d++)
+    if (cfg->depths[d] < 1 || cfg->depths[d] > 256) return nnt_fail(NNT_EINVAL, "--depths: %d is not in 1..256", cfg->depths[d]);
+  if (cfg->width < 1 || cfg->width > 256) return nnt_fail(NNT_EINVAL, "--width: %d is not in 1..256", cfg->width);
+  if (cfg->circuits < 1) return nnt_fail(NNT_EINVAL, "--circuits: %d, need at least 1", cfg->circuits);
+  if (cfg->family != 0 && cfg->family != 1) return nnt_fail(NNT_EINVAL, "family %d: 0 (chain) or 1 (random)", cfg->family);
+  return NNT_OK;
+}
+
+int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin_result *res) {
+  memset(res, 0, sizeof *res);
+  int st = check_cfg(cfg);
+  if (st) return st;
+  if (!cfg->file) return nnt_fail(NNT_EINVAL, "the margin of a circuit needs its file");
+  nnt_circuit c;
+  nnt_circuit_layered L;
+  nnt_mlp nets[3];
+  int nk = 2;
+  if ((st = nnt_circuit_read(cfg->file, &c))) return st;
+  nnt_circuit_layer(&c, &L);
+  if (cfg->output >= c.noutputs) {
+    st = nnt_fail(NNT_EINVAL, "--output: the circuit has %d outputs", c.noutputs);
+    goto out0;
+  }
+  nnt_circuit_compile(&L, 0, &nets[0]);
+  nnt_circuit_compile(&L, 1, &nets[1]);
+  add_head(&nets[0], cfg->output), add_head(&nets[1], cfg->output);
+  if (cfg->net) {
+    if ((st = nnt_mlp_load(cfg->net, &nets[2]))) goto out1;
+    nk = 3;
+    if (nnt_mlp_input_dim(&nets[2]) != c.ninputs || nnt_mlp_output_dim(&nets[2]) <= cfg->output) {
+      st = nnt_fail(NNT_EINVAL, "%s: the net has %d inputs and %d outputs; the circuit has %d inputs", cfg->net,
+                    nnt_mlp_input_dim(&nets[2]), nnt_mlp_output_dim(&nets[2]), c.ninputs);
+      goto out1;
+    }
+    if ((st = check_acts(&nets[2], cfg->net))) goto out1;
+    if (!cfg->logit) add_head(&nets[2], cfg->output);
+  }
+  int m = c.ninputs, n = cfg->inputs, all = m < 30 && (1L << m) <= n;
+  if (all) n = 1 << m;
+  res->n = n, res->nkinds = nk, res->ninputs = m;
+  res->x = nnt_xmalloc((size_t)n * (size_t)(m ? m : 1));
+  res->label = nnt_xmalloc((size_t)n);
+  res->est = nnt_xmalloc(sizeof(nnt_circuit_margin_est) * (size_t)n * nk);
+  res->lower = nnt_xmalloc(sizeof(double) * (size_t)n * nk);
+  double *x = nnt_xmalloc(sizeof(double) * (size_t)(m + 1)), *rho = nnt_xmalloc(sizeof(double) * (size_t)n);
+  uint8_t *yb = nnt_xmalloc((size_t)c.noutputs);
+  nnt_rng rng;
+  nnt_rng_init(&rng, cfg->seed, 0);
+  nnt_circuit_margin_opts mo;
+  nnt_circuit_margin_opts_default(&mo);
+  nnt_progress pr;
+  nnt_progress_start(&pr, "margin", (long)n * nk);
+  for (int v = 0; v < n; v++) {
+    uint8_t *xb = res->x + (size_t)v * m;
+    pick_input(&c, v, all, &rng, x, xb);
+    nnt_circuit_eval(&c, xb, yb);
+    int y = res->label[v] = yb[cfg->output];
+    for (int k = 0; k < nk; k++) {
+      mo.seed = cfg->seed * 1000003ULL + (uint64_t)v * 3 + (uint64_t)k;
+      int j = cfg->logit && k == 2 ? cfg->output : 0;
+      res->est[v * nk + k] = nnt_circuit_margin_upper(&nets[k], x, j, y, &mo);
+      double lower = res->lower[v * nk + k] = nnt_circuit_margin_lower(&nets[k], x, j, y);
+      res->lower_min[k] = v == 0 || lower < res->lower_min[k] ? lower : res->lower_min[k];
+      nnt_progress_add(&pr, 1);
+    }
+  }
+  nnt_progress_end(&pr);
+  for (int k = 0; k < nk; k++) {
+    for (int v = 0; v < n; v++) rho[v] = res->est[v * nk + k].rho;
+    res->rho_med[k] = nnt_circuit_median(rho, n);
+    res->rho_min[k] = rho[0], res->rho_max[k] = rho[n - 1];
+  }
+  free(x), free(rho), free(yb);
+out1:
+  for (int k = 0; k < nk; k++) nnt_mlp_free(&nets[k]);
+out0:
+  nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+  if (st) nnt_circuit_margin_result_free(res);
+  return st;
+}
+
+void nnt_circuit_margin_result_free(nnt_circuit_margin_result *res) {
+  free(res->x), free(res->label), free(res->est), free(res->lower);
+  memset(res, 0, sizeof *res);
+}
+
+/* A chain of q ID gates, x -> y: Claim 3.5's product network as the compiler builds it. */
+static void chain_circuit(int q, nnt_circuit *c) {
+  size_t cap = 64 + (size_t)q * 40, len = 0;
+  char *s = nnt_xmalloc(cap);
+  len += (size_t)snprintf(s, cap, "INPUT(g0)\nOUTPUT(g%d)\n", q);
+  for (int i = 1; i <= q; i++) len += (size_t)snprintf(s + len, cap - len, "g%d = BUFF(g%d)\n", i, i - 1);
+  nnt_circuit_parse_bench(s, len, "chain", c); /* well formed by construction */
+  free(s);
+}
+
+int nnt_circuit_margin_sweep_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin_sweep_result *res) {
+  memset(res, 0, sizeof *res);
+  int st = check_cfg(cfg);
+  if (st) return st;
+  int family = cfg->family, m = family ? cfg->width : 1, circuits = family ? cfg->circuits : 1;
+  int inputs = family ? cfg->inputs : 2, nd = cfg->ndepths, per_depth = circuits * inputs;
+  uint64_t seed = cfg->seed;
+  res->ndepths = nd, res->circuits = circuits, res->inputs = inputs;
+  res->rows = nnt_xmalloc(sizeof(nnt_circuit_margin_row) * (size_t)nd * per_depth * 2);
+  double *per[2], *lows[2];
+  for (int k = 0; k < 2; k++) {
+    per[k] = nnt_xmalloc(sizeof(double) * (size_t)per_depth);
+    lows[k] = nnt_xmalloc(sizeof(double) * (size_t)per_depth);
+  }
+  nnt_progress pr;
+  nnt_progress_start(&pr, "margin sweep", (long)nd * per_depth * 2);
+  for (int di = 0; di < nd; di++) {
+    int q = cfg->depths[di];
+    for (int ci = 0; ci < circuits; ci++) {
+      nnt_circuit c;
+      nnt_circuit_layered L;
+      nnt_mlp net[2];
+      if (family) nnt_circuit_random(m, q, cfg->width, seed, (uint64_t)(q * 1000 + ci), &c);
+      else chain_circuit(q, &c);
+      nnt_circuit_layer(&c, &L);
+      for (int k = 0; k < 2; k++) nnt_circuit_compile(&L, k, &net[k]), add_head(&net[k], 0);
+      nnt_rng rng;
+      nnt_rng_init(&rng, seed, (uint64_t)(q * 1000 + ci) + 1000000);
+      double x[256];
+      uint8_t xb[256], y;
+      for (int v = 0; v < inputs; v++) {
+        pick_input(&c, v, !family, &rng, x, xb);
+        nnt_circuit_eval(&c, xb, &y);
+        for (int k = 0; k < 2; k++) {
+          nnt_circuit_margin_opts mo;
+          nnt_circuit_margin_opts_default(&mo);
+          mo.seed = seed ^ ((uint64_t)q << 40 | (uint64_t)ci << 20 | (uint64_t)v << 2 | (uint64_t)k);
+          nnt_circuit_margin_est r = nnt_circuit_margin_upper(&net[k], x, 0, y, &mo);
+          nnt_mlp_stats s = nnt_mlp_stats_of(&net[k]);
+          double lower = nnt_circuit_margin_lower(&net[k], x, 0, y);
+          per[k][ci * inputs + v] = r.rho, lows[k][ci * inputs + v] = lower;
+          res->rows[res->nrows++] = (nnt_circuit_margin_row){q, ci, v, y, k, s.layers, r.best_layer, s.l1_norm, r.rho, lower};
+          nnt_progress_add(&pr, 1);
+        }
+      }
+      nnt_mlp_free(&net[0]), nnt_mlp_free(&net[1]), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+    }
+    res->depth[di] = q;
+    for (int k = 0; k < 2; k++) {
+      res->med[k][di] = nnt_circuit_median(per[k], per_depth);
+      res->lo[k][di] = per[k][per_depth / 10];
+      res->hi[k][di] = per[k][per_depth - 1 - per_depth / 10];
+      res->low[k][di] = nnt_circuit_median(lows[k], per_depth);
+    }
+  }
+  nnt_progress_end(&pr);
+  for (int k = 0; k < 2; k++) free(per[k]), free(lows[k]);
+  return NNT_OK;
+}
+
+void nnt_circuit_margin_sweep_result_free(nnt_circuit_margin_sweep_result *res) {
+  free(res->rows);
+  memset(res, 0, sizeof *res);
+}
+
+double nnt_circuit_net_lambda(const nnt_mlp *net, int m, uint64_t seed) {
+  int L = net->nlayers;
+  double **acts = nnt_xmalloc(sizeof(double *) * (size_t)L), lam = 0;
+  for (int l = 0; l < L; l++) acts[l] = nnt_xmalloc(sizeof(double) * (size_t)net->layers[l].out);
+  double *x = nnt_xmalloc(sizeof(double) * (size_t)(m ? m : 1));
+  long count = m <= 12 ? 1L << m : 4096;
+  nnt_rng rng;
+  nnt_rng_init(&rng, seed, 0);
+  for (long v = 0; v < count; v++) {
+    double s = 0;
+    for (int i = 0; i < m; i++) x[i] = m <= 12 ? (double)((v >> i) & 1) : (double)(nnt_rng_u64(&rng) & 1), s += x[i];
+    if (sqrt(s) > lam) lam = sqrt(s);
+    nnt_mlp_forward_trace(net, x, acts);
+    for (int l = 0; l < L; l++) {
+      s = 0;
+      for (int i = 0; i < net->layers[l].out; i++) s += acts[l][i] * acts[l][i];
+      if (sqrt(s) > lam) lam = sqrt(s);
+    }
+  }
+  for (int l = 0; l < L; l++) free(acts[l]);
+  free(acts), free(x);
+  return lam;
+}
+
+double nnt_circuit_margin_certified(const nnt_mlp *net, int m, uint64_t seed, long *count) {
+  int no = nnt_mlp_output_dim(net);
+  *count = m <= 8 ? 1L << m : 64;
+  double *x = nnt_xmalloc(sizeof(double) * (size_t)(m ? m : 1)), *y = nnt_xmalloc(sizeof(double) * (size_t)no), cert = INFINITY;
+  nnt_mlp *ro = nnt_xmalloc(sizeof(nnt_mlp) * (size_t)no);
+  for (int j = 0; j < no; j++) {
+    nnt_mlp_init(&ro[j]);
+    nnt_mlp_copy(&ro[j], net);
+    add_head(&ro[j], j);
+  }
+  nnt_rng rng;
+  nnt_rng_init(&rng, seed, 1);
+  for (long v = 0; v < *count; v++) {
+    for (int i = 0; i < m; i++) x[i] = m <= 8 ? (double)((v >> i) & 1) : (double)(nnt_rng_u64(&rng) & 1);
+    nnt_mlp_forward(net, x, y);
+    for (int j = 0; j < no; j++) {
+      double g = nnt_circuit_margin_lower(&ro[j], x, 0, y[j] > 0.5);
+      if (g < cert) cert = g;
+    }
+  }
+  for (int j = 0; j < no; j++) nnt_mlp_free(&ro[j]);
+  free(ro), free(x), free(y);
+  return cert;
+}

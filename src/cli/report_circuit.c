@@ -1,0 +1,166 @@
+/* Reports of nnt circuit: results in memory -> console, CSV, plots, run.json. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_io.h"
+#include "nnt_plot.h"
+#include "report_circuit.h"
+
+static const char *const kinds[3] = {"compiled", "compiled+correction", "net"};
+
+void cli_circuit_print(const char *file, const nnt_circuit *c, const nnt_circuit_layered *L) {
+  printf("circuit: %s inputs=%d outputs=%d gates=%ld depth_q=%d width_r=%d size_s=%ld id_gates=%ld\n", file,
+         c->ninputs, c->noutputs, L->orig_gates, L->depth, L->width_max, L->size, L->id_gates);
+}
+
+void cli_circuit_print_net(const nnt_mlp *net, int correct) {
+  nnt_mlp_stats s = nnt_mlp_stats_of(net);
+  printf("net: correct=%d layers=%d nodes=%ld max_width=%d params=%ld nonzero=%ld l1_norm=%.17g max_abs=%g\n", correct,
+         s.layers, s.hidden_units, s.max_width, s.params, s.nonzero_params, s.l1_norm, s.max_abs);
+}
+
+int cli_circuit_margin_report(const cli_common *co, const nnt_circuit_margin_cfg *cfg,
+                              const nnt_circuit_margin_result *res, double seconds) {
+  int n = res->n, nk = res->nkinds, m = res->ninputs;
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, co->out, "margins.csv",
+                        "input,bits,label,kind,output,rho_upper,rho_lower_lipschitz,best_layer,forward_passes");
+  if (st) return st;
+  char *bits = nnt_xmalloc((size_t)m + 1);
+  for (int v = 0; v < n; v++) {
+    for (int i = 0; i < m; i++) bits[i] = (char)('0' + res->x[(size_t)v * m + m - 1 - i]);
+    bits[m] = 0;
+    for (int k = 0; k < nk; k++) {
+      const nnt_circuit_margin_est *e = &res->est[v * nk + k];
+      nnt_csv_row(&csv, "%d,%s,%d,%s,%.17g,%.17g,%.17g,%d,%ld", v, bits, res->label[v], kinds[k], e->output, e->rho,
+                  res->lower[v * nk + k], e->best_layer, e->forward_passes);
+    }
+  }
+  free(bits);
+  if ((st = nnt_csv_close(&csv))) return st;
+  nnt_plot *p = nnt_plot_new("all-layer margin (upper bound), per input", "input (sorted by margin)", "rho");
+  double *xs = nnt_xmalloc(sizeof(double) * (size_t)n), *rho = nnt_xmalloc(sizeof(double) * (size_t)n * nk);
+  for (int k = 0; k < nk; k++) {
+    double *r = rho + (size_t)k * n;
+    for (int v = 0; v < n; v++) xs[v] = v, r[v] = res->est[v * nk + k].rho;
+    nnt_circuit_median(r, n); /* sorts r */
+    nnt_plot_add(p, n, xs, r, kinds[k], NNT_PLOT_LINE | NNT_PLOT_POINTS);
+    printf("margin %-20s min=%.4g median=%.4g max=%.4g (upper bounds, %d inputs, output %d); "
+           "certified lower bound min=%.3g\n", kinds[k], res->rho_min[k], res->rho_med[k], res->rho_max[k], n, cfg->output,
+           res->lower_min[k]);
+  }
+  st = nnt_plot_save(p, co->out, "margins");
+  nnt_plot_free(p);
+  free(xs), free(rho);
+  if (st) return st;
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "circuit", cfg->file);
+  if (cfg->net) cJSON_AddStringToObject(j, "net", cfg->net);
+  cJSON_AddNumberToObject(j, "inputs", n);
+  cJSON_AddNumberToObject(j, "output", cfg->output);
+  return nnt_runinfo_write(co->out, "nnt circuit margin", j, co->seed, co->threads, seconds);
+}
+
+int cli_circuit_margin_sweep_write(const char *out, const nnt_circuit_margin_cfg *cfg,
+                                   const nnt_circuit_margin_sweep_result *res) {
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, out, "margin_depth.csv",
+                        "depth,circuit,input,label,kind,layers,l1_norm,rho_upper,rho_lower_lipschitz,best_layer");
+  if (st) return st;
+  for (int i = 0; i < res->nrows; i++) {
+    const nnt_circuit_margin_row *r = &res->rows[i];
+    nnt_csv_row(&csv, "%d,%d,%d,%d,%s,%d,%.17g,%.17g,%.17g,%d", r->depth, r->circuit, r->input, r->label, kinds[r->kind],
+                r->layers, r->l1_norm, r->rho, r->lower, r->best_layer);
+  }
+  if ((st = nnt_csv_close(&csv))) return st;
+  int nd = res->ndepths;
+  nnt_plot *p = nnt_plot_new(cfg->family ? "all-layer margin vs depth (random layered circuits)"
+                                         : "all-layer margin vs depth (chain of ID gates)", "circuit depth q",
+                             "all-layer margin: upper (solid), certified lower (dashed)");
+  nnt_plot_log(p, 1, 1);
+  for (int k = 0; k < 2; k++) {
+    int s = nnt_plot_add(p, nd, res->depth, res->med[k], kinds[k], NNT_PLOT_LINE | NNT_PLOT_POINTS);
+    nnt_plot_band(p, nd, res->depth, res->lo[k], res->hi[k], s);
+  }
+  for (int k = 0; k < 2; k++) { /* certified lower bounds, dashed (may underflow the log axis: skip zeros) */
+    double xs[32], ys[32];
+    int np = 0;
+    for (int d = 0; d < nd; d++)
+      if (res->low[k][d] > 0) xs[np] = res->depth[d], ys[np++] = res->low[k][d];
+    char label[64];
+    snprintf(label, sizeof label, "%s: certified lower bound", kinds[k]);
+    if (np) nnt_plot_add(p, np, xs, ys, label, NNT_PLOT_DASHED | NNT_PLOT_POINTS);
+  }
+  st = nnt_plot_save(p, out, "margin_depth");
+  nnt_plot_free(p);
+  return st;
+}
+
+static int learn_plots(const char *out, const nnt_circuit_learn_cfg *cfg, const nnt_circuit_learn_result *res) {
+  int nw = cfg->nwidths, nn = cfg->nns;
+  nnt_plot *p = nnt_plot_new("test error vs training samples, per width", "training samples n", "test error");
+  nnt_plot_log(p, 1, 0);
+  double xs[32];
+  for (int ni = 0; ni < nn; ni++) xs[ni] = cfg->ns[ni];
+  for (int wi = 0; wi < nw; wi++) {
+    char label[64];
+    snprintf(label, sizeof label, "w = %d (%d r)", res->r * cfg->widths[wi], cfg->widths[wi]);
+    nnt_plot_add(p, nn, xs, res->err + (size_t)wi * nn, label, NNT_PLOT_LINE | NNT_PLOT_POINTS);
+  }
+  int st = nnt_plot_save(p, out, "learn_error");
+  nnt_plot_free(p);
+  if (st) return st;
+  char title[128];
+  snprintf(title, sizeof title, "samples to reach test error <= %g, vs width", cfg->eps);
+  p = nnt_plot_new(title, "width w", "samples n");
+  nnt_plot_log(p, 1, 1);
+  if (res->nneed) nnt_plot_add(p, res->nneed, res->need_w, res->need_n, "trained nets (grid of n)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
+  st = nnt_plot_save(p, out, "learn_samples");
+  nnt_plot_free(p);
+  return st;
+}
+
+int cli_circuit_learn_report(const cli_common *co, const nnt_circuit_learn_cfg *cfg, const nnt_circuit_learn_result *res,
+                             double seconds) {
+  int nw = cfg->nwidths, nn = cfg->nns, reps = cfg->reps;
+  printf("circuit: %s, widest gate layer r = %d, %d inputs; test set %d; %d hidden layers, %d %s steps (lr %g), batch %d\n",
+         res->circuit, res->r, res->ninputs, cfg->ntest, cfg->hidden, cfg->steps, cfg->sgd ? "SGD" : "Adam", res->lr,
+         cfg->batch);
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, co->out, "learn.csv", "width,width_mult,n,rep,test_err,train_err,train_loss,seconds");
+  if (st) return st;
+  for (int i = 0; i < res->npoints; i++) {
+    const nnt_circuit_learn_point *q = &res->points[i];
+    nnt_csv_row(&csv, "%d,%d,%d,%d,%.6f,%.6f,%.6g,%.2f", q->width, q->mult, q->n, q->rep, q->test_err, q->train_err,
+                q->train_loss, q->seconds);
+  }
+  if ((st = nnt_csv_close(&csv))) return st;
+  for (int wi = 0; wi < nw; wi++) {
+    char name[64], path[1024];
+    snprintf(name, sizeof name, "trained_w%d.json", res->r * cfg->widths[wi]);
+    if ((st = nnt_mlp_save(&res->trained[wi], nnt_path(path, sizeof path, co->out, name)))) return st;
+  }
+  printf("test error (mean over %d rep%s)\n%8s", reps, reps > 1 ? "s" : "", "n \\ w");
+  for (int wi = 0; wi < nw; wi++) printf(" %8d", res->r * cfg->widths[wi]);
+  printf("\n");
+  for (int ni = 0; ni < nn; ni++) {
+    printf("%8d", cfg->ns[ni]);
+    for (int wi = 0; wi < nw; wi++) printf(" %8.4f", res->err[wi * nn + ni]);
+    printf("\n");
+  }
+  if ((st = learn_plots(co->out, cfg, res))) return st;
+  printf("samples to reach test error <= %g:", cfg->eps);
+  for (int i = 0; i < res->nneed; i++) printf(" w=%g:n=%g", res->need_w[i], res->need_n[i]);
+  printf("%s\n", res->nneed < nw ? " (other widths: not reached on the grid)" : "");
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "circuit", res->circuit);
+  cJSON_AddNumberToObject(j, "r", res->r);
+  cJSON_AddNumberToObject(j, "hidden_layers", cfg->hidden);
+  cJSON_AddNumberToObject(j, "steps", cfg->steps);
+  cJSON_AddNumberToObject(j, "batch", cfg->batch);
+  cJSON_AddNumberToObject(j, "lr", res->lr);
+  cJSON_AddStringToObject(j, "optimizer", cfg->sgd ? "sgd (momentum 0.9)" : "adam");
+  cJSON_AddNumberToObject(j, "test", cfg->ntest);
+  cJSON_AddNumberToObject(j, "reps", reps);
+  return nnt_runinfo_write(co->out, "nnt circuit learn", j, co->seed, co->threads, seconds);
+}

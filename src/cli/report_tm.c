@@ -1,0 +1,99 @@
+/* Reports of nnt tm: results in memory -> console, CSV, run.json. */
+#include <math.h>
+
+#include "nnt_io.h"
+#include "report_tm.h"
+
+int cli_tm_sim_report(const cli_common *co, const nnt_tm_cfg *cfg, const nnt_tm_sim_result *res) {
+  const nnt_tm *tm = &res->tm;
+  const nnt_tm_trace *tr = &res->tr;
+  long T = res->T;
+  printf("machine %s: %d states, %d symbols, input length %d\n", cfg->machine, tm->k, tm->nsym, tm->m);
+  if (tr->halt_step >= 0) printf("halted after %ld steps in state %s\n", tr->halt_step, tm->state_name[tr->state[T]]);
+  else printf("running after %ld steps, state %s\n", T, tm->state_name[tr->state[T]]);
+  printf("steps=%ld halt_step=%ld nonblank=%ld head=%ld cells_visited=[%ld,%ld] time=%.3f ms\n", T, tr->halt_step, tr->ones,
+         tr->head[T], tr->min_head, tr->max_head, res->seconds * 1e3);
+  if (!co->out) return NNT_OK;
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, co->out, "trace.csv", "step,state,head,symbol_under_head,written");
+  if (st) return st;
+  for (long t = 0; t <= T; t++)
+    nnt_csv_row(&csv, "%ld,%s,%ld,%s,%s", t, tm->state_name[tr->state[t]], tr->head[t], tm->sym_name[tr->sym[t]],
+                t ? tm->sym_name[tr->written[t]] : "");
+  if ((st = nnt_csv_close(&csv))) return st;
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "machine", cfg->machine);
+  cJSON_AddNumberToObject(j, "steps", (double)T);
+  cJSON_AddNumberToObject(j, "halt_step", (double)tr->halt_step);
+  return nnt_runinfo_write(co->out, "tm run", j, co->seed, co->threads, res->seconds);
+}
+
+static void print_sizes(const nnt_tm *tm, const nnt_tm_compile_result *c) {
+  const nnt_tm_net_stats *s = &c->s;
+  double lt = ceil(log2((double)c->T)), scale = (double)tm->k * tm->nsym + lt;
+  printf("transformer: width w=%d (max vector width W=%d, FF hidden <= %d), layers d=%d (%d self-attention, "
+         "%d enc-dec), wpos=%d, nonzero parameters %ld (dense F_{W,d}: %ld), ||theta||_1=%.0f, max |theta|=%.0f\n",
+         s->w, s->max_width, s->ff_hidden_max, s->layers, s->self_attn_layers, s->enc_attn_layers, s->wpos, s->nonzero,
+         s->params_dense, s->l1, s->max_abs);
+  printf("theorem 4.1 scales: k|A| + log2 T = %.0f -> w/(k|A|+log2 T) = %.2f; log2 T = %.0f -> d/log2 T = %.2f; "
+         "alpha = ||theta||_1 = %.0f = %.2f (k|A|+log2 T)^2\n",
+         scale, s->w / scale, lt, lt > 0 ? s->layers / lt : 0.0, s->l1, s->l1 / (scale * scale));
+}
+
+static int compile_files(const cli_common *co, const nnt_tm_cfg *cfg, const nnt_tm_compile_result *c, double seconds) {
+  const nnt_tm_run_result *r = &c->r;
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, co->out, "step_cost.csv", "window,t_from,t_to,us_per_step");
+  if (st) return st;
+  for (int i = 0; i < 10; i++)
+    nnt_csv_row(&csv, "%d,%ld,%ld,%.3f", i, i * (c->T + 1) / 10 + 1, (i + 1) * (c->T + 1) / 10, r->step_us[i]);
+  if ((st = nnt_csv_close(&csv))) return st;
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "machine", cfg->machine);
+  cJSON_AddNumberToObject(j, "steps", (double)c->T);
+  cJSON_AddStringToObject(j, "attention", cfg->attention ? "softmax" : "hard");
+  cJSON_AddNumberToObject(j, "beta", cfg->beta);
+  cJSON_AddStringToObject(j, "precision", cfg->precision ? "f32" : "f64");
+  cJSON_AddNumberToObject(j, "width", c->s.w);
+  cJSON_AddNumberToObject(j, "max_width", c->s.max_width);
+  cJSON_AddNumberToObject(j, "layers", c->s.layers);
+  cJSON_AddNumberToObject(j, "nonzero_params", (double)c->s.nonzero);
+  cJSON_AddNumberToObject(j, "l1_norm", c->s.l1);
+  cJSON_AddNumberToObject(j, "steps_checked", (double)r->steps_checked);
+  cJSON_AddNumberToObject(j, "mismatches", (double)r->mismatches);
+  if (cfg->beta_search) {
+    cJSON_AddNumberToObject(j, "beta_min_f64", c->beta64);
+    cJSON_AddNumberToObject(j, "beta_min_f32", c->beta32);
+  }
+  return nnt_runinfo_write(co->out, "tm compile", j, co->seed, co->threads, seconds);
+}
+
+int cli_tm_compile_report(const cli_common *co, const nnt_tm_cfg *cfg, const nnt_tm_compile_result *c, double seconds) {
+  const nnt_tm *tm = &c->tm;
+  const nnt_tm_run_result *r = &c->r;
+  printf("machine %s: k=%d states, |A|=%d symbols, input length %d; T=%ld (%s)\n", cfg->machine, tm->k, tm->nsym, tm->m,
+         c->T, c->halt_step >= 0 ? "halts within T" : "still running at T");
+  print_sizes(tm, c);
+  int last = 9;
+  while (last > 0 && r->step_us[last] == 0) last--;
+  printf("run: %s attention, %s: %.3f s for %ld decoder steps (compile %.3f s); per decoded step %.2f us in the "
+         "first tenth of t, %.2f us in the last (cost grows with the prefix); key/value cache %.2f MB, weights %.3f MB, "
+         "peak RSS %.1f MB\n",
+         cfg->attention ? "softmax" : "hard-max", cfg->precision ? "float32" : "float64", r->seconds, c->T + 1,
+         c->compile_s, r->step_us[0], r->step_us[last], r->cache_bytes / 1048576.0, r->weight_bytes / 1048576.0,
+         c->peak_rss_mb);
+  if (cfg->attention == NNT_TM_SOFTMAX) printf("softmax beta=%g\n", cfg->beta);
+  if (cfg->attention == NNT_TM_HARD) printf("every o_t exactly binary: %s\n", r->nonbinary ? "no" : "yes");
+  printf("smallest gap between the top two attention scores: %g (the proof needs >= 1); largest ||h||_2: %.3f\n",
+         r->min_score_gap, r->lambda);
+  printf("output theta_cls^T o_T: %s\n",
+         r->output_sign > 0 ? "+1 (halted, accept)" : r->output_sign < 0 ? "-1 (reject)" : "0 (not halted)");
+  if (cfg->beta_search) {
+    printf("beta_min f64=%.4g f32=%.4g (smallest softmax inverse temperature exact at every step)\n", c->beta64, c->beta32);
+    if (c->not_monotone > 0) printf("warning: not exact at beta=%g, above beta_min: the threshold is not monotone\n", c->not_monotone);
+    else printf("also exact at 2x, 8x and 64x beta_min (both precisions)\n");
+  }
+  if (r->mismatches) printf("first mismatch at step %ld: %s\n", r->first_mismatch, r->first_what);
+  printf("steps_checked=%ld mismatches=%ld\n", r->steps_checked, r->mismatches);
+  return co->out ? compile_files(co, cfg, c, seconds) : NNT_OK;
+}

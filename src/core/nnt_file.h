@@ -1,0 +1,34 @@
+/* nnt_file.h — files the compute modules write and read: folders, atomic writes, JSON files.
+ *
+ * Every file nnt writes goes through nnt_afile: written to "<path>.<pid>.tmp" and renamed into place on
+ * commit, so an interrupted run never leaves a half-written result behind.
+ */
+#ifndef NNT_FILE_H
+#define NNT_FILE_H
+#include <stdio.h>
+
+/* mkdir -p; NNT_EIO with a message on failure. */
+int nnt_mkdirs(const char *dir);
+/* Joins dir and name into buf (returns buf). */
+char *nnt_path(char *buf, size_t n, const char *dir, const char *name);
+int nnt_file_exists(const char *path);
+
+typedef struct {
+  FILE *f;
+  char path[1024];
+  char tmp[1040];
+} nnt_afile;
+
+int nnt_afile_open(nnt_afile *a, const char *path);
+int nnt_afile_commit(nnt_afile *a); /* flush, close, rename; NNT_EIO on failure */
+void nnt_afile_abort(nnt_afile *a); /* close and delete the temporary */
+
+/* JSON files, for network files (nnt_mlp) as much as for results. Declared on cJSON's struct tag
+ * so that cJSON stays a private dependency of the core: a caller includes <cjson/cJSON.h> itself. */
+struct cJSON;
+/* Writes JSON to a file atomically (pretty-printed). */
+int nnt_json_write(const char *path, const struct cJSON *json);
+/* Reads and parses a JSON file; NNT_EFORMAT with "file:line: ..." on a parse error. */
+int nnt_json_read(const char *path, struct cJSON **out);
+
+#endif

@@ -1,0 +1,111 @@
+/* The experiments of nnt tm: a machine simulated, or compiled into the transformer and checked. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "nnt_error.h"
+#include "nnt_progress.h"
+#include "nnt_tm.h"
+
+void nnt_tm_cfg_default(nnt_tm_cfg *cfg, int quick) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->steps = -1;
+  cfg->max_steps = quick ? 200 : 0;
+  cfg->attention = NNT_TM_HARD;
+  cfg->precision = NNT_TM_F64;
+}
+
+/* Loads the machine and settles T (the halting step when steps < 0). */
+static int load(const nnt_tm_cfg *cfg, nnt_tm *tm, long *T) {
+  if (!cfg->machine) return nnt_fail(NNT_EINVAL, "no machine");
+  int st = nnt_tm_load(cfg->machine, tm);
+  if (st) return st;
+  if (cfg->input && (st = nnt_tm_set_input(tm, cfg->input))) return nnt_tm_free(tm), st;
+  *T = cfg->steps;
+  if (*T < 0) {
+    nnt_tm_trace tr;
+    nnt_tm_simulate(tm, 10000, &tr);
+    long h = tr.halt_step;
+    nnt_tm_trace_free(&tr);
+    if (h < 0) return nnt_tm_free(tm), nnt_fail(NNT_EINVAL, "the machine does not halt within 10^4 steps: give --steps T");
+    *T = h > 0 ? h : 1;
+  }
+  if (cfg->max_steps > 0 && *T > cfg->max_steps) *T = cfg->max_steps;
+  return NNT_OK;
+}
+
+int nnt_tm_sim_run(const nnt_tm_cfg *cfg, nnt_tm_sim_result *res) {
+  memset(res, 0, sizeof *res);
+  int st = load(cfg, &res->tm, &res->T);
+  if (st) return st;
+  double t0 = nnt_now();
+  if ((st = nnt_tm_simulate(&res->tm, res->T, &res->tr))) return nnt_tm_free(&res->tm), st;
+  res->seconds = nnt_now() - t0;
+  return NNT_OK;
+}
+
+void nnt_tm_sim_result_free(nnt_tm_sim_result *res) {
+  nnt_tm_trace_free(&res->tr);
+  nnt_tm_free(&res->tm);
+}
+
+static int exact_at(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr, nnt_tm_precision p, double beta) {
+  nnt_tm_run_opts ro = {NNT_TM_SOFTMAX, beta, p, 1};
+  nnt_tm_run_result r;
+  nnt_tm_net_run(net, tm, tr, &ro, &r);
+  return r.mismatches == 0;
+}
+
+/* Smallest beta (relative precision 1e-3) at which the softmax run is exact at every step. The
+ * error of a softmax layer falls like i e^{-beta gap}, so exactness is monotone in beta in practice;
+ * the search doubles beta until exact, then bisects, then checks 2x, 8x and 64x the result (a
+ * failing beta goes to *not_monotone). Returns -1 if not exact up to 1e6. */
+static double beta_min(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr, nnt_tm_precision p,
+                       double *not_monotone) {
+  double lo = 0, hi = 0.25;
+  while (!exact_at(net, tm, tr, p, hi)) {
+    lo = hi, hi *= 2;
+    if (hi > 1e6) return -1;
+  }
+  while (hi - lo > 1e-3 * hi) {
+    double mid = 0.5 * (lo + hi);
+    if (exact_at(net, tm, tr, p, mid)) hi = mid;
+    else lo = mid;
+  }
+  static const double above[] = {2, 8, 64}; /* spot-check the monotonicity the search assumes */
+  for (int i = 0; i < 3; i++)
+    if (!exact_at(net, tm, tr, p, hi * above[i])) *not_monotone = hi * above[i];
+  return hi;
+}
+
+int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
+  memset(res, 0, sizeof *res);
+  if (cfg->attention == NNT_TM_SOFTMAX && !(cfg->beta > 0)) return nnt_fail(NNT_EINVAL, "--attention softmax needs --beta B");
+  if (cfg->beta > 0 && cfg->attention != NNT_TM_SOFTMAX) return nnt_fail(NNT_EINVAL, "--beta needs --attention softmax");
+  int st = load(cfg, &res->tm, &res->T);
+  if (st) return st;
+  nnt_tm_trace tr;
+  nnt_tm_net net;
+  if ((st = nnt_tm_simulate(&res->tm, res->T, &tr))) return nnt_tm_free(&res->tm), st;
+  double t0 = nnt_now();
+  if ((st = nnt_tm_compile(&res->tm, res->T, &net))) return nnt_tm_trace_free(&tr), nnt_tm_free(&res->tm), st;
+  res->compile_s = nnt_now() - t0;
+  res->s = nnt_tm_net_stats_of(&net);
+  res->halt_step = tr.halt_step;
+  nnt_tm_run_opts ro = {(nnt_tm_attention)cfg->attention, cfg->beta, (nnt_tm_precision)cfg->precision, 0};
+  st = nnt_tm_net_run(&net, &res->tm, &tr, &ro, &res->r);
+  if (!st && cfg->beta_search) {
+    res->beta64 = beta_min(&net, &res->tm, &tr, NNT_TM_F64, &res->not_monotone);
+    res->beta32 = beta_min(&net, &res->tm, &tr, NNT_TM_F32, &res->not_monotone);
+  }
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  res->peak_rss_mb = ru.ru_maxrss / 1024.0;
+  nnt_tm_net_free(&net);
+  nnt_tm_trace_free(&tr);
+  if (st) nnt_tm_free(&res->tm);
+  return st;
+}
+
+void nnt_tm_compile_result_free(nnt_tm_compile_result *res) { nnt_tm_free(&res->tm); }
