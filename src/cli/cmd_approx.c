@@ -2,8 +2,6 @@
  * Telgarsky's "Deep learning theory" ch. 2-4). Every demo prints claimed vs measured numbers.
  * The demos' runs and presets live in the approx library (nnt_approx.h), their writers in
  * report_approx.c; here each demo declares its options and ties parse, run and report together. */
-#include <string.h>
-
 #include "commands.h"
 #include "nnt_approx.h"
 #include "nnt_blas.h"
