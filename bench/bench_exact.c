@@ -97,10 +97,10 @@ static int run(int argc, char **argv) {
   for (int L = 16; L <= 22; L += 2) {
     nnt_mlp d;
     nnt_mlp_init(&d);
-    nnt_build_delta(&d, L);
-    nnt_pwl_summary s;
+    nnt_approx_build_delta(&d, L);
+    nnt_approx_pwl_summary s;
     double t0 = nnt_now();
-    st = nnt_pwl_summarize(&d, NULL, 0, 1, &s);
+    st = nnt_approx_pwl_summarize(&d, NULL, 0, 1, &s);
     double el = nnt_now() - t0;
     nnt_mlp_free(&d);
     if (st) return st;

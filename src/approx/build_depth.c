@@ -9,12 +9,12 @@
 
 static double delta1(double y) { return y < 0 || y > 1 ? 0 : (y < 0.5 ? 2 * y : 2 - 2 * y); }
 
-double nnt_delta_pow_closed(int L, double x) {
+double nnt_approx_delta_pow_closed(int L, double x) {
   double y = ldexp(x, L - 1);
   return delta1(y - floor(y));
 }
 
-double nnt_square_closed(int i, double x) {
+double nnt_approx_square_closed(int i, double x) {
   double h = x, d = x, p = 1;
   for (int j = 1; j <= i; j++) {
     d = delta1(d);
@@ -24,7 +24,7 @@ double nnt_square_closed(int i, double x) {
   return h;
 }
 
-void nnt_build_delta(nnt_mlp *m, int L) {
+void nnt_approx_build_delta(nnt_mlp *m, int L) {
   static const double t[3] = {0, -0.5, -1}, w[3] = {2, -4, 2};
   nnt_mlp_init(m);
   for (int l = 0; l < L; l++) {
@@ -38,7 +38,7 @@ void nnt_build_delta(nnt_mlp *m, int L) {
   nnt_mlp_add_weights(m, 3, 1, NNT_ACT_IDENTITY, w, NULL);
 }
 
-void nnt_build_square(nnt_mlp *m, int i) {
+void nnt_approx_build_square(nnt_mlp *m, int i) {
   nnt_mlp_init(m);
   if (i == 0) {
     nnt_mlp_add(m, 1, 1, NNT_ACT_IDENTITY)->W[0] = 1;
@@ -65,29 +65,29 @@ void nnt_build_square(nnt_mlp *m, int i) {
 /* lin(in -> 3 h-inputs) . (h_i || h_i || h_i) . (3 -> 1 combination) */
 static void product_of(nnt_mlp *m, int i, const nnt_mlp *front, const double *comb) {
   nnt_mlp h, par, t, out;
-  nnt_build_square(&h, i);
+  nnt_approx_build_square(&h, i);
   const nnt_mlp *three[3] = {&h, &h, &h};
-  nnt_net_parallel(&par, three, 3);
-  nnt_net_affine(&out, 3, 1, comb, NULL);
-  nnt_net_compose(&t, front, &par);
-  nnt_net_compose(m, &t, &out);
+  nnt_approx_net_parallel(&par, three, 3);
+  nnt_approx_net_affine(&out, 3, 1, comb, NULL);
+  nnt_approx_net_compose(&t, front, &par);
+  nnt_approx_net_compose(m, &t, &out);
   nnt_mlp_free(&h), nnt_mlp_free(&par), nnt_mlp_free(&t), nnt_mlp_free(&out);
 }
 
-void nnt_build_product_draft(nnt_mlp *m, int i) {
+void nnt_approx_build_product_draft(nnt_mlp *m, int i) {
   static const double W[6] = {0.5, 0.5, 1, 0, 0, 1}, comb[3] = {2, -0.5, -0.5};
   nnt_mlp front;
-  nnt_net_affine(&front, 2, 3, W, NULL);
+  nnt_approx_net_affine(&front, 2, 3, W, NULL);
   product_of(m, i, &front, comb);
   nnt_mlp_free(&front);
 }
 
-void nnt_build_product(nnt_mlp *m, int i, int signed_) {
+void nnt_approx_build_product(nnt_mlp *m, int i, int signed_) {
   static const double comb[3] = {2, -2, -2};
   nnt_mlp front;
   if (!signed_) {
     static const double W[6] = {0.5, 0.5, 0.5, 0, 0, 0.5};
-    nnt_net_affine(&front, 2, 3, W, NULL);
+    nnt_approx_net_affine(&front, 2, 3, W, NULL);
   } else { /* |z| = s(z) + s(-z) for z = x+y, x, y; then halve */
     static const double A[12] = {1, 1, -1, -1, 1, 0, -1, 0, 0, 1, 0, -1};
     static const double B[18] = {.5, .5, 0, 0, 0, 0, 0, 0, .5, .5, 0, 0, 0, 0, 0, 0, .5, .5};
@@ -99,23 +99,23 @@ void nnt_build_product(nnt_mlp *m, int i, int signed_) {
   nnt_mlp_free(&front);
 }
 
-void nnt_build_product_l(nnt_mlp *m, int k, int l, int signed_) {
+void nnt_approx_build_product_l(nnt_mlp *m, int k, int l, int signed_) {
   if (l == 1) {
     nnt_mlp_init(m);
     nnt_mlp_add(m, 1, 1, NNT_ACT_IDENTITY)->W[0] = 1;
     return;
   }
   nnt_mlp prod;
-  nnt_build_product(&prod, k, signed_);
+  nnt_approx_build_product(&prod, k, signed_);
   if (l == 2) {
     *m = prod;
     return;
   }
   nnt_mlp prev, carry, par, clip, t;
-  nnt_build_product_l(&prev, k, l - 1, signed_);
-  nnt_net_carry(&carry, 1, prev.nlayers - 1, signed_);
+  nnt_approx_build_product_l(&prev, k, l - 1, signed_);
+  nnt_approx_net_carry(&carry, 1, prev.nlayers - 1, signed_);
   const nnt_mlp *two[2] = {&prev, &carry};
-  nnt_net_parallel(&par, two, 2);
+  nnt_approx_net_parallel(&par, two, 2);
   /* clip the running product (1-Lipschitz towards the true value) and carry x_l one more layer */
   nnt_mlp_init(&clip);
   if (!signed_) { /* clip01(p) = s(p) - s(p-1); x_l >= 0 kept by s(x) */
@@ -129,13 +129,13 @@ void nnt_build_product_l(nnt_mlp *m, int k, int l, int signed_) {
     nnt_mlp_layer *B = nnt_mlp_add(&clip, 4, 2, NNT_ACT_IDENTITY);
     B->W[0] = 1, B->W[1] = -1, B->b[0] = -1, B->W[6] = 1, B->W[7] = -1;
   }
-  nnt_net_compose(&t, &par, &clip);
-  nnt_net_compose(m, &t, &prod);
+  nnt_approx_net_compose(&t, &par, &clip);
+  nnt_approx_net_compose(m, &t, &prod);
   nnt_mlp_free(&prod), nnt_mlp_free(&prev), nnt_mlp_free(&carry), nnt_mlp_free(&par), nnt_mlp_free(&clip),
       nnt_mlp_free(&t);
 }
 
-void nnt_build_parity(nnt_mlp *m, int d, int draft) {
+void nnt_approx_build_parity(nnt_mlp *m, int d, int draft) {
   int L = 1;
   while ((1 << L) < d) L++;
   double W[32] = {0}, b;
@@ -143,29 +143,29 @@ void nnt_build_parity(nnt_mlp *m, int d, int draft) {
   if (draft) { /* Delta^{L-1}((d + sum x)/(2d)) */
     for (int j = 0; j < d; j++) W[j] = 1.0 / (2 * d);
     b = 0.5;
-    nnt_net_affine(&front, d, 1, W, &b);
+    nnt_approx_net_affine(&front, d, 1, W, &b);
     if (L == 1) {
       *m = front;
       return;
     }
-    nnt_build_delta(&delta, L - 1);
-    nnt_net_compose(m, &front, &delta);
+    nnt_approx_build_delta(&delta, L - 1);
+    nnt_approx_net_compose(m, &front, &delta);
     nnt_mlp_free(&front), nnt_mlp_free(&delta);
     return;
   }
   /* p / 2^L with p = (d + sum x)/2, then (-1)^d (1 - 2 y) */
   for (int j = 0; j < d; j++) W[j] = ldexp(1, -L - 1);
   b = ldexp(d, -L - 1);
-  nnt_net_affine(&front, d, 1, W, &b);
-  nnt_build_delta(&delta, L);
+  nnt_approx_net_affine(&front, d, 1, W, &b);
+  nnt_approx_build_delta(&delta, L);
   double sg = d % 2 ? -1 : 1, wb = -2 * sg;
-  nnt_net_affine(&back, 1, 1, &wb, &sg);
-  nnt_net_compose(&t, &front, &delta);
-  nnt_net_compose(m, &t, &back);
+  nnt_approx_net_affine(&back, 1, 1, &wb, &sg);
+  nnt_approx_net_compose(&t, &front, &delta);
+  nnt_approx_net_compose(m, &t, &back);
   nnt_mlp_free(&front), nnt_mlp_free(&delta), nnt_mlp_free(&t), nnt_mlp_free(&back);
 }
 
-void nnt_build_monomial(nnt_mlp *m, int d, const int *alpha, const double *v, int k) {
+void nnt_approx_build_monomial(nnt_mlp *m, int d, const int *alpha, const double *v, int k) {
   int deg = 0;
   for (int j = 0; j < d; j++) deg += alpha[j];
   double W[64 * 8] = {0}, b[64];
@@ -173,13 +173,13 @@ void nnt_build_monomial(nnt_mlp *m, int d, const int *alpha, const double *v, in
   for (int j = 0; j < d; j++)
     for (int e = 0; e < alpha[j]; e++, r++) W[r * d + j] = 1, b[r] = -v[j];
   nnt_mlp front, prod;
-  nnt_net_affine(&front, d, deg, W, b);
-  nnt_build_product_l(&prod, k, deg, 1);
-  nnt_net_compose(m, &front, &prod);
+  nnt_approx_net_affine(&front, d, deg, W, b);
+  nnt_approx_build_product_l(&prod, k, deg, 1);
+  nnt_approx_net_compose(m, &front, &prod);
   nnt_mlp_free(&front), nnt_mlp_free(&prod);
 }
 
-void nnt_build_partition(nnt_mlp *m, int d, int s, const double *v, int k) {
+void nnt_approx_build_partition(nnt_mlp *m, int d, int s, const double *v, int k) {
   nnt_mlp hat, prod;
   nnt_mlp_init(&hat);
   nnt_mlp_layer *A = nnt_mlp_add(&hat, d, 3 * d, NNT_ACT_RELU);
@@ -190,7 +190,7 @@ void nnt_build_partition(nnt_mlp *m, int d, int s, const double *v, int k) {
       A->b[3 * j + u] = -s * v[j] + 1 - u; /* s(x - v) + 1, s(x - v), s(x - v) - 1 */
       B->W[j * 3 * d + 3 * j + u] = u == 1 ? -2 : 1;
     }
-  nnt_build_product_l(&prod, k, d, 0);
-  nnt_net_compose(m, &hat, &prod);
+  nnt_approx_build_product_l(&prod, k, d, 0);
+  nnt_approx_net_compose(m, &hat, &prod);
   nnt_mlp_free(&hat), nnt_mlp_free(&prod);
 }

@@ -6,7 +6,7 @@
 #include "nnt_approx.h"
 #include "nnt_error.h"
 
-void nnt_build_steps(nnt_mlp *m, nnt_fn1 g, void *ctx, double rho, double eps) {
+void nnt_approx_build_steps(nnt_mlp *m, nnt_approx_fn1 g, void *ctx, double rho, double eps) {
   int n = (int)ceil(rho / eps);
   nnt_mlp_init(m);
   nnt_mlp_layer *A = nnt_mlp_add(m, 1, n, NNT_ACT_STEP);
@@ -20,11 +20,11 @@ void nnt_build_steps(nnt_mlp *m, nnt_fn1 g, void *ctx, double rho, double eps) {
   }
 }
 
-int nnt_box_k(double rho, double eps, int d, int draft) {
+int nnt_approx_box_k(double rho, double eps, int d, int draft) {
   return (int)ceil(draft ? rho / (eps * sqrt(d)) : rho * sqrt(d) / eps);
 }
 
-double nnt_build_boxes(nnt_mlp *m, nnt_fnd g, void *ctx, int d, int k, double eps) {
+double nnt_approx_build_boxes(nnt_mlp *m, nnt_approx_fnd g, void *ctx, int d, int k, double eps) {
   long cubes = 1;
   for (int i = 0; i < d; i++) cubes *= k;
   double *a = nnt_xmalloc(sizeof(double) * cubes), x[8], mass = 0;

@@ -17,7 +17,7 @@ static void fanout(nnt_mlp *m, int d, int n) {
   double *W = nnt_xcalloc((size_t)n * d * d, sizeof(double));
   for (int c = 0; c < n; c++)
     for (int j = 0; j < d; j++) W[(size_t)(c * d + j) * d + j] = 1;
-  nnt_net_affine(m, d, n * d, W, NULL);
+  nnt_approx_net_affine(m, d, n * d, W, NULL);
   free(W);
 }
 
@@ -26,8 +26,8 @@ static void pad_to(nnt_mlp *m, int hidden, int is_signed) {
   int H = m->nlayers - 1;
   if (H >= hidden) return;
   nnt_mlp c, t;
-  nnt_net_carry(&c, 1, hidden - H, is_signed);
-  nnt_net_compose(&t, m, &c);
+  nnt_approx_net_carry(&c, 1, hidden - H, is_signed);
+  nnt_approx_net_compose(&t, m, &c);
   nnt_mlp_free(m), nnt_mlp_free(&c);
   *m = t;
 }
@@ -38,10 +38,10 @@ static void weighted_sum(nnt_mlp *out, nnt_mlp *nets, int n, int d, const double
   const nnt_mlp **ptr = nnt_xmalloc(sizeof(nnt_mlp *) * n);
   for (int i = 0; i < n; i++) ptr[i] = &nets[i];
   fanout(&fo, d, n);
-  nnt_net_parallel(&par, (const nnt_mlp *const *)ptr, n);
-  nnt_net_affine(&lin, n, 1, w, &b);
-  nnt_net_compose(&t, &fo, &par);
-  nnt_net_compose(out, &t, &lin);
+  nnt_approx_net_parallel(&par, (const nnt_mlp *const *)ptr, n);
+  nnt_approx_net_affine(&lin, n, 1, w, &b);
+  nnt_approx_net_compose(&t, &fo, &par);
+  nnt_approx_net_compose(out, &t, &lin);
   nnt_mlp_free(&fo), nnt_mlp_free(&par), nnt_mlp_free(&t), nnt_mlp_free(&lin);
   free(ptr);
 }
@@ -53,7 +53,7 @@ static void taylor_branch(nnt_mlp *out, const double *v, const double *der, int 
   double b = der[0];
   for (int j = 0; j < d; j++) b -= W[j] * v[j];
   nnt_mlp aff;
-  nnt_net_affine(&aff, d, 1, W, &b);
+  nnt_approx_net_affine(&aff, d, 1, W, &b);
   if (r <= 2) {
     *out = aff;
     return;
@@ -66,7 +66,7 @@ static void taylor_branch(nnt_mlp *out, const double *v, const double *der, int 
     for (int l = j; l < d; l++, q++) {
       int alpha[2] = {0, 0};
       alpha[j]++, alpha[l]++;
-      nnt_build_monomial(&parts[n], d, alpha, v, k);
+      nnt_approx_build_monomial(&parts[n], d, alpha, v, k);
       w[n++] = j == l ? der[q] / 2 : der[q];
     }
   int H = parts[0].nlayers - 1;
@@ -77,7 +77,7 @@ static void taylor_branch(nnt_mlp *out, const double *v, const double *der, int 
   for (int i = 0; i < n; i++) nnt_mlp_free(&parts[i]);
 }
 
-void nnt_sobolev_build(nnt_sobolev *S, nnt_derivs derivs, void *ctx, int d, int r, int s, int k) {
+void nnt_approx_sobolev_build(nnt_approx_sobolev *S, nnt_approx_derivs derivs, void *ctx, int d, int r, int s, int k) {
   memset(S, 0, sizeof *S);
   S->d = d, S->r = r, S->s = s, S->k = k;
   S->nv = 1;
@@ -96,24 +96,24 @@ void nnt_sobolev_build(nnt_sobolev *S, nnt_derivs derivs, void *ctx, int d, int 
     A->W[0] = A->W[1] = 1, A->b[0] = 1, A->b[1] = -1;
     nnt_mlp_layer *B = nnt_mlp_add(&clip, 2, 1, NNT_ACT_IDENTITY);
     B->W[0] = 1, B->W[1] = -1, B->b[0] = -1;
-    nnt_net_compose(&ct, &tay, &clip);
-    nnt_build_partition(&phi, d, s, v, k);
+    nnt_approx_net_compose(&ct, &tay, &clip);
+    nnt_approx_build_partition(&phi, d, s, v, k);
     int H = ct.nlayers > phi.nlayers ? ct.nlayers - 1 : phi.nlayers - 1;
     pad_to(&ct, H, 1);
     pad_to(&phi, H, 0);
     pair[0] = ct, pair[1] = phi;
     const nnt_mlp *pp[2] = {&pair[0], &pair[1]};
     fanout(&fo, d, 2);
-    nnt_net_parallel(&par, pp, 2);
-    nnt_net_compose(&t, &fo, &par);
-    nnt_build_product(&prod, k, 1);
-    nnt_net_compose(&S->parts[iv], &t, &prod);
+    nnt_approx_net_parallel(&par, pp, 2);
+    nnt_approx_net_compose(&t, &fo, &par);
+    nnt_approx_build_product(&prod, k, 1);
+    nnt_approx_net_compose(&S->parts[iv], &t, &prod);
     nnt_mlp_free(&tay), nnt_mlp_free(&clip), nnt_mlp_free(&ct), nnt_mlp_free(&phi), nnt_mlp_free(&par),
         nnt_mlp_free(&fo), nnt_mlp_free(&t), nnt_mlp_free(&prod);
   }
 }
 
-void nnt_sobolev_eval(const nnt_sobolev *S, int n, const double *X, double *Y) {
+void nnt_approx_sobolev_eval(const nnt_approx_sobolev *S, int n, const double *X, double *Y) {
   double *tmp = nnt_xmalloc(sizeof(double) * n);
   memset(Y, 0, sizeof(double) * n);
   for (int iv = 0; iv < S->nv; iv++) {
@@ -123,7 +123,7 @@ void nnt_sobolev_eval(const nnt_sobolev *S, int n, const double *X, double *Y) {
   free(tmp);
 }
 
-nnt_mlp_stats nnt_sobolev_stats(const nnt_sobolev *S) {
+nnt_mlp_stats nnt_approx_sobolev_stats(const nnt_approx_sobolev *S) {
   nnt_mlp_stats t = {0};
   for (int iv = 0; iv < S->nv; iv++) {
     nnt_mlp_stats s = nnt_mlp_stats_of(&S->parts[iv]);
@@ -137,13 +137,13 @@ nnt_mlp_stats nnt_sobolev_stats(const nnt_sobolev *S) {
   return t;
 }
 
-void nnt_sobolev_free(nnt_sobolev *S) {
+void nnt_approx_sobolev_free(nnt_approx_sobolev *S) {
   for (int iv = 0; iv < S->nv; iv++) nnt_mlp_free(&S->parts[iv]);
   free(S->parts);
   memset(S, 0, sizeof *S);
 }
 
-double nnt_sobolev_bound(int d, int r, int s, int k, double M, double max_quad_coef) {
+double nnt_approx_sobolev_bound(int d, int r, int s, int k, double M, double max_quad_coef) {
   double fact = r == 1 ? 1 : (r == 2 ? 2 : 6);
   double q = pow(4, -k);
   return pow(2, d) * q + pow(2, d) * (d - 1) * q + (r >= 3 ? max_quad_coef * q : 0) + M * pow(d, r) / (fact * pow(s, r));
@@ -151,9 +151,9 @@ double nnt_sobolev_bound(int d, int r, int s, int k, double M, double max_quad_c
 
 /* The demo target g(x) = (2 + sin 2x_1 cos 3x_2)/4 (d = 2) or (2 + sin 2x)/4 (d = 1): values in
  * [1/4, 3/4], order-r partial derivatives bounded by 3^r/4. */
-double nnt_sobolev_demo_g(const double *x, int d) { return (2 + sin(2 * x[0]) * (d == 2 ? cos(3 * x[1]) : 1)) / 4; }
+double nnt_approx_sobolev_demo_g(const double *x, int d) { return (2 + sin(2 * x[0]) * (d == 2 ? cos(3 * x[1]) : 1)) / 4; }
 
-void nnt_sobolev_demo_derivs(const double *v, int d, double *o, void *ctx) {
+void nnt_approx_sobolev_demo_derivs(const double *v, int d, double *o, void *ctx) {
   (void)ctx;
   double s2 = sin(2 * v[0]), c2 = cos(2 * v[0]);
   double c3 = d == 2 ? cos(3 * v[1]) : 1, s3 = d == 2 ? sin(3 * v[1]) : 0;
@@ -169,26 +169,26 @@ void nnt_sobolev_demo_derivs(const double *v, int d, double *o, void *ctx) {
   o[5] = -9 * s2 * c3 / 4; /* yy */
 }
 
-void nnt_sobolev_measure(int d, int r, int s, int k, int npts, nnt_rng *rg, nnt_sobolev_report *rep) {
-  nnt_sobolev S;
-  nnt_sobolev_build(&S, nnt_sobolev_demo_derivs, NULL, d, r, s, k);
+void nnt_approx_sobolev_measure(int d, int r, int s, int k, int npts, nnt_rng *rg, nnt_approx_sobolev_report *rep) {
+  nnt_approx_sobolev S;
+  nnt_approx_sobolev_build(&S, nnt_approx_sobolev_demo_derivs, NULL, d, r, s, k);
   double *X = nnt_xmalloc(sizeof(double) * npts * d), *Y = nnt_xmalloc(sizeof(double) * npts);
   for (long i = 0; i < (long)npts * d; i++) X[i] = nnt_rng_uniform(rg);
-  nnt_sobolev_eval(&S, npts, X, Y);
+  nnt_approx_sobolev_eval(&S, npts, X, Y);
   rep->sup = 0;
-  for (int i = 0; i < npts; i++) rep->sup = fmax(rep->sup, fabs(Y[i] - nnt_sobolev_demo_g(X + (size_t)i * d, d)));
+  for (int i = 0; i < npts; i++) rep->sup = fmax(rep->sup, fabs(Y[i] - nnt_approx_sobolev_demo_g(X + (size_t)i * d, d)));
   double quad = 0, der[8];
   for (int iv = 0; iv < S.nv; iv++) {
     double v[2] = {0, 0};
     int rem = iv;
     for (int j = 0; j < d; j++, rem /= s + 1) v[j] = (double)(rem % (s + 1)) / s;
-    nnt_sobolev_demo_derivs(v, d, der, NULL);
+    nnt_approx_sobolev_demo_derivs(v, d, der, NULL);
     double q = d == 1 ? fabs(der[2]) / 2 : fabs(der[3]) / 2 + fabs(der[4]) + fabs(der[5]) / 2;
     quad = fmax(quad, q);
   }
-  rep->bound = nnt_sobolev_bound(d, r, s, k, pow(3, r) / 4, quad);
-  rep->stats = nnt_sobolev_stats(&S);
+  rep->bound = nnt_approx_sobolev_bound(d, r, s, k, pow(3, r) / 4, quad);
+  rep->stats = nnt_approx_sobolev_stats(&S);
   rep->nv = S.nv;
-  nnt_sobolev_free(&S);
+  nnt_approx_sobolev_free(&S);
   free(X), free(Y);
 }

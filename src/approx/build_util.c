@@ -5,12 +5,12 @@
 #include "nnt_approx.h"
 #include "nnt_error.h"
 
-void nnt_net_affine(nnt_mlp *m, int in, int out, const double *W, const double *b) {
+void nnt_approx_net_affine(nnt_mlp *m, int in, int out, const double *W, const double *b) {
   nnt_mlp_init(m);
   nnt_mlp_add_weights(m, in, out, NNT_ACT_IDENTITY, W, b);
 }
 
-void nnt_net_compose(nnt_mlp *out, const nnt_mlp *a, const nnt_mlp *b) {
+void nnt_approx_net_compose(nnt_mlp *out, const nnt_mlp *a, const nnt_mlp *b) {
   nnt_mlp r;
   nnt_mlp_init(&r);
   const nnt_mlp_layer *A = &a->layers[a->nlayers - 1];
@@ -46,7 +46,7 @@ void nnt_net_compose(nnt_mlp *out, const nnt_mlp *a, const nnt_mlp *b) {
   *out = r;
 }
 
-void nnt_net_parallel(nnt_mlp *out, const nnt_mlp *const *nets, int n) {
+void nnt_approx_net_parallel(nnt_mlp *out, const nnt_mlp *const *nets, int n) {
   nnt_mlp r;
   nnt_mlp_init(&r);
   int depth = nets[0]->nlayers;
@@ -68,7 +68,7 @@ void nnt_net_parallel(nnt_mlp *out, const nnt_mlp *const *nets, int n) {
   *out = r;
 }
 
-void nnt_net_carry(nnt_mlp *m, int dim, int hidden, int is_signed) {
+void nnt_approx_net_carry(nnt_mlp *m, int dim, int hidden, int is_signed) {
   nnt_mlp_init(m);
   int w = is_signed ? 2 * dim : dim;
   for (int l = 0; l < hidden; l++) {

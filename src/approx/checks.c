@@ -13,12 +13,12 @@
 #include "nnt_error.h"
 #include "nnt_progress.h"
 
-static nnt_check_row *row(nnt_check_table *t, const char *id, const char *ref, const char *claim) {
+static nnt_approx_check_row *row(nnt_approx_check_result *t, const char *id, const char *ref, const char *claim) {
   if (t->n == t->cap) {
     t->cap = t->cap ? 2 * t->cap : 32;
     t->rows = nnt_xrealloc(t->rows, sizeof *t->rows * t->cap);
   }
-  nnt_check_row *r = &t->rows[t->n++];
+  nnt_approx_check_row *r = &t->rows[t->n++];
   memset(r, 0, sizeof *r);
   snprintf(r->id, sizeof r->id, "%s", id);
   snprintf(r->ref, sizeof r->ref, "%s", ref);
@@ -28,9 +28,9 @@ static nnt_check_row *row(nnt_check_table *t, const char *id, const char *ref, c
 
 #define SET(field, ...) snprintf(r->field, sizeof r->field, __VA_ARGS__)
 
-void nnt_check_table_free(nnt_check_table *t) {
+void nnt_approx_check_result_free(nnt_approx_check_result *t) {
   free(t->rows);
-  t->rows = NULL, t->n = t->cap = 0;
+  t->rows = NULL, t->n = t->cap = t->fails = 0;
 }
 
 static double fwd1(const nnt_mlp *m, double x) {
@@ -46,11 +46,11 @@ static double g_q1(double x, void *ctx) {
   return sin(7 * x) + 0.5 * fabs(x - 0.3);
 }
 
-static void q1(nnt_check_table *t, nnt_rng *rg) {
+static void q1(nnt_approx_check_result *t, nnt_rng *rg) {
   static const double eps[3] = {0.5, 0.05, 0.005};
   for (int e = 0; e < 3; e++) {
     nnt_mlp m;
-    nnt_build_steps(&m, g_q1, NULL, 7.5, eps[e]);
+    nnt_approx_build_steps(&m, g_q1, NULL, 7.5, eps[e]);
     int n = m.layers[0].out;
     double sup = 0, knot = 0;
     for (int s = 0; s < 200000; s++) { /* off-grid sweep */
@@ -66,7 +66,7 @@ static void q1(nnt_check_table *t, nnt_rng *rg) {
     }
     char id[24];
     snprintf(id, sizeof id, "Q1.%d", e + 1);
-    nnt_check_row *r = row(t, id, "Prop 2.1", "");
+    nnt_approx_check_row *r = row(t, id, "Prop 2.1", "");
     SET(claim, "threshold net, rho=7.5, eps=%g: sup|f-g| <= eps, f=g at knots", eps[e]);
     SET(bound, "%g", eps[e]);
     SET(measured, "sup %.4f (m=%d), knots %.1e", sup, n, knot);
@@ -83,7 +83,7 @@ static double g_lin(const double *x, int d, void *ctx) {
 
 /* sup over points 1.5 gamma inside the upper corner of their cell (where the net equals the
  * lower-corner value a_j), and Monte-Carlo L1; batched through the network's forward pass */
-static void box_errors(const nnt_mlp *m, int d, int k, double gamma, nnt_fnd g, void *ctx, nnt_rng *rg, int npts,
+static void box_errors(const nnt_mlp *m, int d, int k, double gamma, nnt_approx_fnd g, void *ctx, nnt_rng *rg, int npts,
                        double *sup, double *l1) {
   double *X = nnt_xmalloc(sizeof(double) * 2 * npts * d), *Y = nnt_xmalloc(sizeof(double) * 2 * npts);
   for (int s = 0; s < npts; s++) {
@@ -107,24 +107,24 @@ static double g_sincos(const double *x, int d, void *ctx) {
   return sin(3 * x[0]) * cos(2 * x[1]);
 }
 
-static void q2(nnt_check_table *t, nnt_rng *rg, int quick) {
+static void q2(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   double rho = 1, eps = 0.05, sup_c, l1_c, sup_d, l1_d;
-  int d = 2, kc = nnt_box_k(rho, eps, d, 0), kd = nnt_box_k(rho, eps, d, 1);
+  int d = 2, kc = nnt_approx_box_k(rho, eps, d, 0), kd = nnt_approx_box_k(rho, eps, d, 1);
   nnt_mlp mc, md;
-  double gc = nnt_build_boxes(&mc, g_lin, &rho, d, kc, eps), gd = nnt_build_boxes(&md, g_lin, &rho, d, kd, eps);
+  double gc = nnt_approx_build_boxes(&mc, g_lin, &rho, d, kc, eps), gd = nnt_approx_build_boxes(&md, g_lin, &rho, d, kd, eps);
   box_errors(&mc, d, kc, gc, g_lin, &rho, rg, quick ? 2000 : 20000, &sup_c, &l1_c);
   box_errors(&md, d, kd, gd, g_lin, &rho, rg, quick ? 2000 : 20000, &sup_d, &l1_d);
-  nnt_check_row *r = row(t, "Q2.1", "Thm 2.3", "box net, g=<1,x>/sqrt(d), eps=0.05, d=2: error <= eps inside cells, L1 <= 2eps");
+  nnt_approx_check_row *r = row(t, "Q2.1", "Thm 2.3", "box net, g=<1,x>/sqrt(d), eps=0.05, d=2: error <= eps inside cells, L1 <= 2eps");
   SET(bound, "%g / %g", eps, 2 * eps);
   SET(measured, "k=%d: sup %.4f, L1 %.4f", kc, sup_c, l1_c);
   /* the draft's grid in d = 3, 4 (networks small enough to build densely): error ~ sqrt(d)/k_draft */
   double sup3, sup4, l1x;
   nnt_mlp m3, m4;
-  int k3 = nnt_box_k(rho, eps, 3, 1), k4 = nnt_box_k(rho, eps, 4, 1);
-  double g3 = nnt_build_boxes(&m3, g_lin, &rho, 3, k3, eps);
+  int k3 = nnt_approx_box_k(rho, eps, 3, 1), k4 = nnt_approx_box_k(rho, eps, 4, 1);
+  double g3 = nnt_approx_build_boxes(&m3, g_lin, &rho, 3, k3, eps);
   box_errors(&m3, 3, k3, g3, g_lin, &rho, rg, quick ? 500 : 2000, &sup3, &l1x);
   nnt_mlp_free(&m3);
-  double g4 = nnt_build_boxes(&m4, g_lin, &rho, 4, k4, eps);
+  double g4 = nnt_approx_build_boxes(&m4, g_lin, &rho, 4, k4, eps);
   box_errors(&m4, 4, k4, g4, g_lin, &rho, rg, quick ? 300 : 1000, &sup4, &l1x);
   nnt_mlp_free(&m4);
   SET(note, "draft k=ceil(rho/(eps sqrt d)) (%d, %d, %d for d=2,3,4) gives %.3f, %.3f, %.3f > eps; fix k=ceil(rho sqrt(d)/eps)",
@@ -134,9 +134,9 @@ static void q2(nnt_check_table *t, nnt_rng *rg, int quick) {
   nnt_mlp_free(&mc), nnt_mlp_free(&md);
   /* the spec's sin example: k = 51, 2601 cubes, 408 shared first-layer ReLUs */
   double eps2 = 0.1, r13 = sqrt(13);
-  int k2 = nnt_box_k(r13, eps2, 2, 0);
+  int k2 = nnt_approx_box_k(r13, eps2, 2, 0);
   nnt_mlp m2;
-  double g2 = nnt_build_boxes(&m2, g_sincos, NULL, 2, k2, eps2);
+  double g2 = nnt_approx_build_boxes(&m2, g_sincos, NULL, 2, k2, eps2);
   double s2, L2;
   box_errors(&m2, 2, k2, g2, g_sincos, NULL, rg, quick ? 1000 : 10000, &s2, &L2);
   nnt_mlp_stats st = nnt_mlp_stats_of(&m2);
@@ -148,7 +148,7 @@ static void q2(nnt_check_table *t, nnt_rng *rg, int quick) {
   /* Q3: one box bump = 1 on its cube, 0 outside the gamma-box */
   r = row(t, "Q3", "Thm 2.3 bump", "f_gamma = 1 on R_j, 0 outside the gamma-box (net forward)");
   nnt_mlp one;
-  double gm = nnt_build_boxes(&one, g_lin, &rho, 2, 4, 0.05), worst = 0, x[2];
+  double gm = nnt_approx_build_boxes(&one, g_lin, &rho, 2, 4, 0.05), worst = 0, x[2];
   /* keep only cube j = 5 (cell (1,1)): output weight 1 */
   for (int j = 0; j < 16; j++) one.layers[2].W[j] = j == 5;
   for (int s = 0; s < 20000; s++) {
@@ -167,7 +167,7 @@ static void q2(nnt_check_table *t, nnt_rng *rg, int quick) {
   nnt_mlp_free(&one);
 }
 
-static void q4(nnt_check_table *t) {
+static void q4(nnt_approx_check_result *t) {
   /* ReLU interpolant of e^r on n knots of [-R, R]: error <= (2R/n)^2 e^R / 8 */
   double R = 2, worst_ratio = 0;
   int ns[3] = {4, 16, 64};
@@ -185,8 +185,8 @@ static void q4(nnt_check_table *t) {
     }
     B->b[0] = exp(-R);
     /* exact sup of (piece - e^r) on each piece: at r = ln a (convexity) */
-    nnt_piece p[80];
-    long np = nnt_pwl_collect(&m, NULL, -R, R, p, 80);
+    nnt_approx_piece p[80];
+    long np = nnt_approx_pwl_collect(&m, NULL, -R, R, p, 80);
     double sup = 0;
     for (long i = 0; i < np; i++) {
       double rr = log(p[i].a);
@@ -201,7 +201,7 @@ static void q4(nnt_check_table *t) {
     strcat(meas, b);
     nnt_mlp_free(&m);
   }
-  nnt_check_row *r = row(t, "Q4", "Thm 2.5 step 2", "PWL interpolant of e^r on [-2,2], n knots: err <= (2R/n)^2 e^R/8");
+  nnt_approx_check_row *r = row(t, "Q4", "Thm 2.5 step 2", "PWL interpolant of e^r on [-2,2], n knots: err <= (2R/n)^2 e^R/8");
   SET(bound, "ratio <= 1");
   SET(measured, "%s (max ratio %.3f)", meas, worst_ratio);
   r->pass = worst_ratio <= 1;
@@ -216,8 +216,8 @@ static double gp_one_minus_b(double b, void *ctx) {
   return 4 * fabs(2 * M_PI * cos(2 * M_PI * b)) * (1 - b);
 }
 
-static void q5_q6(nnt_check_table *t, nnt_rng *rg, int quick) {
-  double Z = nnt_simpson(abs_gp, NULL, 0, 1, 100000);
+static void q5_q6(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
+  double Z = nnt_approx_simpson(abs_gp, NULL, 0, 1, 100000);
   /* unbiasedness: mean of f(x) over trials at a few x vs sin 2 pi x, within 4 standard errors */
   int trials = quick ? 400 : 2000, m = 50;
   double b[1000], a[1000], worst_z = 0;
@@ -225,7 +225,7 @@ static void q5_q6(nnt_check_table *t, nnt_rng *rg, int quick) {
   for (int q = 0; q < 4; q++) {
     double s = 0, s2 = 0;
     for (int tr = 0; tr < trials; tr++) {
-      nnt_sample_sin_thresholds(rg, m, b, a);
+      nnt_approx_sample_sin_thresholds(rg, m, b, a);
       double f = 0;
       for (int j = 0; j < m; j++) f += a[j] * (xs[q] >= b[j]);
       s += f, s2 += f * f;
@@ -233,20 +233,20 @@ static void q5_q6(nnt_check_table *t, nnt_rng *rg, int quick) {
     double mean = s / trials, se = sqrt((s2 / trials - mean * mean) / trials);
     worst_z = fmax(worst_z, fabs(mean - sin(2 * M_PI * xs[q])) / se);
   }
-  nnt_check_row *r = row(t, "Q5", "Prop 2.8", "sin 2pi x = int 1[x>=b] g'(b) db: Z = 4, sampler unbiased");
+  nnt_approx_check_row *r = row(t, "Q5", "Prop 2.8", "sin 2pi x = int 1[x>=b] g'(b) db: Z = 4, sampler unbiased");
   SET(bound, "Z=4, |z| <= 4");
   SET(measured, "Z %.6f (quadrature), worst |mean-g|/se %.2f", Z, worst_z);
   r->pass = fabs(Z - 4) < 1e-6 && worst_z <= 4;
   /* Lemma 2.16: E||X - mean_k||^2 = (E||V||^2 - ||X||^2)/k exactly (E||V||^2 by quadrature) */
-  double EV2 = nnt_simpson(gp_one_minus_b, NULL, 0, 1, 100000), exact_c = EV2 - 0.5;
+  double EV2 = nnt_approx_simpson(gp_one_minus_b, NULL, 0, 1, 100000), exact_c = EV2 - 0.5;
   int ks[3] = {10, 100, 1000}, T = quick ? 200 : 1000;
   double worst = 0, *bb = malloc(sizeof(double) * 1000), *aa = malloc(sizeof(double) * 1000);
   char meas[96] = "";
   for (int q = 0; q < 3; q++) {
     double s = 0, s2 = 0;
     for (int tr = 0; tr < T; tr++) {
-      nnt_sample_sin_thresholds(rg, ks[q], bb, aa);
-      double e = nnt_sin_threshold_l2sq(ks[q], bb, aa);
+      nnt_approx_sample_sin_thresholds(rg, ks[q], bb, aa);
+      double e = nnt_approx_sin_threshold_l2sq(ks[q], bb, aa);
       s += e, s2 += e * e;
     }
     double mean = s / T, se = sqrt((s2 / T - mean * mean) / T), want = exact_c / ks[q];
@@ -268,9 +268,9 @@ static double gauss1(double x, void *ctx) { /* real part of the FT integrand of 
   return exp(-x * x / (2 * s * s)) / sqrt(2 * M_PI * s * s) * cos(2 * M_PI * w * x);
 }
 
-static void q7_q9(nnt_check_table *t, nnt_rng *rg, int quick) {
-  double M = nnt_barron_gauss_mass(2), M2 = nnt_barron_gauss_mass_2d_parts();
-  nnt_check_row *r = row(t, "Q7", "Thm 2.12", "Gaussian d=2: |mu|_1 = iint|q| <= 4 pi int|w| g~ = 2 pi");
+static void q7_q9(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
+  double M = nnt_approx_barron_gauss_mass(2), M2 = nnt_approx_barron_gauss_mass_2d_parts();
+  nnt_approx_check_row *r = row(t, "Q7", "Thm 2.12", "Gaussian d=2: |mu|_1 = iint|q| <= 4 pi int|w| g~ = 2 pi");
   SET(bound, "%.4f", 2 * M_PI);
   SET(measured, "%.5f (polar quadrature), %.5f (by parts)", M, M2);
   SET(note, "representation needs ||x|| <= 1 and gives g(x)-g(0); q real-phase form (erratum P6)");
@@ -280,7 +280,7 @@ static void q7_q9(nnt_check_table *t, nnt_rng *rg, int quick) {
   double worst = 0, s = 0.7, draft_ratio = 0;
   for (int q = 0; q < 4; q++) {
     double p[2] = {s, 0.3 * q};
-    double ft = nnt_simpson(gauss1, p, -12 * s, 12 * s, 20000), want = exp(-2 * M_PI * M_PI * s * s * p[1] * p[1]);
+    double ft = nnt_approx_simpson(gauss1, p, -12 * s, 12 * s, 20000), want = exp(-2 * M_PI * M_PI * s * s * p[1] * p[1]);
     worst = fmax(worst, fabs(ft - want));
     draft_ratio = 2 * M_PI * s * s; /* the draft's (2 pi s^2)^{+d/2} prefactor is off by (2 pi s^2)^d */
   }
@@ -304,7 +304,7 @@ static void q7_q9(nnt_check_table *t, nnt_rng *rg, int quick) {
   for (int q = 0; q < 3; q++) {
     double acc = 0;
     for (int tr = 0; tr < T; tr++) {
-      double e2 = nnt_barron_gauss_sample_mse(rg, ks[q], M, ne, X, W, bs, ss);
+      double e2 = nnt_approx_barron_gauss_sample_mse(rg, ks[q], M, ne, X, W, bs, ss);
       acc += e2 / T;
     }
     errs[q] = acc;
@@ -323,11 +323,11 @@ static void q7_q9(nnt_check_table *t, nnt_rng *rg, int quick) {
 
 /* ------------------------------------------------------------------ chapter 3 */
 
-static void ch3(nnt_check_table *t, nnt_rng *rg, int quick) {
+static void ch3(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   double worst = 0;
   static const double Bs[4] = {0.1, 1, 10, 100};
-  for (int q = 0; q < 4; q++) worst = fmax(worst, nnt_prop34_worst_ratio(rg, 1000, 5, Bs[q], quick ? 10 : 25));
-  nnt_check_row *r = row(t, "Q10", "Prop 3.4", "softplus (beta=1/4), m=1000, d=5: |F-F0| <= beta|a|_inf ||V-V0||_F^2/2");
+  for (int q = 0; q < 4; q++) worst = fmax(worst, nnt_approx_prop34_worst_ratio(rg, 1000, 5, Bs[q], quick ? 10 : 25));
+  nnt_approx_check_row *r = row(t, "Q10", "Prop 3.4", "softplus (beta=1/4), m=1000, d=5: |F-F0| <= beta|a|_inf ||V-V0||_F^2/2");
   SET(bound, "ratio <= 1");
   SET(measured, "max gap/bound %.4f over B=0.1..100", worst);
   r->pass = worst <= 1;
@@ -337,10 +337,10 @@ static void ch3(nnt_check_table *t, nnt_rng *rg, int quick) {
   double lo = INFINITY, hi = 0, direct_err = 0;
   int ok = 1;
   for (int q = 0; q < nm; q++) {
-    double direct, gap = nnt_relu_adversarial_gap(rg, ms[q], 1, &direct), c = gap / cbrt((double)ms[q]);
+    double direct, gap = nnt_approx_relu_adversarial_gap(rg, ms[q], 1, &direct), c = gap / cbrt((double)ms[q]);
     lo = fmin(lo, c), hi = fmax(hi, c);
     direct_err = fmax(direct_err, fabs(direct - gap));
-    ok &= gap <= nnt_prop37_bound(ms[q], 1, 0.1);
+    ok &= gap <= nnt_approx_prop37_bound(ms[q], 1, 0.1);
   }
   r = row(t, "Q11", "Prop 3.7", "ReLU gap <= |a|m^{1/3}(4B^{4/3}+2B ln(1/d)^{1/4}); adversarial attains m^{1/3}");
   SET(bound, "6.46 m^{1/3}; gap/m^{1/3} in [0.2,0.4]");
@@ -371,7 +371,7 @@ static void ch3(nnt_check_table *t, nnt_rng *rg, int quick) {
 
   double sd, q99;
   int m = 100;
-  nnt_lemma315_stats(rg, m, 5, quick ? 2000 : 10000, &sd, &q99);
+  nnt_approx_lemma315_stats(rg, m, 5, quick ? 2000 : 10000, &sd, &q99);
   double bound = 4 * log(2 * m / 0.01); /* 4 ||x|| sqrt(m) ln(2m/delta), divided by sqrt(m) */
   r = row(t, "Q13", "Lemma 3.15", "|F(x;w0)| <= 4||x|| sqrt(m) ln(2m/delta) (m=100, delta=0.01)");
   SET(bound, "%.1f sqrt(m)", bound);
@@ -382,8 +382,8 @@ static void ch3(nnt_check_table *t, nnt_rng *rg, int quick) {
   /* Thm 3.10 planting, d = 2, tau = 0.1, delta = 0.1 */
   double beta[6], alpha[3] = {1, -0.6, 0.5};
   for (int i = 0; i < 3; i++) beta[2 * i] = cos(2 * M_PI * i / 3), beta[2 * i + 1] = sin(2 * M_PI * i / 3);
-  nnt_plant_result pr;
-  nnt_plant(rg, 3, beta, alpha, 0.1, 0.1, quick ? 40 : 200, &pr, 0, NULL, NULL, NULL);
+  nnt_approx_plant_result pr;
+  nnt_approx_plant(rg, 3, beta, alpha, 0.1, 0.1, quick ? 40 : 200, &pr, 0, NULL, NULL, NULL);
   r = row(t, "Q14", "Thm 3.10", "planting: F=F0, |S_i|>=floor(m tau_d), ||V-V0||_F = |a|_2/(tau sqrt tau_d), scale sqrt(m)/tau");
   SET(bound, "scale %.1f, fro %.2f", pr.c0, pr.fro_proof);
   SET(measured, "m=%ld |U|=%ld min|S|=%ld F-F0 %.0e fit %.1f fro %.2f", pr.m, pr.usz, pr.min_S, pr.max_F_F0_rel,
@@ -395,7 +395,7 @@ static void ch3(nnt_check_table *t, nnt_rng *rg, int quick) {
             pr.max_excess <= 0 && fabs(pr.scale_statement / pr.c0 - 1) > 0.5;
 
   double corr, draft;
-  nnt_transport(rg, quick ? 100000 : 1000000, &corr, &draft);
+  nnt_approx_transport(rg, quick ? 100000 : 1000000, &corr, &draft);
   r = row(t, "Q15", "Thm 3.14", "T = u: (rho/sqrt m) F0(x;V) -> u.x/2 = 0.5 with v = v0 + a T/(rho sqrt m)");
   SET(bound, "|.-0.5| <= 0.02");
   SET(measured, "corrected %.4f, draft scaling %.2e", corr, draft);
@@ -405,22 +405,22 @@ static void ch3(nnt_check_table *t, nnt_rng *rg, int quick) {
 }
 
 /* pad = 1: inputs (u, 1)/sqrt2 with u a unit vector of R^{d-1} (Remark 3.24) */
-double nnt_ntk_slope(nnt_rng *rg, const long *ms, int nm, int d, int npairs, int pad, double *mean_err) {
+double nnt_approx_ntk_slope(nnt_rng *rg, const long *ms, int nm, int d, int npairs, int pad, double *mean_err) {
   double *X = malloc(sizeof(double) * npairs * d), *Y = malloc(sizeof(double) * npairs * d), *km = malloc(sizeof(double) * npairs);
   for (int p = 0; p < npairs; p++) {
     if (!pad) {
-      nnt_random_unit(rg, d, X + p * d), nnt_random_unit(rg, d, Y + p * d);
+      nnt_approx_random_unit(rg, d, X + p * d), nnt_approx_random_unit(rg, d, Y + p * d);
       continue;
     }
-    nnt_random_unit(rg, d - 1, X + p * d), nnt_random_unit(rg, d - 1, Y + p * d);
+    nnt_approx_random_unit(rg, d - 1, X + p * d), nnt_approx_random_unit(rg, d - 1, Y + p * d);
     X[p * d + d - 1] = Y[p * d + d - 1] = 1;
     for (int i = 0; i < d; i++) X[p * d + i] /= sqrt(2), Y[p * d + i] /= sqrt(2);
   }
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (int q = 0; q < nm; q++) {
-    nnt_ntk_km(rg, ms[q], d, npairs, X, Y, km);
+    nnt_approx_ntk_km(rg, ms[q], d, npairs, X, Y, km);
     double e = 0;
-    for (int p = 0; p < npairs; p++) e += fabs(km[p] - nnt_ntk_kinf(X + p * d, Y + p * d, d)) / npairs;
+    for (int p = 0; p < npairs; p++) e += fabs(km[p] - nnt_approx_ntk_kinf(X + p * d, Y + p * d, d)) / npairs;
     mean_err[q] = e;
     double lx = log((double)ms[q]), ly = log(e);
     sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
@@ -429,35 +429,35 @@ double nnt_ntk_slope(nnt_rng *rg, const long *ms, int nm, int d, int npairs, int
   return (nm * sxy - sx * sy) / (nm * sxx - sx * sx);
 }
 
-static void q16_q17(nnt_check_table *t, nnt_rng *rg, int quick) {
+static void q16_q17(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   /* closed form vs Monte Carlo probability, k(x,x) = 1/2, k(x,-x) = 0 */
   double x[5], mx[5];
-  nnt_random_unit(rg, 5, x);
+  nnt_approx_random_unit(rg, 5, x);
   for (int i = 0; i < 5; i++) mx[i] = -x[i];
-  double kxx = nnt_ntk_kinf(x, x, 5), kxm = nnt_ntk_kinf(x, mx, 5);
+  double kxx = nnt_approx_ntk_kinf(x, x, 5), kxm = nnt_approx_ntk_kinf(x, mx, 5);
   long m = quick ? 100000 : 1000000;
   int np = 40;
   double *X = malloc(sizeof(double) * np * 5), *Y = malloc(sizeof(double) * np * 5), km[40], worst = 0;
-  for (int p = 0; p < np; p++) nnt_random_unit(rg, 5, X + p * 5), nnt_random_unit(rg, 5, Y + p * 5);
-  nnt_ntk_km(rg, m, 5, np, X, Y, km);
+  for (int p = 0; p < np; p++) nnt_approx_random_unit(rg, 5, X + p * 5), nnt_approx_random_unit(rg, 5, Y + p * 5);
+  nnt_approx_ntk_km(rg, m, 5, np, X, Y, km);
   double hb = sqrt(log(2 / (0.01 / np)) / (2.0 * m)); /* Hoeffding, union over pairs, delta = 0.01 */
   int ok = 1;
   for (int p = 0; p < np; p++) {
     double xy = 0;
     for (int i = 0; i < 5; i++) xy += X[p * 5 + i] * Y[p * 5 + i];
-    double e = fabs(km[p] - nnt_ntk_kinf(X + p * 5, Y + p * 5, 5));
+    double e = fabs(km[p] - nnt_approx_ntk_kinf(X + p * 5, Y + p * 5, 5));
     worst = fmax(worst, e);
     ok &= e <= fabs(xy) * hb;
   }
   free(X), free(Y);
-  nnt_check_row *r = row(t, "Q16.1", "Prop 3.23 / Thm 3.19", "k_m -> <x,x'>(pi - arccos<x,x'>)/(2pi); k(x,x)=1/2, k(x,-x)=0");
+  nnt_approx_check_row *r = row(t, "Q16.1", "Prop 3.23 / Thm 3.19", "k_m -> <x,x'>(pi - arccos<x,x'>)/(2pi); k(x,x)=1/2, k(x,-x)=0");
   SET(bound, "Hoeffding |<x,x'>| %.1e", hb);
   SET(measured, "m=%ld: max|k_m-k_inf| %.1e; k(x,x)=%.3g k(x,-x)=%.1g", m, worst, kxx, kxm);
   r->pass = ok && fabs(kxx - 0.5) < 1e-15 && fabs(kxm) < 1e-15;
   long ms[6] = {10, 100, 1000, 10000, 100000, 1000000};
   int nm = quick ? 5 : 6;
   double errs[6];
-  double slope = nnt_ntk_slope(rg, ms, nm, 5, 40, 0, errs);
+  double slope = nnt_approx_ntk_slope(rg, ms, nm, 5, 40, 0, errs);
   r = row(t, "Q16.2", "Thm 3.19 rate", "mean |k_m - k_inf| ~ m^{-1/2}: fitted log-log slope");
   SET(bound, "[-0.6, -0.4]");
   SET(measured, "slope %.3f; sqrt(m) err %.3f..%.3f", slope, errs[0] * sqrt(10.0), errs[nm - 1] * sqrt((double)ms[nm - 1]));
@@ -506,39 +506,39 @@ static void q16_q17(nnt_check_table *t, nnt_rng *rg, int quick) {
 
 /* ------------------------------------------------------------------ chapter 4 */
 
-static void q18_q30(nnt_check_table *t, nnt_rng *rg, int quick) {
+static void q18_q30(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   int Lmax = 22, ok = 1, bad_pieces = 0;
   double worst = 0, t22 = 0, c22 = 0, int_err = 0;
   for (int L = 1; L <= Lmax; L++) {
     nnt_mlp d, half;
-    nnt_build_delta(&d, L);
+    nnt_approx_build_delta(&d, L);
     if (L <= 20) /* closed form vs the network at random and dyadic points */
       for (int s = 0; s < (quick ? 2000 : 20000); s++) {
         double x = s % 2 ? nnt_rng_uniform(rg) : ldexp((double)nnt_rng_below(rg, 1u << 24), -24);
-        worst = fmax(worst, fabs(fwd1(&d, x) - nnt_delta_pow_closed(L, x)));
+        worst = fmax(worst, fabs(fwd1(&d, x) - nnt_approx_delta_pow_closed(L, x)));
       }
     double t0 = nnt_now();
     clock_t c0 = clock();
-    nnt_pwl_summary s, sr, sh;
-    nnt_pwl_summarize(&d, NULL, 0, 1, &s);
+    nnt_approx_pwl_summary s, sr, sh;
+    nnt_approx_pwl_summarize(&d, NULL, 0, 1, &s);
     if (L == Lmax) t22 = nnt_now() - t0, c22 = (double)(clock() - c0) / CLOCKS_PER_SEC;
     bad_pieces += s.pieces != (1L << L);
     if (L <= 18) {
-      nnt_pwl_summarize(&d, NULL, -INFINITY, INFINITY, &sr);
+      nnt_approx_pwl_summarize(&d, NULL, -INFINITY, INFINITY, &sr);
       bad_pieces += sr.pieces != (1L << L) + 2;
       double z = 0, h = 0.5;
-      nnt_net_affine(&half, 1, 1, &z, &h);
-      nnt_pwl_summarize(&d, &half, 0, 1, &sh);
+      nnt_approx_net_affine(&half, 1, 1, &z, &h);
+      nnt_approx_pwl_summarize(&d, &half, 0, 1, &sh);
       int_err = fmax(int_err, fmax(fabs(s.integral - 0.5), fmax(fabs(sh.l1 - 0.25), fabs(sh.l2sq - 1.0 / 12))));
       nnt_mlp_free(&half);
     }
     nnt_mlp_free(&d);
   }
   nnt_mlp d1;
-  nnt_build_delta(&d1, 1);
-  double outside = fabs(fwd1(&d1, 1.25) - nnt_delta_pow_closed(1, 1.25));
+  nnt_approx_build_delta(&d1, 1);
+  double outside = fabs(fwd1(&d1, 1.25) - nnt_approx_delta_pow_closed(1, 1.25));
   nnt_mlp_free(&d1);
-  nnt_check_row *r = row(t, "Q18", "Prop 4.1", "Delta^L = Delta(<2^{L-1}x>) on [0,1]; 2^L pieces on [0,1], 2^L+2 on R");
+  nnt_approx_check_row *r = row(t, "Q18", "Prop 4.1", "Delta^L = Delta(<2^{L-1}x>) on [0,1]; 2^L pieces on [0,1], 2^L+2 on R");
   SET(bound, "err 0, exact counts");
   SET(measured, "max err %.1g (L<=20); count mismatches %d (L<=22); x=1.25: %.2f", worst, bad_pieces, outside);
   SET(note, "identity holds on [0,1] only (outside: 0 vs periodic), P16");
@@ -555,13 +555,13 @@ static void q18_q30(nnt_check_table *t, nnt_rng *rg, int quick) {
   r->pass = int_err < 1e-12;
 }
 
-static void q19(nnt_check_table *t) {
+static void q19(nnt_approx_check_result *t) {
   int dr[4] = {2, 4, 8, 16}, err_fix[4], err_draft[4], errs_gen = 0, total_gen = 0;
   for (int q = 0; q < 4; q++) {
     int d = dr[q];
     nnt_mlp fix, dra;
-    nnt_build_parity(&fix, d, 0);
-    nnt_build_parity(&dra, d, 1);
+    nnt_approx_build_parity(&fix, d, 0);
+    nnt_approx_build_parity(&dra, d, 1);
     err_fix[q] = err_draft[q] = 0;
     double x[16], y;
     for (long mask = 0; mask < (1L << d); mask++) {
@@ -576,7 +576,7 @@ static void q19(nnt_check_table *t) {
   }
   for (int d = 1; d <= 12; d++) {
     nnt_mlp fix;
-    nnt_build_parity(&fix, d, 0);
+    nnt_approx_build_parity(&fix, d, 0);
     double x[12], y;
     for (long mask = 0; mask < (1L << d); mask++) {
       int par = 1;
@@ -586,7 +586,7 @@ static void q19(nnt_check_table *t) {
     }
     nnt_mlp_free(&fix);
   }
-  nnt_check_row *r = row(t, "Q19", "Sec 4.1 parity", "prod x_i = 1 - 2 Delta^L((d+sum x)/(2d)), all 2^d inputs, d = 2,4,8,16");
+  nnt_approx_check_row *r = row(t, "Q19", "Sec 4.1 parity", "prod x_i = 1 - 2 Delta^L((d+sum x)/(2d)), all 2^d inputs, d = 2,4,8,16");
   SET(bound, "0 errors");
   SET(measured, "errors %d/%d/%d/%d; general d<=12: %d/%d", err_fix[0], err_fix[1], err_fix[2], err_fix[3], errs_gen,
       total_gen);
@@ -596,36 +596,16 @@ static void q19(nnt_check_table *t) {
   r->pass = !err_fix[0] && !err_fix[1] && !err_fix[2] && !err_fix[3] && !errs_gen && err_draft[3] > 0;
 }
 
-/* exact sup and L2^2 of h - x^2 on [0,1] from the engine's pieces (e = piece - x^2 is quadratic) */
-static void square_errors(const nnt_mlp *h, double *sup, double *l2sq, double *minerr, long *pieces) {
-  nnt_pwl_iter *it;
-  nnt_pwl_open(&it, h, NULL, 0, 1);
-  nnt_piece p;
-  long double L2 = 0;
-  *sup = 0, *minerr = INFINITY, *pieces = 0;
-  while (nnt_pwl_next(it, &p)) {
-    double len = p.x1 - p.x0, e0 = p.a * p.x0 + p.c - p.x0 * p.x0, e1 = p.a * p.x1 + p.c - p.x1 * p.x1;
-    double ts = 0.5 + (e1 - e0) / (2 * len * len);
-    ts = fmin(1, fmax(0, ts));
-    double em = e0 * (1 - ts) + e1 * ts + len * len * ts * (1 - ts);
-    *sup = fmax(*sup, fmax(em, fmax(fabs(e0), fabs(e1))));
-    *minerr = fmin(*minerr, fmin(e0, e1)); /* e is concave on a piece: its minimum is at an end */
-    L2 += (long double)len * ((e0 * e0 + e0 * e1 + e1 * e1) / 3 + len * len * (e0 + e1) / 6 + pow(len, 4) / 30);
-    (*pieces)++;
-  }
-  nnt_pwl_close(it);
-  *l2sq = (double)L2;
-}
-
-static void q20_q21_q28(nnt_check_table *t, nnt_rng *rg, int quick) {
+static void q20_q21_q28(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   double worst_sup = 0, worst_l2 = 0, min_e = INFINITY, worst_mid = 0, worst_closed = 0, min_ratio = INFINITY;
   int size_ok = 1, imax = 20;
   for (int i = 0; i <= imax; i++) {
     nnt_mlp h;
-    nnt_build_square(&h, i);
-    double sup, l2, mn;
-    long P;
-    square_errors(&h, &sup, &l2, &mn, &P);
+    nnt_approx_build_square(&h, i);
+    nnt_approx_square_error e;
+    nnt_approx_square_error_of(&h, &e);
+    double sup = e.sup, l2 = e.l2sq, mn = e.min;
+    long P = e.pieces;
     double want = pow(4, -i - 1);
     worst_sup = fmax(worst_sup, fabs(sup / want - 1));
     worst_l2 = fmax(worst_l2, fabs(l2 / (pow(2, -4 * i) / 30) - 1));
@@ -636,14 +616,14 @@ static void q20_q21_q28(nnt_check_table *t, nnt_rng *rg, int quick) {
       worst_mid = fmax(worst_mid, fabs((fwd1(&h, x) - x * x) / want - 1));
       double u = nnt_rng_uniform(rg), e = fwd1(&h, u) - u * u;
       min_e = fmin(min_e, e); /* h_i >= x^2 up to rounding of u*u */
-      worst_closed = fmax(worst_closed, fabs(fwd1(&h, u) - nnt_square_closed(i, u)));
+      worst_closed = fmax(worst_closed, fabs(fwd1(&h, u) - nnt_approx_square_closed(i, u)));
     }
     nnt_mlp_stats st = nnt_mlp_stats_of(&h);
     if (i > 0) size_ok &= st.layers - 1 == i && st.hidden_units == 4L * i && P == (1L << i);
     min_ratio = fmin(min_ratio, l2 / (1 / (5760 * pow((double)P, 4))));
     nnt_mlp_free(&h);
   }
-  nnt_check_row *r = row(t, "Q20", "Thm 4.2", "sup_{[0,1]}|h_i - x^2| = 4^{-i-1} exactly, at midpoints; h_i >= x^2 (i <= 20)");
+  nnt_approx_check_row *r = row(t, "Q20", "Thm 4.2", "sup_{[0,1]}|h_i - x^2| = 4^{-i-1} exactly, at midpoints; h_i >= x^2 (i <= 20)");
   SET(bound, "rel 1e-12");
   SET(measured, "sup rel err %.1e, midpoints %.1e, min (h-x^2) %.1e", worst_sup, worst_mid, min_e);
   r->pass = worst_sup < 1e-12 && worst_mid < 1e-12 && min_e >= -4e-16;
@@ -662,15 +642,15 @@ static void q20_q21_q28(nnt_check_table *t, nnt_rng *rg, int quick) {
   r->pass = min_ratio >= 1 && fabs(min_ratio - 192) < 1e-6;
 }
 
-static void q22_q24(nnt_check_table *t, nnt_rng *rg, int quick) {
+static void q22_q24(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   static const int is[4] = {1, 4, 7, 10};
   int ok = 1, G = quick ? 101 : 401;
   char meas[96] = "";
   double draft_axis = 0, worst_axis = 0;
   for (int q = 0; q < 4; q++) {
     nnt_mlp p, ps;
-    nnt_build_product(&p, is[q], 0);
-    nnt_build_product(&ps, is[q], 1);
+    nnt_approx_build_product(&p, is[q], 0);
+    nnt_approx_build_product(&ps, is[q], 1);
     double err = 0, axis = 0, errs = 0, axs = 0, x[2], y;
     for (int a = 0; a < G; a++)
       for (int b = 0; b < G; b++) {
@@ -691,14 +671,14 @@ static void q22_q24(nnt_check_table *t, nnt_rng *rg, int quick) {
     strcat(meas, buf);
     if (is[q] == 4) {
       nnt_mlp dr;
-      nnt_build_product_draft(&dr, 4);
+      nnt_approx_build_product_draft(&dr, 4);
       x[0] = 1.0 / 16, x[1] = 0;
       nnt_mlp_forward(&dr, x, &draft_axis);
       nnt_mlp_free(&dr);
     }
     nnt_mlp_free(&p), nnt_mlp_free(&ps);
   }
-  nnt_check_row *r = row(t, "Q22", "Cor 4.3 (fixed)", "prod = 2(h((x+y)/2)-h(x/2)-h(y/2)): |prod-xy| <= 4^{-i}, = 0 on axes; signed on [-1,1]^2");
+  nnt_approx_check_row *r = row(t, "Q22", "Cor 4.3 (fixed)", "prod = 2(h((x+y)/2)-h(x/2)-h(y/2)): |prod-xy| <= 4^{-i}, = 0 on axes; signed on [-1,1]^2");
   SET(bound, "4^{-i}; 0 on axes (1e-15)");
   SET(measured, "%s; |prod| on axes %.1g (rounding)", meas, worst_axis);
   SET(note, "draft g_i(2^-4, 0) = %.4e = 1/(2*4^4), not 0 (P21)", draft_axis);
@@ -709,7 +689,7 @@ static void q22_q24(nnt_check_table *t, nnt_rng *rg, int quick) {
   double worst_ratio = 0;
   for (int l = 3; l <= 5; l++) {
     nnt_mlp p;
-    nnt_build_product_l(&p, k, l, 0);
+    nnt_approx_build_product_l(&p, k, l, 0);
     double x[5], y, err = 0;
     for (int s = 0; s < nt; s++) {
       double want = 1;
@@ -733,7 +713,7 @@ static void q22_q24(nnt_check_table *t, nnt_rng *rg, int quick) {
   for (int a = 0; a <= s; a++)
     for (int b = 0; b <= s; b++) {
       double v[2] = {(double)a / s, (double)b / s};
-      nnt_build_partition(&parts[np++], d, s, v, kk);
+      nnt_approx_build_partition(&parts[np++], d, s, v, kk);
     }
   double worst = 0, x[2], y;
   int max_active = 0;
@@ -769,7 +749,7 @@ static void random_1d_net(nnt_mlp *m, nnt_rng *r, const int *w, int nh) {
   }
 }
 
-static void q26_q27_q29(nnt_check_table *t, nnt_rng *rg, int quick) {
+static void q26_q27_q29(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   int trials = quick ? 50 : 200, ok = 1;
   double min_slack = INFINITY;
   for (int k = 0; k < trials; k++) {
@@ -777,15 +757,15 @@ static void q26_q27_q29(nnt_check_table *t, nnt_rng *rg, int quick) {
     for (int l = 0; l < L; l++) w[l] = 1 + (int)nnt_rng_below(rg, 5), m += w[l];
     nnt_mlp g;
     random_1d_net(&g, rg, w, L);
-    nnt_pwl_summary s;
-    nnt_pwl_summarize(&g, NULL, -INFINITY, INFINITY, &s);
+    nnt_approx_pwl_summary s;
+    nnt_approx_pwl_summarize(&g, NULL, -INFINITY, INFINITY, &s);
     double amgm = pow(2.0 * m / L, L), prodb = ldexp(1, L);
     for (int l = 0; l < L; l++) prodb *= w[l];
     ok &= s.pieces <= prodb && prodb <= amgm + 1e-9;
     min_slack = fmin(min_slack, prodb / s.pieces);
     nnt_mlp_free(&g);
   }
-  nnt_check_row *r = row(t, "Q26", "Lemma 4.9", "N_A(net) <= 2^L prod m_j <= (2m/L)^L (random nets, exact counts)");
+  nnt_approx_check_row *r = row(t, "Q26", "Lemma 4.9", "N_A(net) <= 2^L prod m_j <= (2m/L)^L (random nets, exact counts)");
   SET(bound, "holds");
   SET(measured, "%d nets, min bound/N_A %.2f", trials, min_slack);
   r->pass = ok;
@@ -804,8 +784,8 @@ static void q26_q27_q29(nnt_check_table *t, nnt_rng *rg, int quick) {
       }
       nnt_mlp g;
       random_1d_net(&g, rg, w, nh);
-      nnt_sep_result sr;
-      nnt_sep_check(&g, n, &sr);
+      nnt_approx_sep_result sr;
+      nnt_approx_sep_check(&g, n, &sr);
       viol += sr.l1 < sr.lb || sr.l1 < 1.0 / 32;
       min_margin = fmin(min_margin, sr.l1 - sr.lb);
       min_l1 = fmin(min_l1, sr.l1);
@@ -816,9 +796,9 @@ static void q26_q27_q29(nnt_check_table *t, nnt_rng *rg, int quick) {
   /* sharper test cases: g = Delta^j (j < n) and the best constant 1/2 */
   for (int j = 1; j <= 8; j++) {
     nnt_mlp g;
-    nnt_build_delta(&g, j);
-    nnt_sep_result sr;
-    nnt_sep_check(&g, 11, &sr);
+    nnt_approx_build_delta(&g, j);
+    nnt_approx_sep_result sr;
+    nnt_approx_sep_check(&g, 11, &sr);
     viol += sr.l1 < sr.lb;
     min_margin = fmin(min_margin, sr.l1 - sr.lb);
     nnt_mlp_free(&g);
@@ -832,12 +812,12 @@ static void q26_q27_q29(nnt_check_table *t, nnt_rng *rg, int quick) {
   /* capacity: one hidden layer needs 2^n - 1 kinks; the constructed shallow net equals Delta^n */
   int n = 10;
   nnt_mlp d, sh;
-  nnt_build_delta(&d, n);
-  nnt_shallow_from_pieces(&sh, &d);
-  nnt_pwl_summary s;
-  nnt_pwl_summarize(&sh, &d, 0, 1, &s);
-  nnt_pwl_summary sp;
-  nnt_pwl_summarize(&d, NULL, 0, 1, &sp);
+  nnt_approx_build_delta(&d, n);
+  nnt_approx_shallow_from_pieces(&sh, &d);
+  nnt_approx_pwl_summary s;
+  nnt_approx_pwl_summarize(&sh, &d, 0, 1, &s);
+  nnt_approx_pwl_summary sp;
+  nnt_approx_pwl_summarize(&d, NULL, 0, 1, &sp);
   r = row(t, "Q26.2", "Sec 4.2 capacity", "shallow net for Delta^10 on [0,1]: 2^10 - 1 kinks (+1 ReLU) vs 30 deep");
   SET(bound, "sup diff 0");
   SET(measured, "%d ReLUs, interior breakpoints %ld, sup|shallow - deep| %.1g", sh.layers[0].out, sp.pieces - 1, s.sup_abs);
@@ -873,8 +853,8 @@ static void q26_q27_q29(nnt_check_table *t, nnt_rng *rg, int quick) {
   A->W[0] = absw[0], A->W[1] = absw[1];
   nnt_mlp_layer *B = nnt_mlp_add(&ab, 2, 1, NNT_ACT_IDENTITY);
   B->W[0] = ones[0], B->W[1] = ones[1];
-  nnt_piece pc[4];
-  long npc = nnt_pwl_collect(&ab, NULL, -1, 1, pc, 4);
+  nnt_approx_piece pc[4];
+  long npc = nnt_approx_pwl_collect(&ab, NULL, -1, 1, pc, 4);
   r = row(t, "Q29", "Remark 2.2", "|x|: Chebyshev degree n error ~ c/n; 2 ReLUs exact");
   SET(bound, "n*err in [0.1,1]");
   SET(measured, "n*err %.3f %.3f %.3f; ReLU net %ld pieces, slopes %g %g", worst_cheb[0] * 10, worst_cheb[1] * 40,
@@ -884,41 +864,41 @@ static void q26_q27_q29(nnt_check_table *t, nnt_rng *rg, int quick) {
   nnt_mlp_free(&ab);
 }
 
-static void q31(nnt_check_table *t, int quick, uint64_t seed) {
+static void q31(nnt_approx_check_result *t, int quick, uint64_t seed) {
   long ms[3] = {100, 1000, 10000};
   int nm = quick ? 2 : 3, ok = 1;
-  nnt_lazy_result L[3];
+  nnt_approx_lazy_stats L[3];
   char meas[160] = "";
   for (int q = 0; q < nm; q++) {
     nnt_rng rg;
     nnt_rng_init(&rg, seed, 3100 + q);
-    nnt_lazy_train(&rg, ms[q], 500, &L[q]);
+    nnt_approx_lazy_train(&rg, ms[q], 500, &L[q]);
     char b[48];
     snprintf(b, sizeof b, "%sm=%ld: fro %.2f row %.3f gap %.3f", q ? "; " : "", ms[q], L[q].fro, L[q].rowmax, L[q].gap);
     strncat(meas, b, sizeof meas - strlen(meas) - 1);
     ok &= L[q].train_mse < 1e-6;
     if (q) ok &= L[q].gap < L[q - 1].gap && L[q].rowmax < L[q - 1].rowmax && fabs(L[q].fro / L[0].fro - 1) < 0.5;
   }
-  nnt_check_row *r = row(t, "Q31", "[ext] lazy training", "GD on the inner layer: ||V-V0||_F = O(1), max row move and |f_GD - f_lin| shrink with m");
+  nnt_approx_check_row *r = row(t, "Q31", "[ext] lazy training", "GD on the inner layer: ||V-V0||_F = O(1), max row move and |f_GD - f_lin| shrink with m");
   SET(bound, "decreasing in m");
   SET(measured, "%s", meas);
   SET(note, "beyond the book (ch. 5 is empty in the draft); illustration of ch. 3's picture");
   r->pass = ok;
 }
 
-static void q25(nnt_check_table *t, nnt_rng *rg, int quick) {
+static void q25(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   int ok = 1;
   char meas[96] = "";
   static const int rs[2] = {2, 3};
   for (int q = 0; q < 2; q++) {
-    nnt_sobolev_report rep;
-    nnt_sobolev_measure(2, rs[q], quick ? 4 : 8, 8, quick ? 500 : 2000, rg, &rep);
+    nnt_approx_sobolev_report rep;
+    nnt_approx_sobolev_measure(2, rs[q], quick ? 4 : 8, 8, quick ? 500 : 2000, rg, &rep);
     ok &= rep.sup <= rep.bound;
     char buf[48];
     snprintf(buf, sizeof buf, "%sr=%d: %.2e <= %.2e", q ? ", " : "", rs[q], rep.sup, rep.bound);
     strcat(meas, buf);
   }
-  nnt_check_row *r = row(t, "Q25", "Thm 5.4 (fixed)", "Sobolev net d=2 (Taylor deg r-1, signed products, clipping): sup err <= bound");
+  nnt_approx_check_row *r = row(t, "Q25", "Thm 5.4 (fixed)", "Sobolev net d=2 (Taylor deg r-1, signed products, clipping): sup err <= bound");
   SET(bound, "2^d 4^-k + 2^d(d-1)4^-k + C4^-k + Md^r/(r!s^r)");
   SET(measured, "s=%d k=8 %s", quick ? 4 : 8, meas);
   SET(note, "draft's degree-r Taylor / unclipped products / draft product break the proof (P21, P22)");
@@ -926,7 +906,14 @@ static void q25(nnt_check_table *t, nnt_rng *rg, int quick) {
   r->pass = ok;
 }
 
-int nnt_approx_check(int quick, uint64_t seed, nnt_check_table *t) {
+void nnt_approx_check_cfg_default(nnt_approx_check_cfg *cfg, nnt_preset preset) {
+  cfg->quick = preset == NNT_PRESET_QUICK;
+  cfg->seed = 1;
+}
+
+int nnt_approx_check_run(const nnt_approx_check_cfg *cfg, nnt_approx_check_result *t) {
+  int quick = cfg->quick;
+  uint64_t seed = cfg->seed;
   memset(t, 0, sizeof *t);
   nnt_rng rg;
   /* one stream per statement group so a group's numbers do not depend on the others */
@@ -944,7 +931,6 @@ int nnt_approx_check(int quick, uint64_t seed, nnt_check_table *t) {
   nnt_rng_init(&rg, seed, 25), q25(t, &rg, quick);
   nnt_rng_init(&rg, seed, 26), q26_q27_q29(t, &rg, quick);
   q31(t, quick, seed);
-  int fails = 0;
-  for (int i = 0; i < t->n; i++) fails += !t->rows[i].pass;
-  return fails;
+  for (int i = 0; i < t->n; i++) t->fails += !t->rows[i].pass;
+  return NNT_OK;
 }

@@ -1,6 +1,7 @@
 /* ntk.c — near initialisation (ch. 3): linearisation gaps (Props 3.4, 3.7), Lemma 3.15 noise,
  * Thm 3.10 planting, the transport map with the corrected scaling, empirical vs closed-form NTK.
  * Model: F(x; V) = sum_j a_j s(v_j . x), a_j = +-1, v_j ~ N(0, I_d) (the book's init). */
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 #include "nnt_approx.h"
 #include "nnt_error.h"
 
-double nnt_ntk_kinf(const double *x, const double *y, int d) {
+double nnt_approx_ntk_kinf(const double *x, const double *y, int d) {
   double xy = 0, xx = 0, yy = 0;
   for (int i = 0; i < d; i++) xy += x[i] * y[i], xx += x[i] * x[i], yy += y[i] * y[i];
   double c = xy / sqrt(xx * yy);
@@ -16,7 +17,7 @@ double nnt_ntk_kinf(const double *x, const double *y, int d) {
   return xy * (M_PI - acos(c)) / (2 * M_PI);
 }
 
-void nnt_ntk_km(nnt_rng *r, long m, int d, int n, const double *X, const double *Y, double *km) {
+void nnt_approx_ntk_km(nnt_rng *r, long m, int d, int n, const double *X, const double *Y, double *km) {
   double *v = nnt_xmalloc(sizeof(double) * d);
   long *cnt = nnt_xcalloc(n, sizeof(long));
   for (long j = 0; j < m; j++) {
@@ -35,7 +36,7 @@ void nnt_ntk_km(nnt_rng *r, long m, int d, int n, const double *X, const double 
   free(v), free(cnt);
 }
 
-void nnt_random_unit(nnt_rng *r, int d, double *x) {
+void nnt_approx_random_unit(nnt_rng *r, int d, double *x) {
   double n2 = 0;
   do {
     nnt_rng_fill_normal_f64(r, x, d, 0, 1);
@@ -54,7 +55,7 @@ static int cmp_abs(const void *a, const void *b) {
  * v_j -> v_j - 2 (v_j . x) x while ||V - V0||_F <= B. The gap F(V) - F(V0) - <dF(V0), V - V0>
  * is then sum |v_j . x| over flipped units (derivation in docs/approx.md). Returns that gap, and
  * also verifies it by direct evaluation of F on the flipped units (gap_direct). */
-double nnt_relu_adversarial_gap(nnt_rng *r, long m, double B, double *gap_direct) {
+double nnt_approx_relu_adversarial_gap(nnt_rng *r, long m, double B, double *gap_direct) {
   /* x = e_1 without loss of generality (v ~ N(0, I) is rotation invariant): v_j . x ~ N(0,1) */
   double *z = nnt_xmalloc(sizeof(double) * m);
   long np = 0;
@@ -78,7 +79,7 @@ double nnt_relu_adversarial_gap(nnt_rng *r, long m, double B, double *gap_direct
   return gap;
 }
 
-double nnt_prop37_bound(long m, double B, double delta) {
+double nnt_approx_prop37_bound(long m, double B, double delta) {
   return cbrt((double)m) * (4 * pow(B, 4.0 / 3) + 2 * B * pow(log(1 / delta), 0.25));
 }
 
@@ -87,13 +88,13 @@ static double sigmoid(double z) { return 1 / (1 + exp(-z)); }
 
 /* Prop 3.4 with softplus (beta = 1/4): worst ratio gap / bound over `trials` random perturbations
  * of Frobenius norm B at a random unit x. */
-double nnt_prop34_worst_ratio(nnt_rng *r, int m, int d, double B, int trials) {
+double nnt_approx_prop34_worst_ratio(nnt_rng *r, int m, int d, double B, int trials) {
   double *V0 = nnt_xmalloc(sizeof(double) * m * d), *D = nnt_xmalloc(sizeof(double) * m * d), *a = nnt_xmalloc(sizeof(double) * m);
   double x[64], worst = 0;
   nnt_rng_fill_normal_f64(r, V0, (size_t)m * d, 0, 1);
   for (int j = 0; j < m; j++) a[j] = nnt_rng_u64(r) & 1 ? 1 : -1;
   for (int t = 0; t < trials; t++) {
-    nnt_random_unit(r, d, x);
+    nnt_approx_random_unit(r, d, x);
     nnt_rng_fill_normal_f64(r, D, (size_t)m * d, 0, 1);
     double n2 = 0;
     for (long k = 0; k < (long)m * d; k++) n2 += D[k] * D[k];
@@ -113,11 +114,11 @@ double nnt_prop34_worst_ratio(nnt_rng *r, int m, int d, double B, int trials) {
 
 /* Lemma 3.15: |F(x; w0)| over random unit x at init (one fresh init per sample); returns the
  * empirical std and 99% quantile of |F| / sqrt(m). */
-void nnt_lemma315_stats(nnt_rng *r, int m, int d, int samples, double *std_over_sqrtm, double *q99_over_sqrtm) {
+void nnt_approx_lemma315_stats(nnt_rng *r, int m, int d, int samples, double *std_over_sqrtm, double *q99_over_sqrtm) {
   double *F = nnt_xmalloc(sizeof(double) * samples), x[64], v[64];
   double s2 = 0;
   for (int t = 0; t < samples; t++) {
-    nnt_random_unit(r, d, x);
+    nnt_approx_random_unit(r, d, x);
     double f = 0;
     for (int j = 0; j < m; j++) {
       nnt_rng_fill_normal_f64(r, v, d, 0, 1);
@@ -135,8 +136,8 @@ void nnt_lemma315_stats(nnt_rng *r, int m, int d, int samples, double *std_over_
 }
 
 /* Thm 3.10 planting in d = 2 (targets on the circle), following the proof. */
-int nnt_plant(nnt_rng *r, int k, const double *beta, const double *alpha, double tau, double delta, int ntest,
-              nnt_plant_result *res, int neval, const double *Xe, double *Fe, double *Fw0e) {
+int nnt_approx_plant(nnt_rng *r, int k, const double *beta, const double *alpha, double tau, double delta, int ntest,
+              nnt_approx_plant_result *res, int neval, const double *Xe, double *Fe, double *Fw0e) {
   const int d = 2;
   long m = (long)ceil(pow(4, d + 2) * log(1 / delta) / pow(tau, 2 * d - 2));
   double tau_d = pow(tau, d - 1) / pow(2, d + 2);
@@ -214,7 +215,7 @@ int nnt_plant(nnt_rng *r, int k, const double *beta, const double *alpha, double
 
 /* Thm 3.14 with T = u: (rho/sqrt m) F0(x; V) for the corrected scaling v_j = v0_j + a_j u/(rho sqrt m)
  * and the draft's v_j = v0_j + a_j rho u / sqrt m; the limit is u.x/2. x = e_1, u = e_1. */
-void nnt_transport(nnt_rng *r, long m, double *corrected, double *draft) {
+void nnt_approx_transport(nnt_rng *r, long m, double *corrected, double *draft) {
   double rho = 1 / pow(log(1 + (double)m), 2);
   long double F = 0, lin = 0;
   for (long j = 0; j < m; j++) {
@@ -233,7 +234,7 @@ void nnt_transport(nnt_rng *r, long m, double *corrected, double *draft) {
  * The linearised model trained by the same GD steps with the init NTK K0 is
  * f_lin = k0(x, X) alpha, alpha += eta (y - K0 alpha); the gap max |f_GD - f_lin| over 360 test
  * angles shrinks with m while ||V - V0||_F stays O(1). eta = 1/lambda_max(K0). */
-void nnt_lazy_train(nnt_rng *r, long m, int steps, nnt_lazy_result *res) {
+void nnt_approx_lazy_train(nnt_rng *r, long m, int steps, nnt_approx_lazy_stats *res) {
   enum { N = 12, D = 3, NT = 360 };
   double X[N][D], y[N], XT[NT][D];
   for (int i = 0; i < N; i++) {
@@ -268,18 +269,10 @@ void nnt_lazy_train(nnt_rng *r, long m, int steps, nnt_lazy_result *res) {
     for (int k = 0; k < N; k++) K[i][k] *= (X[i][0] * X[k][0] + X[i][1] * X[k][1] + X[i][2] * X[k][2]) / h;
   for (int i = 0; i < NT; i++)
     for (int k = 0; k < N; k++) KT[i][k] *= (XT[i][0] * X[k][0] + XT[i][1] * X[k][1] + XT[i][2] * X[k][2]) / h;
-  double u[N], lam = 0;
-  for (int i = 0; i < N; i++) u[i] = 1;
-  for (int it = 0; it < 200; it++) { /* power iteration for lambda_max(K0) */
-    double w[N], nn = 0;
-    for (int i = 0; i < N; i++) {
-      w[i] = 0;
-      for (int k = 0; k < N; k++) w[i] += K[i][k] * u[k];
-      nn += w[i] * w[i];
-    }
-    lam = sqrt(nn);
-    for (int i = 0; i < N; i++) u[i] = w[i] / lam;
-  }
+  double A[N * N], ev[N];
+  memcpy(A, K, sizeof A);
+  LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', N, A, N, ev);
+  double lam = ev[N - 1];
   double eta = 1 / lam, alpha[N] = {0}, F[N], *G = nnt_xmalloc(sizeof(double) * m * D);
   for (int t = 0; t < steps; t++) {
     /* linearised model */

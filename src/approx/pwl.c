@@ -27,13 +27,13 @@ typedef struct {
   double *root;      /* per layer: nearest zero crossing to the right of the current point */
 } sweep;
 
-struct nnt_pwl_iter {
+struct nnt_approx_pwl_iter {
   sweep s[2];
   int ns;
   double lo, hi, x; /* current point */
   int done, have_pending;
   long regions;
-  nnt_piece pending;
+  nnt_approx_piece pending;
   double pending_mag;
 };
 
@@ -117,12 +117,12 @@ static void sweep_advance(sweep *s, double x1) {
     }
 }
 
-int nnt_pwl_open(nnt_pwl_iter **out, const nnt_mlp *f, const nnt_mlp *g, double lo, double hi) {
+int nnt_approx_pwl_open(nnt_approx_pwl_iter **out, const nnt_mlp *f, const nnt_mlp *g, double lo, double hi) {
   int st = check_net(f, "f");
   if (!st && g) st = check_net(g, "g");
   if (st) return st;
   if (!(lo < hi) || isnan(lo) || isnan(hi)) return nnt_fail(NNT_EINVAL, "PWL interval [%g, %g] is empty", lo, hi);
-  nnt_pwl_iter *it = nnt_xcalloc(1, sizeof *it);
+  nnt_approx_pwl_iter *it = nnt_xcalloc(1, sizeof *it);
   it->ns = g ? 2 : 1;
   sweep_init(&it->s[0], f);
   if (g) sweep_init(&it->s[1], g);
@@ -132,16 +132,16 @@ int nnt_pwl_open(nnt_pwl_iter **out, const nnt_mlp *f, const nnt_mlp *g, double 
   return NNT_OK;
 }
 
-void nnt_pwl_close(nnt_pwl_iter *it) {
+void nnt_approx_pwl_close(nnt_approx_pwl_iter *it) {
   if (!it) return;
   for (int k = 0; k < it->ns; k++) sweep_free(&it->s[k]);
   free(it);
 }
 
-long nnt_pwl_regions(const nnt_pwl_iter *it) { return it->regions; }
+long nnt_approx_pwl_regions(const nnt_approx_pwl_iter *it) { return it->regions; }
 
 /* Next activation-pattern region [x, x1] with the output's affine function; 0 at the end. */
-static int next_region(nnt_pwl_iter *it, nnt_piece *p, double *mag) {
+static int next_region(nnt_approx_pwl_iter *it, nnt_approx_piece *p, double *mag) {
   if (it->done) return 0;
   double x1 = it->hi;
   for (int k = 0; k < it->ns; k++) x1 = fmin(x1, sweep_next(&it->s[k]));
@@ -165,8 +165,8 @@ static int next_region(nnt_pwl_iter *it, nnt_piece *p, double *mag) {
   return 1;
 }
 
-int nnt_pwl_next(nnt_pwl_iter *it, nnt_piece *p) {
-  nnt_piece r;
+int nnt_approx_pwl_next(nnt_approx_pwl_iter *it, nnt_approx_piece *p) {
+  nnt_approx_piece r;
   double mag;
   while (next_region(it, &r, &mag)) {
     if (!it->have_pending) {
@@ -187,16 +187,16 @@ int nnt_pwl_next(nnt_pwl_iter *it, nnt_piece *p) {
   return 1;
 }
 
-int nnt_pwl_summarize(const nnt_mlp *f, const nnt_mlp *g, double lo, double hi, nnt_pwl_summary *s) {
-  nnt_pwl_iter *it;
-  int st = nnt_pwl_open(&it, f, g, lo, hi);
+int nnt_approx_pwl_summarize(const nnt_mlp *f, const nnt_mlp *g, double lo, double hi, nnt_approx_pwl_summary *s) {
+  nnt_approx_pwl_iter *it;
+  int st = nnt_approx_pwl_open(&it, f, g, lo, hi);
   if (st) return st;
   memset(s, 0, sizeof *s);
   long double I = 0, I1 = 0, I2 = 0;
   double fmin_ = INFINITY, fmax_ = -INFINITY;
   int finite = isfinite(lo) && isfinite(hi);
-  nnt_piece p;
-  while (nnt_pwl_next(it, &p)) {
+  nnt_approx_piece p;
+  while (nnt_approx_pwl_next(it, &p)) {
     s->pieces++;
     double f0 = isinf(p.x0) ? (p.a == 0 ? p.c : (p.a > 0 ? -INFINITY : INFINITY)) : p.a * p.x0 + p.c;
     double f1 = isinf(p.x1) ? (p.a == 0 ? p.c : (p.a > 0 ? INFINITY : -INFINITY)) : p.a * p.x1 + p.c;
@@ -210,7 +210,7 @@ int nnt_pwl_summarize(const nnt_mlp *f, const nnt_mlp *g, double lo, double hi, 
     else I1 += len * ((long double)f0 * f0 + (long double)f1 * f1) / (2 * (fabsl(f0) + fabsl(f1)));
   }
   s->regions = it->regions;
-  nnt_pwl_close(it);
+  nnt_approx_pwl_close(it);
   s->integral = finite ? (double)I : NAN;
   s->l1 = finite ? (double)I1 : NAN;
   s->l2sq = finite ? (double)I2 : NAN;
@@ -219,19 +219,41 @@ int nnt_pwl_summarize(const nnt_mlp *f, const nnt_mlp *g, double lo, double hi, 
   return NNT_OK;
 }
 
-long nnt_pwl_collect(const nnt_mlp *f, const nnt_mlp *g, double lo, double hi, nnt_piece *out, long max) {
-  nnt_pwl_iter *it;
-  if (nnt_pwl_open(&it, f, g, lo, hi)) return -1;
+long nnt_approx_pwl_collect(const nnt_mlp *f, const nnt_mlp *g, double lo, double hi, nnt_approx_piece *out, long max) {
+  nnt_approx_pwl_iter *it;
+  if (nnt_approx_pwl_open(&it, f, g, lo, hi)) return -1;
   long n = 0;
-  nnt_piece p;
-  while (nnt_pwl_next(it, &p)) {
+  nnt_approx_piece p;
+  while (nnt_approx_pwl_next(it, &p)) {
     if (n == max) {
-      nnt_pwl_close(it);
+      nnt_approx_pwl_close(it);
       nnt_fail(NNT_EINVAL, "more than %ld pieces", max);
       return -1;
     }
     out[n++] = p;
   }
-  nnt_pwl_close(it);
+  nnt_approx_pwl_close(it);
   return n;
+}
+
+int nnt_approx_square_error_of(const nnt_mlp *f, nnt_approx_square_error *e) {
+  nnt_approx_pwl_iter *it;
+  int st = nnt_approx_pwl_open(&it, f, NULL, 0, 1);
+  if (st) return st;
+  nnt_approx_piece p;
+  long double L2 = 0;
+  e->sup = 0, e->min = INFINITY, e->pieces = 0;
+  while (nnt_approx_pwl_next(it, &p)) {
+    /* e(x) = e0 (1-t) + e1 t + len^2 t (1-t) on the piece, x = x0 + t len: the maximum is at ts */
+    double len = p.x1 - p.x0, e0 = p.a * p.x0 + p.c - p.x0 * p.x0, e1 = p.a * p.x1 + p.c - p.x1 * p.x1;
+    double ts = fmin(1, fmax(0, 0.5 + (e1 - e0) / (2 * len * len)));
+    double em = e0 * (1 - ts) + e1 * ts + len * len * ts * (1 - ts);
+    e->sup = fmax(e->sup, fmax(em, fmax(fabs(e0), fabs(e1))));
+    e->min = fmin(e->min, fmin(e0, e1)); /* concave: the minimum is at an end */
+    L2 += (long double)len * ((e0 * e0 + e0 * e1 + e1 * e1) / 3 + len * len * (e0 + e1) / 6 + pow(len, 4) / 30);
+    e->pieces++;
+  }
+  nnt_approx_pwl_close(it);
+  e->l2sq = (double)L2;
+  return NNT_OK;
 }

@@ -23,7 +23,7 @@ static double sin_icdf(double u) {
   return t;
 }
 
-void nnt_sample_sin_thresholds(nnt_rng *r, int m, double *b, double *a) {
+void nnt_approx_sample_sin_thresholds(nnt_rng *r, int m, double *b, double *a) {
   for (int j = 0; j < m; j++) {
     b[j] = sin_icdf(nnt_rng_uniform(r));
     a[j] = 4.0 * (cos(2 * M_PI * b[j]) >= 0 ? 1 : -1) / m;
@@ -36,7 +36,7 @@ static int cmp_d(const void *x, const void *y) {
 }
 
 /* ||f - sin 2 pi x||^2 on U[0,1] exactly, f = sum a_j 1[x >= b_j] (a_j all of one magnitude). */
-double nnt_sin_threshold_l2sq(int m, const double *b, const double *a) {
+double nnt_approx_sin_threshold_l2sq(int m, const double *b, const double *a) {
   double *p = nnt_xmalloc(sizeof(double) * 2 * m);
   for (int j = 0; j < m; j++) p[2 * j] = b[j], p[2 * j + 1] = a[j];
   qsort(p, m, 2 * sizeof(double), cmp_d);
@@ -52,7 +52,7 @@ double nnt_sin_threshold_l2sq(int m, const double *b, const double *a) {
 }
 
 /* Simpson's rule on [lo, hi] with n (even) intervals. */
-double nnt_simpson(double (*f)(double, void *), void *ctx, double lo, double hi, int n) {
+double nnt_approx_simpson(double (*f)(double, void *), void *ctx, double lo, double hi, int n) {
   double h = (hi - lo) / n, s = f(lo, ctx) + f(hi, ctx);
   for (int i = 1; i < n; i++) s += f(lo + i * h, ctx) * (i % 2 ? 4 : 2);
   return s * h / 3;
@@ -81,15 +81,15 @@ static double radial(double r, void *ctx) {
   return pow(r, d - 1) * exp(-M_PI * r * r) * inner_S(r);
 }
 
-double nnt_barron_gauss_mass(int d) {
+double nnt_approx_barron_gauss_mass(int d) {
   mass_ctx c = {d};
   double sphere = 2 * pow(M_PI, d / 2.0) / tgamma(d / 2.0); /* |S^{d-1}| */
-  return 4 * M_PI * sphere * nnt_simpson(radial, &c, 0, 8, 40000);
+  return 4 * M_PI * sphere * nnt_approx_simpson(radial, &c, 0, 8, 40000);
 }
 
-double nnt_barron_gauss_mass_2d_parts(void) { return 4 * M_PI * nnt_simpson(mass_integrand, NULL, 0, 8, 40000); }
+double nnt_approx_barron_gauss_mass_2d_parts(void) { return 4 * M_PI * nnt_approx_simpson(mass_integrand, NULL, 0, 8, 40000); }
 
-void nnt_sample_barron_gauss(nnt_rng *r, int d, int m, double *W, double *b, double *s) {
+void nnt_approx_sample_barron_gauss(nnt_rng *r, int d, int m, double *W, double *b, double *s) {
   for (int k = 0; k < m; k++) {
     double rad, bb;
     do { /* radius ~ r^d e^{-pi r^2} = chi_{d+1} / sqrt(2 pi); b ~ U[0, r], accept w.p. |sin 2 pi b| */
@@ -101,16 +101,16 @@ void nnt_sample_barron_gauss(nnt_rng *r, int d, int m, double *W, double *b, dou
       rad = sqrt(c2 / (2 * M_PI));
       bb = rad * nnt_rng_uniform(r);
     } while (nnt_rng_uniform(r) >= fabs(sin(2 * M_PI * bb)));
-    nnt_random_unit(r, d, W + (size_t)k * d);
+    nnt_approx_random_unit(r, d, W + (size_t)k * d);
     for (int i = 0; i < d; i++) W[(size_t)k * d + i] *= rad;
     b[k] = bb;
     s[k] = sin(2 * M_PI * bb) > 0 ? -1 : 1; /* q = -4 pi g~ sin(2 pi b) */
   }
 }
 
-double nnt_barron_gauss_sample_mse(nnt_rng *r, int k, double M, int ne, const double *X, double *W, double *b,
+double nnt_approx_barron_gauss_sample_mse(nnt_rng *r, int k, double M, int ne, const double *X, double *W, double *b,
                                    double *s) {
-  nnt_sample_barron_gauss(r, 2, k, W, b, s);
+  nnt_approx_sample_barron_gauss(r, 2, k, W, b, s);
   double e2 = 0;
   for (int e = 0; e < ne; e++) {
     const double *x = X + 2 * e;

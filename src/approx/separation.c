@@ -1,5 +1,6 @@
 /* separation.c — depth separation (Thms 4.4, 4.6): the rigorous triangle-counting lower bound for
  * any 1-D net, evaluated with the exact PWL engine, and the shallow-capacity construction. */
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,14 +13,14 @@
 #include "nnt_optim.h"
 #include "nnt_params.h"
 
-double nnt_sep_lb(int n, long P) { return (ldexp(1, n - 1) - P - 1) / ldexp(1, n + 2); }
+double nnt_approx_sep_lb(int n, long P) { return (ldexp(1, n - 1) - P - 1) / ldexp(1, n + 2); }
 
-int nnt_sep_check(const nnt_mlp *g, int n, nnt_sep_result *res) {
+int nnt_approx_sep_check(const nnt_mlp *g, int n, nnt_approx_sep_result *res) {
   nnt_mlp f;
-  nnt_build_delta(&f, n);
-  nnt_pwl_summary sg, sd;
-  int st = nnt_pwl_summarize(g, NULL, 0, 1, &sg);
-  if (!st) st = nnt_pwl_summarize(&f, g, 0, 1, &sd);
+  nnt_approx_build_delta(&f, n);
+  nnt_approx_pwl_summary sg, sd;
+  int st = nnt_approx_pwl_summarize(g, NULL, 0, 1, &sg);
+  if (!st) st = nnt_approx_pwl_summarize(&f, g, 0, 1, &sd);
   nnt_mlp_free(&f);
   if (st) return st;
   nnt_mlp_stats ms = nnt_mlp_stats_of(g);
@@ -28,16 +29,16 @@ int nnt_sep_check(const nnt_mlp *g, int n, nnt_sep_result *res) {
   res->hidden_layers = ms.layers - 1;
   res->relus = ms.hidden_units;
   res->l1 = sd.l1;
-  res->lb = nnt_sep_lb(n, sg.pieces);
+  res->lb = nnt_approx_sep_lb(n, sg.pieces);
   return NNT_OK;
 }
 
 /* One hidden layer: g(x) = c + sum_i w_i s(x - t_i) reproducing the pieces of f on [0,1]
  * (t_0 = 0 carries the first slope; every interior breakpoint adds one ReLU). */
-int nnt_shallow_from_pieces(nnt_mlp *out, const nnt_mlp *f) {
+int nnt_approx_shallow_from_pieces(nnt_mlp *out, const nnt_mlp *f) {
   long max = 1L << 24;
-  nnt_piece *p = nnt_xmalloc(sizeof *p * max);
-  long n = nnt_pwl_collect(f, NULL, 0, 1, p, max);
+  nnt_approx_piece *p = nnt_xmalloc(sizeof *p * max);
+  long n = nnt_approx_pwl_collect(f, NULL, 0, 1, p, max);
   if (n < 0) {
     free(p);
     return NNT_EINVAL;
@@ -58,7 +59,7 @@ int nnt_shallow_from_pieces(nnt_mlp *out, const nnt_mlp *f) {
  * PyTorch default init, Adam on the MSE over `samples` uniform points of [0,1], full batch. The
  * trained weights are copied into an nnt_mlp for the exact check. */
 
-int nnt_sep_train(const int *w, int nh, int n, int steps, double lr, int samples, uint64_t seed, nnt_mlp *out,
+int nnt_approx_sep_train(const int *w, int nh, int n, int steps, double lr, int samples, uint64_t seed, nnt_mlp *out,
                   double *final_mse) {
   nnt_rng r;
   nnt_rng_init(&r, seed, 4404);
@@ -85,7 +86,7 @@ int nnt_sep_train(const int *w, int nh, int n, int steps, double lr, int samples
   for (int l = 0; l <= L; l++) maxw = width[l] > maxw ? width[l] : maxw;
   double *X = nnt_xmalloc(sizeof(double) * N), *Y = nnt_xmalloc(sizeof(double) * N);
   nnt_mlp target;
-  nnt_build_delta(&target, n);
+  nnt_approx_build_delta(&target, n);
   for (int i = 0; i < N; i++) X[i] = nnt_rng_uniform(&r);
   nnt_mlp_forward_batch(&target, N, X, Y);
   nnt_mlp_free(&target);
@@ -138,8 +139,8 @@ int nnt_sep_train(const int *w, int nh, int n, int steps, double lr, int samples
 /* Best L2 continuous piecewise-linear fit of Delta^n with P uniform pieces (P a power of two,
  * P <= 2^n): hat-basis projection, right-hand sides by Simpson's rule on the 2^-n grid (exact: the
  * product of two affine functions on each cell is quadratic; Delta^n from its closed form), the
- * tridiagonal mass matrix solved directly. Returned as a one-hidden-layer ReLU net. */
-int nnt_sep_best_fit(int n, long P, nnt_mlp *out) {
+ * tridiagonal mass matrix solved by LAPACKE_dptsv. Returned as a one-hidden-layer ReLU net. */
+int nnt_approx_sep_best_fit(int n, long P, nnt_mlp *out) {
   if (P < 1 || P > (1L << n) || (P & (P - 1)))
     return nnt_fail(NNT_EINVAL, "best fit: P = %ld must be a power of two <= 2^%d", P, n);
   long cells = 1L << n, per = cells / P;
@@ -148,23 +149,18 @@ int nnt_sep_best_fit(int n, long P, nnt_mlp *out) {
   for (long k = 0; k < cells; k++) {
     long i = k / per; /* the cell lies in [t_i, t_{i+1}] */
     double x0 = k * dlt, xm = x0 + dlt / 2, x1 = x0 + dlt, ti = i * h;
-    double f0 = nnt_delta_pow_closed(n, x0), fm = nnt_delta_pow_closed(n, xm), f1 = x1 >= 1 ? 0 : nnt_delta_pow_closed(n, x1);
+    double f0 = nnt_approx_delta_pow_closed(n, x0), fm = nnt_approx_delta_pow_closed(n, xm), f1 = x1 >= 1 ? 0 : nnt_approx_delta_pow_closed(n, x1);
     /* phi_{i+1} = (x - t_i)/h, phi_i = 1 - that, on the cell */
     double u0 = (x0 - ti) / h, um = (xm - ti) / h, u1 = (x1 - ti) / h;
     b[i + 1] += dlt / 6 * (f0 * u0 + 4 * fm * um + f1 * u1);
     b[i] += dlt / 6 * (f0 * (1 - u0) + 4 * fm * (1 - um) + f1 * (1 - u1));
   }
-  /* mass matrix: diagonal 2h/3 (h/3 at the ends), off-diagonal h/6; Thomas algorithm */
-  double *dg = nnt_xmalloc(sizeof(double) * (P + 1)), *cp = nnt_xmalloc(sizeof(double) * (P + 1));
+  /* mass matrix: diagonal 2h/3 (h/3 at the ends), off-diagonal h/6, positive definite */
+  double *dg = nnt_xmalloc(sizeof(double) * (P + 1)), *off = nnt_xmalloc(sizeof(double) * P);
   for (long i = 0; i <= P; i++) dg[i] = (i == 0 || i == P) ? h / 3 : 2 * h / 3;
-  double off = h / 6;
-  cp[0] = off / dg[0], c[0] = b[0] / dg[0];
-  for (long i = 1; i <= P; i++) {
-    double m = dg[i] - off * cp[i - 1];
-    cp[i] = off / m;
-    c[i] = (b[i] - off * c[i - 1]) / m;
-  }
-  for (long i = P - 1; i >= 0; i--) c[i] -= cp[i] * c[i + 1];
+  for (long i = 0; i < P; i++) off[i] = h / 6;
+  memcpy(c, b, sizeof(double) * (P + 1));
+  LAPACKE_dptsv(LAPACK_COL_MAJOR, (lapack_int)(P + 1), 1, dg, off, c, (lapack_int)(P + 1));
   nnt_mlp_init(out);
   nnt_mlp_layer *A = nnt_mlp_add(out, 1, (int)P, NNT_ACT_RELU), *B = nnt_mlp_add(out, (int)P, 1, NNT_ACT_IDENTITY);
   double prev = 0;
@@ -175,6 +171,6 @@ int nnt_sep_best_fit(int n, long P, nnt_mlp *out) {
     prev = s;
   }
   B->b[0] = c[0];
-  free(b), free(c), free(dg), free(cp);
+  free(b), free(c), free(dg), free(off);
   return NNT_OK;
 }

@@ -23,11 +23,11 @@ int main(void) {
   /* Delta^L: network == Delta(<2^{L-1} x>) bit for bit on [0,1]; 3L ReLUs; Delta^22 has 2^22 pieces */
   for (int L = 1; L <= 20; L++) {
     nnt_mlp d;
-    nnt_build_delta(&d, L);
+    nnt_approx_build_delta(&d, L);
     double worst = 0;
     for (int s = 0; s < 2000; s++) {
       double x = s % 2 ? nnt_rng_uniform(&r) : ldexp((double)nnt_rng_below(&r, 1u << 26), -26);
-      worst = fmax(worst, fabs(fwd1(&d, x) - nnt_delta_pow_closed(L, x)));
+      worst = fmax(worst, fabs(fwd1(&d, x) - nnt_approx_delta_pow_closed(L, x)));
     }
     CHECK_MSG(worst == 0, "L=%d err %g", L, worst);
     CHECK(nnt_mlp_stats_of(&d).hidden_units == 3L * L);
@@ -35,9 +35,9 @@ int main(void) {
   }
   {
     nnt_mlp d;
-    nnt_build_delta(&d, 22);
-    nnt_pwl_summary s;
-    CHECK(nnt_pwl_summarize(&d, NULL, 0, 1, &s) == 0);
+    nnt_approx_build_delta(&d, 22);
+    nnt_approx_pwl_summary s;
+    CHECK(nnt_approx_pwl_summarize(&d, NULL, 0, 1, &s) == 0);
     CHECK(s.pieces == 1L << 22);
     CHECK_CLOSE(s.integral, 0.5, 1e-13);
     nnt_mlp_free(&d);
@@ -45,14 +45,14 @@ int main(void) {
   /* h_i: sup error exactly 4^{-i-1} at the midpoints, h_i >= x^2 off the dyadic grid, i <= 20 */
   for (int i = 0; i <= 20; i++) {
     nnt_mlp h;
-    nnt_build_square(&h, i);
+    nnt_approx_build_square(&h, i);
     double want = pow(4, -i - 1), worst_mid = 0, min_gap = INFINITY, worst_cf = 0;
     for (int s = 0; s < 2000; s++) {
       double k = (double)nnt_rng_below(&r, 1ull << i), x = (2 * k + 1) / ldexp(1, i + 1);
       worst_mid = fmax(worst_mid, fabs((fwd1(&h, x) - x * x) / want - 1));
       double u = nnt_rng_uniform(&r);
       min_gap = fmin(min_gap, fwd1(&h, u) - u * u);
-      worst_cf = fmax(worst_cf, fabs(fwd1(&h, u) - nnt_square_closed(i, u)));
+      worst_cf = fmax(worst_cf, fabs(fwd1(&h, u) - nnt_approx_square_closed(i, u)));
     }
     CHECK_MSG(worst_mid < 1e-12, "i=%d midpoint rel err %g", i, worst_mid);
     CHECK_MSG(min_gap >= -4e-16, "i=%d h - x^2 = %g", i, min_gap);
@@ -63,8 +63,8 @@ int main(void) {
   /* parity on all 2^16 inputs (corrected), and the draft formula's 49,280 failures */
   {
     nnt_mlp p, q;
-    nnt_build_parity(&p, 16, 0);
-    nnt_build_parity(&q, 16, 1);
+    nnt_approx_build_parity(&p, 16, 0);
+    nnt_approx_build_parity(&q, 16, 1);
     long bad = 0, bad_draft = 0;
     double x[16], y;
     for (long mask = 0; mask < 1L << 16; mask++) {
@@ -82,9 +82,9 @@ int main(void) {
   /* products: |prod - xy| <= 4^{-i}, zero on the axes (up to rounding), signed variant */
   for (int i = 1; i <= 8; i += 3) {
     nnt_mlp p, ps, pd;
-    nnt_build_product(&p, i, 0);
-    nnt_build_product(&ps, i, 1);
-    nnt_build_product_draft(&pd, i);
+    nnt_approx_build_product(&p, i, 0);
+    nnt_approx_build_product(&ps, i, 1);
+    nnt_approx_build_product_draft(&pd, i);
     double worst = 0, worst_s = 0, axis = 0, x[2], y;
     for (int s = 0; s < 5000; s++) {
       x[0] = nnt_rng_uniform(&r), x[1] = s % 10 ? nnt_rng_uniform(&r) : 0;
@@ -104,10 +104,10 @@ int main(void) {
   /* l-fold product with clipping, monomial of x - v */
   {
     nnt_mlp p, mono;
-    nnt_build_product_l(&p, 6, 4, 0);
+    nnt_approx_build_product_l(&p, 6, 4, 0);
     int alpha[2] = {2, 1};
     double v[2] = {0.3, 0.6};
-    nnt_build_monomial(&mono, 2, alpha, v, 8);
+    nnt_approx_build_monomial(&mono, 2, alpha, v, 8);
     double worst = 0, wm = 0, x[4], y;
     for (int s = 0; s < 3000; s++) {
       double want = 1;
@@ -125,7 +125,7 @@ int main(void) {
   {
     nnt_mlp m;
     double eps = 0.01;
-    nnt_build_steps(&m, g_sin, NULL, 2 * M_PI, eps);
+    nnt_approx_build_steps(&m, g_sin, NULL, 2 * M_PI, eps);
     double worst = 0, knot = 0;
     for (int i = 0; i < m.layers[0].out; i++) {
       double b = -m.layers[0].b[i];
@@ -143,13 +143,13 @@ int main(void) {
   {
     nnt_mlp a, d, c;
     double w = 0.5, b = 0.25;
-    nnt_net_affine(&a, 1, 1, &w, &b);
-    nnt_build_delta(&d, 3);
-    nnt_net_compose(&c, &a, &d);
+    nnt_approx_net_affine(&a, 1, 1, &w, &b);
+    nnt_approx_build_delta(&d, 3);
+    nnt_approx_net_compose(&c, &a, &d);
     CHECK(c.nlayers == d.nlayers);
     for (int s = 0; s < 100; s++) {
       double x = nnt_rng_uniform(&r);
-      CHECK(fabs(fwd1(&c, x) - nnt_delta_pow_closed(3, 0.5 * x + 0.25)) < 1e-13);
+      CHECK(fabs(fwd1(&c, x) - nnt_approx_delta_pow_closed(3, 0.5 * x + 0.25)) < 1e-13);
     }
     nnt_mlp_free(&a), nnt_mlp_free(&d), nnt_mlp_free(&c);
   }

@@ -9,8 +9,8 @@
 /* Every piece agrees with nnt_mlp_forward at random interior points and at its ends. */
 static void check_pieces_vs_forward(const nnt_mlp *m, double lo, double hi, nnt_rng *r) {
   long max = 1 << 16;
-  nnt_piece *p = malloc(sizeof *p * max);
-  long n = nnt_pwl_collect(m, NULL, lo, hi, p, max);
+  nnt_approx_piece *p = malloc(sizeof *p * max);
+  long n = nnt_approx_pwl_collect(m, NULL, lo, hi, p, max);
   CHECK(n > 0);
   double worst = 0;
   for (long k = 0; k < n; k++) {
@@ -55,18 +55,18 @@ int main(void) {
   /* Delta^L: 2^L pieces on [0,1], 2^L + 2 on R, int = 1/2, int|D - 1/2| = 1/4 (via f - g with g = 1/2) */
   for (int L = 1; L <= 12; L++) {
     nnt_mlp d;
-    nnt_build_delta(&d, L);
-    nnt_pwl_summary s;
-    CHECK(nnt_pwl_summarize(&d, NULL, 0, 1, &s) == 0);
+    nnt_approx_build_delta(&d, L);
+    nnt_approx_pwl_summary s;
+    CHECK(nnt_approx_pwl_summarize(&d, NULL, 0, 1, &s) == 0);
     CHECK(s.pieces == (1L << L));
     CHECK_CLOSE(s.integral, 0.5, 1e-14);
     CHECK_CLOSE(s.l2sq, 1.0 / 3, 1e-14); /* E U^2 for U uniform */
-    CHECK(nnt_pwl_summarize(&d, NULL, -INFINITY, INFINITY, &s) == 0);
+    CHECK(nnt_approx_pwl_summarize(&d, NULL, -INFINITY, INFINITY, &s) == 0);
     CHECK(s.pieces == (1L << L) + 2);
     nnt_mlp half;
     double zero = 0, h = 0.5;
-    nnt_net_affine(&half, 1, 1, &zero, &h);
-    CHECK(nnt_pwl_summarize(&d, &half, 0, 1, &s) == 0);
+    nnt_approx_net_affine(&half, 1, 1, &zero, &h);
+    CHECK(nnt_approx_pwl_summarize(&d, &half, 0, 1, &s) == 0);
     CHECK_CLOSE(s.l1, 0.25, 1e-14);
     CHECK_CLOSE(s.l2sq, 1.0 / 12, 1e-14);
     if (L <= 8) check_pieces_vs_forward(&d, -0.5, 1.5, &r);
@@ -79,13 +79,13 @@ int main(void) {
     nnt_mlp m;
     random_net(&m, &r, w, nh);
     check_pieces_vs_forward(&m, -4, 4, &r);
-    nnt_pwl_summary s;
-    nnt_pwl_summarize(&m, NULL, -INFINITY, INFINITY, &s);
+    nnt_approx_pwl_summary s;
+    nnt_approx_pwl_summarize(&m, NULL, -INFINITY, INFINITY, &s);
     long bound = 1L << nh;
     for (int l = 0; l < nh; l++) bound *= w[l];
     CHECK_MSG(s.pieces <= bound, "N_A %ld > %ld", s.pieces, bound);
     /* f - f is identically zero: one piece */
-    nnt_pwl_summarize(&m, &m, -3, 3, &s);
+    nnt_approx_pwl_summarize(&m, &m, -3, 3, &s);
     CHECK(s.pieces == 1 && s.sup_abs == 0);
     nnt_mlp_free(&m);
   }
@@ -95,13 +95,13 @@ int main(void) {
     nnt_mlp f, g, fg;
     random_net(&f, &r, w1, 1 + t % 2);
     random_net(&g, &r, w2, 1);
-    nnt_pwl_summary sf, sg, sd, sc;
-    nnt_pwl_summarize(&f, NULL, -INFINITY, INFINITY, &sf);
-    nnt_pwl_summarize(&g, NULL, -INFINITY, INFINITY, &sg);
-    nnt_pwl_summarize(&f, &g, -INFINITY, INFINITY, &sd);
+    nnt_approx_pwl_summary sf, sg, sd, sc;
+    nnt_approx_pwl_summarize(&f, NULL, -INFINITY, INFINITY, &sf);
+    nnt_approx_pwl_summarize(&g, NULL, -INFINITY, INFINITY, &sg);
+    nnt_approx_pwl_summarize(&f, &g, -INFINITY, INFINITY, &sd);
     CHECK(sd.pieces <= sf.pieces + sg.pieces - 1);
-    nnt_net_compose(&fg, &g, &f); /* f(g(x)) */
-    nnt_pwl_summarize(&fg, NULL, -INFINITY, INFINITY, &sc);
+    nnt_approx_net_compose(&fg, &g, &f); /* f(g(x)) */
+    nnt_approx_pwl_summarize(&fg, NULL, -INFINITY, INFINITY, &sc);
     CHECK(sc.pieces <= sf.pieces * sg.pieces);
     for (int s2 = 0; s2 < 50; s2++) { /* the composition really is f o g */
       double x = 6 * nnt_rng_uniform(&r) - 3, y1, y2, y3;
@@ -117,8 +117,8 @@ int main(void) {
     int w[2] = {5, 4};
     nnt_mlp m;
     random_net(&m, &r, w, 2);
-    nnt_pwl_summary s;
-    nnt_pwl_summarize(&m, NULL, -2, 3, &s);
+    nnt_approx_pwl_summary s;
+    nnt_approx_pwl_summarize(&m, NULL, -2, 3, &s);
     int N = 2000000;
     double I = 0, I1 = 0, I2 = 0;
     for (int k = 0; k < N; k++) {

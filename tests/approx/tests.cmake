@@ -17,7 +17,7 @@ nnt_cli_test(approx_bad_net_missing 2 "cannot read" approx separation --n 6 --ne
 nnt_cli_test(approx_bad_net_json 2 "malformed|format" approx separation --n 6 --net ${NNT_SRC_DIR}/tests/approx/bad_net.json --out ${_o}/never)
 nnt_cli_test(approx_bad_net_2d 2 "1-D input" approx separation --n 6 --net ${NNT_SRC_DIR}/tests/approx/net_2d.json --out ${_o}/never)
 nnt_cli_test(approx_bad_n 2 "--n: 0 is out of range" approx separation --n 0 --net ${_ex}/half.json)
-nnt_cli_test(approx_unknown_demo 2 "unknown demo" approx frobnicate)
+nnt_cli_test(approx_unknown_demo 2 "unknown subcommand" approx frobnicate)
 nnt_cli_test(approx_sobolev 0 " 3 +4 +25 " approx sobolev --quick --out ${_o}/sobolev)
 nnt_cli_test(approx_bad_sobolev_d 2 "--d: 3 is out of range" approx sobolev --d 3 --out ${_o}/never)
 nnt_cli_test(approx_separation_train 0 "trained: Adam.*-> holds.*not evidence" approx separation --n 6 --train 4 --steps 300 --out ${_o}/sept)
