@@ -9,43 +9,6 @@
 #include "cli.h"
 #include "nnt_io.h"
 
-void cli_common_init(cli_common *co, const char *default_out) {
-  co->seed = 1;
-  co->threads = 0;
-  co->out = default_out;
-  co->quick = 0;
-  co->help = 0;
-  co->resume = 0;
-  co->force = 0;
-}
-
-void cli_reset(void) {
-  optind = 0; /* glibc: 0 also resets getopt's internal state */
-  opterr = 0;
-}
-
-int cli_common_option(int c, char **argv, cli_common *co) {
-  long v;
-  switch (c) {
-    case 0x101:
-      if (cli_parse_long("--seed", optarg, 0, LONG_MAX, &v)) return NNT_EINVAL;
-      co->seed = (unsigned long long)v;
-      return NNT_OK;
-    case 0x102: return cli_parse_int("--threads", optarg, 1, 1024, &co->threads);
-    case 0x103:
-      if (!*optarg) return nnt_fail(NNT_EINVAL, "--out: empty folder name");
-      co->out = optarg;
-      return NNT_OK;
-    case 0x104: co->quick = 1; return NNT_OK;
-    case 'h': co->help = 1; return NNT_OK;
-    case ':': return nnt_fail(NNT_EINVAL, "option %s needs a value", argv[optind - 1]);
-    case '?':
-      if (optopt) return nnt_fail(NNT_EINVAL, "unknown option -%c", optopt);
-      return nnt_fail(NNT_EINVAL, "unknown option %s", argv[optind - 1]);
-    default: return -1;
-  }
-}
-
 int cli_begin(const cli_common *co) {
   nnt_threads_set(co->threads);
   return co->out ? nnt_mkdirs(co->out) : NNT_OK;
@@ -152,13 +115,6 @@ int cli_parse_choice(const char *opt, const char *s, const char *const *choices,
     strncat(all, choices[i], sizeof all - strlen(all) - 1);
   }
   return nnt_fail(NNT_EINVAL, "%s: '%s' is not one of %s", opt, s, all);
-}
-
-int cli_positional(int argc, char **argv, int want, const char *usage) {
-  int have = argc - optind;
-  if (have > want) return nnt_fail(NNT_EINVAL, "unexpected argument '%s' (usage: %s)", argv[optind + want], usage);
-  if (have < want) return nnt_fail(NNT_EINVAL, "missing argument (usage: %s)", usage);
-  return NNT_OK;
 }
 
 void cli_tour_printf(cli_tour *t, const char *fmt, ...) {

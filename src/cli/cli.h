@@ -6,7 +6,6 @@
  */
 #ifndef CLI_H
 #define CLI_H
-#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -24,22 +23,6 @@ typedef struct {
 
 /* Creates co->out (if set) and applies --threads. Call after every option is validated. */
 int cli_begin(const cli_common *co);
-
-/* Hand-written getopt loops (being replaced by the option tables below): put NNT_COMMON_OPTIONS
- * first in the option table and pass unhandled option characters to cli_common_option(). */
-#define NNT_COMMON_OPTIONS                                                                          \
-  {"seed", required_argument, 0, 0x101}, {"threads", required_argument, 0, 0x102},                   \
-      {"out", required_argument, 0, 0x103}, {"quick", no_argument, 0, 0x104}, {"help", no_argument, 0, 'h'}
-#define NNT_COMMON_HELP                                                                             \
-  "  --seed S       random seed (default 1)\n"                                                      \
-  "  --threads N    threads for OpenMP and OpenBLAS (default: all cores)\n"                         \
-  "  --out DIR      write results (CSV, JSON, plots) into DIR\n"                                    \
-  "  --quick        small preset (seconds) for tests and the tour\n"
-void cli_common_init(cli_common *co, const char *default_out);
-/* Handles a common option or getopt's '?'/':' (unknown option, missing value). Returns NNT_OK if
- * c was handled, NNT_EINVAL (message recorded) on a bad value, -1 if c is not a common option. */
-int cli_common_option(int c, char **argv, cli_common *co);
-void cli_reset(void);
 
 /* ---------------------------------------------------------------- declarative options
  * A subcommand declares its options once, as a table of fields of its config struct, and itself
@@ -124,8 +107,6 @@ int cli_parse_double(const char *opt, const char *s, double lo, double hi, doubl
  * At most max values. */
 int cli_parse_int_list(const char *opt, const char *s, long lo, long hi, long *vals, int max, int *n);
 int cli_parse_choice(const char *opt, const char *s, const char *const *choices, int *out);
-/* Error for a stray positional argument or a missing one. */
-int cli_positional(int argc, char **argv, int want, const char *usage);
 
 /* The tour: each area contributes a section to report.md and its files under out/<area>/.
  * A hook returns NNT_OK when it ran to the end, whatever its checks found: a failed check is a

@@ -1,5 +1,6 @@
 /* Declarative options: one table per subcommand drives parsing, range checks, --help and defaults. */
 #include <assert.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -9,6 +10,44 @@
 #include "cli.h"
 
 enum { OPT_BASE = 0x200, OPT_SEED = 0x101, OPT_THREADS, OPT_OUT, OPT_QUICK, OPT_RESUME, OPT_FORCE };
+
+static void common_init(cli_common *co) {
+  co->seed = 1;
+  co->threads = 0;
+  co->out = NULL;
+  co->quick = 0;
+  co->help = 0;
+  co->resume = 0;
+  co->force = 0;
+}
+
+static void getopt_reset(void) {
+  optind = 0; /* glibc: 0 also resets getopt's internal state */
+  opterr = 0;
+}
+
+/* A common option, or getopt's ':' (missing value) and '?' (unknown short option). */
+static int common_option(int c, char **argv, cli_common *co) {
+  long v;
+  switch (c) {
+    case OPT_SEED:
+      if (cli_parse_long("--seed", optarg, 0, LONG_MAX, &v)) return NNT_EINVAL;
+      co->seed = (unsigned long long)v;
+      return NNT_OK;
+    case OPT_THREADS: return cli_parse_int("--threads", optarg, 1, 1024, &co->threads);
+    case OPT_OUT:
+      if (!*optarg) return nnt_fail(NNT_EINVAL, "--out: empty folder name");
+      co->out = optarg;
+      return NNT_OK;
+    case OPT_QUICK: co->quick = 1; return NNT_OK;
+    case 'h': co->help = 1; return NNT_OK;
+    case ':': return nnt_fail(NNT_EINVAL, "option %s needs a value", argv[optind - 1]);
+    case '?':
+      if (optopt) return nnt_fail(NNT_EINVAL, "unknown option -%c", optopt);
+      return nnt_fail(NNT_EINVAL, "unknown option %s", argv[optind - 1]);
+    default: return -1;
+  }
+}
 
 static int nopts(const cli_cmd *cmd) {
   int n = 0;
@@ -164,7 +203,7 @@ void cli_help(const cli_cmd *cmd, FILE *f) {
 int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a) {
   int n = nopts(cmd);
   memset(a, 0, sizeof *a);
-  cli_common_init(&a->co, NULL);
+  common_init(&a->co);
   a->co.threads = cmd->threads_default;
   struct option *lo = nnt_xcalloc((size_t)n + 9, sizeof *lo);
   int k = 0;
@@ -186,7 +225,7 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
     if (!strcmp(argv[i], "--quick")) a->co.quick = 1;
   if (cfg) memset(cfg, 0, cmd->cfg_size);
   if (cmd->defaults) cmd->defaults(cfg, a->co.quick);
-  cli_reset();
+  getopt_reset();
   int c, st = NNT_OK;
   while (!st && (c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
     if (c >= OPT_BASE && c < OPT_BASE + n) {
@@ -197,7 +236,7 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
     else if (c == '?' && !optopt)
       st = nnt_fail(NNT_EINVAL, "unknown option %s (nnt %s --help lists the options)", argv[optind - 1], cmd->name);
     else {
-      int r = cli_common_option(c, argv, &a->co);
+      int r = common_option(c, argv, &a->co);
       st = r < 0 ? nnt_fail(NNT_EINVAL, "unknown option") : r;
     }
   }
