@@ -327,6 +327,7 @@ static int gru_nnt(int N, int n_test, uint64_t seed, double *step_s, double *ste
   nnt_params P;
   nnt_params_init(&P);
   nnt_param *th = nnt_params_add_f32(&P, "qstr.theta", 1, (int)mo.np);
+  nnt_params_alloc(&P);
   float *p = th->value.data, *g = th->grad.data;
   for (size_t k = 0; k < mo.np; k++) p[k] = (float)p64[k];
   nnt_optim opt;
@@ -345,7 +346,7 @@ static int gru_nnt(int N, int n_test, uint64_t seed, double *step_s, double *ste
     for (int i = 0; i < B * N; i++) dy[i] = 2.0f / (B * N) * (yh[i] - y[i]);
     memset(g, 0, sizeof(float) * mo.np);
     nnt_qstr_backward_f32(&mo, ws, p, X, B, dy, g);
-    nnt_qstr_adamw_step(&opt);
+    nnt_optim_step(&opt);
     t[k] = nnt_now() - t0, *step_macs = nnt_qstr_macs_done() - m0;
   }
   long us[GRU_STEPS];

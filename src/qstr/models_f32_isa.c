@@ -1,5 +1,5 @@
-/* float32 instance of the qSTR model kernels (training and evaluation), and the AdamW step of
- * the trainer; compiled once per instruction-set level (nnt_cpu.h). */
+/* float32 instance of the qSTR model kernels (training and evaluation); compiled once per
+ * instruction-set level (nnt_cpu.h). */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -8,8 +8,6 @@
 
 #include "nnt_blas.h"
 #include "nnt_error.h"
-#include "nnt_optim.h"
-#include "nnt_params.h"
 #include "nnt_qstr.h"
 #include "nnt_simd.h"
 
@@ -132,50 +130,11 @@ static void gru_gates_f32(int H, const float *a, const float *c, const float *hp
 #define ENTRY(name) NNT_ISA_FN(F(name))
 #include "models.inc"
 
-void NNT_ISA_FN(nnt_qstr_adamw_step)(nnt_optim *o) {
-  /* the core's AdamW update (torch semantics: decoupled decay, lerp for m, eps after the
-   * bias-corrected sqrt(v)) specialised to one float32 tensor without branches in the loop, so
-   * it vectorises; checked bit-for-bit against nnt_optim_step in tests/qstr/test_models.c */
-  const nnt_optim_config *c = &o->cfg;
-  nnt_param *q = o->params->items[0];
-  o->step++;
-  const double bc1 = 1 - pow(c->beta1, (double)o->step), bc2 = 1 - pow(c->beta2, (double)o->step);
-  const float step_size = (float)(c->lr / bc1), bc2_sqrt = (float)sqrt(bc2), eps = (float)c->eps;
-  const float b2 = (float)c->beta2, one_b1 = (float)(1 - c->beta1), one_b2 = (float)(1 - c->beta2);
-  const float shrink = (float)(1 - c->lr * c->weight_decay);
-  float *restrict p = q->value.data, *restrict m = o->m[0].data, *restrict v = o->v[0].data;
-  const float *restrict g = q->grad.data;
-  size_t n = q->value.numel;
-  size_t i = 0;
-  const int decay = c->weight_decay != 0;
-  /* explicit vectors: the compiler keeps sqrtf scalar (errno); the same operations in the same order */
-  const __m256 vshrink = _mm256_set1_ps(shrink), vb2 = _mm256_set1_ps(b2), vob1 = _mm256_set1_ps(one_b1);
-  const __m256 vob2 = _mm256_set1_ps(one_b2), vbc2 = _mm256_set1_ps(bc2_sqrt), veps = _mm256_set1_ps(eps);
-  const __m256 vstep = _mm256_set1_ps(step_size);
-  for (; i + 8 <= n; i += 8) {
-    __m256 pi = _mm256_loadu_ps(p + i), gi = _mm256_loadu_ps(g + i), mi = _mm256_loadu_ps(m + i), vi = _mm256_loadu_ps(v + i);
-    if (decay) pi = _mm256_mul_ps(pi, vshrink);
-    mi = _mm256_add_ps(mi, _mm256_mul_ps(vob1, _mm256_sub_ps(gi, mi)));
-    vi = _mm256_add_ps(_mm256_mul_ps(vi, vb2), _mm256_mul_ps(_mm256_mul_ps(vob2, gi), gi));
-    __m256 den = _mm256_add_ps(_mm256_div_ps(_mm256_sqrt_ps(vi), vbc2), veps);
-    pi = _mm256_sub_ps(pi, _mm256_div_ps(_mm256_mul_ps(vstep, mi), den));
-    _mm256_storeu_ps(p + i, pi), _mm256_storeu_ps(m + i, mi), _mm256_storeu_ps(v + i, vi);
-  }
-  for (; i < n; i++) {
-    if (decay) p[i] = p[i] * shrink;
-    m[i] = m[i] + one_b1 * (g[i] - m[i]);
-    v[i] = v[i] * b2 + one_b2 * g[i] * g[i];
-    float denom = sqrtf(v[i]) / bc2_sqrt + eps;
-    p[i] = p[i] - step_size * m[i] / denom;
-  }
-}
-
 #if NNT_ISA_BASE_TU
 NNT_ISA_DECLARE(void, nnt_qstr_forward_f32, (const nnt_qstr_model *, nnt_qstr_ws_f32 *, const float *, const float *,
                                              int, float *));
 NNT_ISA_DECLARE(void, nnt_qstr_backward_f32, (const nnt_qstr_model *, nnt_qstr_ws_f32 *, const float *, const float *,
                                               int, const float *, float *));
-NNT_ISA_DECLARE(void, nnt_qstr_adamw_step, (nnt_optim *));
 
 void nnt_qstr_forward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B,
                           float *yhat) {
@@ -186,8 +145,6 @@ void nnt_qstr_backward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const 
                            const float *dy, float *grad) {
   NNT_ISA_PICK(nnt_qstr_backward_f32)(mo, ws, p, X, B, dy, grad);
 }
-
-void nnt_qstr_adamw_step(nnt_optim *o) { NNT_ISA_PICK(nnt_qstr_adamw_step)(o); }
 
 const float *nnt_qstr_attention_f32(const nnt_qstr_model *mo, const nnt_qstr_ws_f32 *ws, int b, int h) {
   size_t NN = (size_t)mo->N * mo->N;

@@ -17,7 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nnt_optim.h"
 #include "nnt_rng.h"
 
 /* ---------------------------------------------------------------- task generator */
@@ -140,9 +139,6 @@ typedef struct {
 } nnt_qstr_result;
 
 void nnt_qstr_train_cfg_default(nnt_qstr_train_cfg *c);
-/* nnt_optim_step for an AdamW optimizer over a registry holding one float32 tensor (the flat
- * parameter vector), vectorised; identical results (requires beta1 > 0.5, as PyTorch's lerp). */
-void nnt_qstr_adamw_step(nnt_optim *o);
 /* One run: init stream, train-data stream and test-data stream are (seed, 8*point+k), so a point
  * gives the same result whatever thread runs it. */
 void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, const nnt_qstr_train_cfg *c,

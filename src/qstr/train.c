@@ -75,6 +75,7 @@ static nnt_param *point_setup(const nnt_qstr_model *mo, uint64_t seed, uint64_t 
   nnt_qstr_model_init(mo, &rinit, p64);
   nnt_params_init(P);
   nnt_param *th = nnt_params_add_f32(P, "qstr.theta", 1, (int)mo->np);
+  nnt_params_alloc(P);
   float *p = th->value.data;
   for (size_t k = 0; k < mo->np; k++) p[k] = (float)p64[k];
   free(p64);
@@ -127,7 +128,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
     }
     memset(g, 0, sizeof(float) * np);
     nnt_qstr_backward_f32(mo, ws, p, X, Bt, dy, g);
-    nnt_qstr_adamw_step(&opt);
+    nnt_optim_step(&opt);
     phase_charge(&pc, NNT_QSTR_PHASE_BWD);
     if (steps % c->check_every == 0) {
       int complete;
@@ -265,7 +266,7 @@ void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, i
       res->samples += B;
       memset(g, 0, sizeof(float) * np);
       nnt_qstr_backward_f32(mo, ws, p, X, B, dy, g);
-      nnt_qstr_adamw_step(&opt);
+      nnt_optim_step(&opt);
     }
     el = sum / cnt;
     if (!isfinite(el)) {

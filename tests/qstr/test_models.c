@@ -100,30 +100,6 @@ static void counts(void) {
   free(p);
 }
 
-/* the vectorised AdamW step equals the core's nnt_optim_step bit for bit */
-static void adamw(void) {
-  nnt_params P1, P2;
-  nnt_params_init(&P1), nnt_params_init(&P2);
-  nnt_param *a = nnt_params_add_f32(&P1, "w", 1, 1000), *b = nnt_params_add_f32(&P2, "w", 1, 1000);
-  nnt_rng r;
-  nnt_rng_init(&r, 3, 0);
-  nnt_rng_fill_normal_f32(&r, a->value.data, 1000, 0, 1);
-  memcpy(b->value.data, a->value.data, 4000);
-  nnt_optim o1, o2;
-  nnt_optim_config c = nnt_adamw_defaults();
-  c.lr = 0.01, c.weight_decay = 0.1;
-  nnt_optim_init(&o1, &P1, c), nnt_optim_init(&o2, &P2, c);
-  for (int s = 0; s < 20; s++) {
-    nnt_rng_fill_normal_f32(&r, a->grad.data, 1000, 0, 1 + s);
-    memcpy(b->grad.data, a->grad.data, 4000);
-    nnt_optim_step(&o1);
-    nnt_qstr_adamw_step(&o2);
-  }
-  CHECK(memcmp(a->value.data, b->value.data, 4000) == 0);
-  nnt_optim_free(&o1), nnt_optim_free(&o2);
-  nnt_params_free(&P1), nnt_params_free(&P2);
-}
-
 /* the structure-aware evaluation equals the generic forward pass (float rounding aside) */
 static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple) {
   nnt_qstr_task_cfg tc;
@@ -165,7 +141,6 @@ int main(void) {
     fast_eval(arch, 0, 1, 1);
     fast_eval(arch, 1, 2, 0);
   }
-  adamw();
   int hid[2] = {7, 5};
   gradcheck("tr (torch MHA + MLP)", NNT_QSTR_TR, 5, 6, 1, 0, NULL, 0);
   gradcheck("trp H=2 (merged QK)", NNT_QSTR_TRP, 5, 6, 2, 0, NULL, 1);

@@ -1,0 +1,182 @@
+/* Optimizers. The update kernels are compiled once per instruction-set level (nnt_cpu.h) and run
+ * over the registry's flat value, grad and state blocks, one loop per dtype section; the float32
+ * Adam kernel is written with 256-bit vectors because the compiler keeps sqrtf scalar (errno).
+ * Every level performs the same IEEE operations per element, so the levels agree bit for bit. */
+#include "nnt_optim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "nnt_error.h"
+#include "nnt_simd.h"
+
+/* The same update written once per dtype: T is float or double, and every literal and scalar is
+ * first converted to T, so float32 parameters see float32 arithmetic as in PyTorch on CPU. */
+#define NNT_SGD_STEP(T)                                                                  \
+  static void sgd_##T(T *p, const T *grad, T *buf, size_t n, const nnt_optim_config *c, \
+                      int first) {                                                       \
+    const T lr = (T)c->lr, wd = (T)c->weight_decay, mom = (T)c->momentum;                \
+    const T damp = (T)(1 - c->dampening);                                                \
+    const int decay = c->weight_decay != 0, use_mom = c->momentum != 0, nest = c->nesterov; \
+    for (size_t i = 0; i < n; i++) {                                                     \
+      T g = grad[i];                                                                     \
+      if (decay) g = g + wd * p[i];                                                      \
+      if (use_mom) {                                                                     \
+        buf[i] = first ? g : mom * buf[i] + damp * g;                                    \
+        g = nest ? g + mom * buf[i] : buf[i];                                            \
+      }                                                                                  \
+      p[i] = p[i] - lr * g;                                                              \
+    }                                                                                    \
+  }
+
+/* Adam's scalars for step t, computed in double as Python floats are, then rounded to T. */
+#define NNT_ADAM_SCALARS(T)                                                                          \
+  const double bc1 = 1 - pow(c->beta1, (double)t), bc2 = 1 - pow(c->beta2, (double)t);             \
+  const T step_size = (T)(c->lr / bc1), bc2_sqrt = (T)sqrt(bc2), eps = (T)c->eps;                   \
+  const T b1 = (T)c->beta1, b2 = (T)c->beta2, one_b1 = (T)(1 - c->beta1), one_b2 = (T)(1 - c->beta2); \
+  const int l2 = c->kind == NNT_OPT_ADAM && c->weight_decay != 0;                                    \
+  const int decoupled = c->kind == NNT_OPT_ADAMW && c->weight_decay != 0;                            \
+  const int small_w = one_b1 < (T)0.5; /* torch lerp_'s two forms */                                \
+  const T l2wd = (T)c->weight_decay, shrink = (T)(1 - c->lr * c->weight_decay)
+
+#define NNT_ADAM_STEP(T, SQRT)                                                                     \
+  static void adam_##T(T *p, const T *grad, T *m, T *v, size_t i0, size_t n,                      \
+                       const nnt_optim_config *c, long long t) {                                  \
+    NNT_ADAM_SCALARS(T);                                                                          \
+    for (size_t i = i0; i < n; i++) {                                                             \
+      T g = grad[i];                                                                              \
+      if (decoupled) p[i] = p[i] * shrink;                                                        \
+      if (l2) g = g + l2wd * p[i];                                                                \
+      m[i] = small_w ? m[i] + one_b1 * (g - m[i]) : g - (g - m[i]) * b1;                          \
+      v[i] = v[i] * b2 + one_b2 * g * g;                                /* mul_ then addcmul_ */  \
+      T denom = SQRT(v[i]) / bc2_sqrt + eps;                                                      \
+      p[i] = p[i] - step_size * m[i] / denom;                                                     \
+    }                                                                                             \
+  }
+
+NNT_SGD_STEP(float)
+NNT_SGD_STEP(double)
+NNT_ADAM_STEP(float, sqrtf)
+NNT_ADAM_STEP(double, sqrt)
+
+/* adam_float, eight lanes at a time with the same operations in the same order. */
+static void adam_float_vec(float *p, const float *grad, float *m, float *v, size_t n, const nnt_optim_config *c,
+                           long long t) {
+  NNT_ADAM_SCALARS(float);
+  const __m256 vshrink = _mm256_set1_ps(shrink), vl2 = _mm256_set1_ps(l2wd), vb1 = _mm256_set1_ps(b1);
+  const __m256 vb2 = _mm256_set1_ps(b2), vob1 = _mm256_set1_ps(one_b1), vob2 = _mm256_set1_ps(one_b2);
+  const __m256 vbc2 = _mm256_set1_ps(bc2_sqrt), veps = _mm256_set1_ps(eps), vstep = _mm256_set1_ps(step_size);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 pi = _mm256_loadu_ps(p + i), gi = _mm256_loadu_ps(grad + i);
+    __m256 mi = _mm256_loadu_ps(m + i), vi = _mm256_loadu_ps(v + i);
+    if (decoupled) pi = _mm256_mul_ps(pi, vshrink);
+    if (l2) gi = _mm256_add_ps(gi, _mm256_mul_ps(vl2, pi));
+    mi = small_w ? _mm256_add_ps(mi, _mm256_mul_ps(vob1, _mm256_sub_ps(gi, mi)))
+                 : _mm256_sub_ps(gi, _mm256_mul_ps(_mm256_sub_ps(gi, mi), vb1));
+    vi = _mm256_add_ps(_mm256_mul_ps(vi, vb2), _mm256_mul_ps(_mm256_mul_ps(vob2, gi), gi));
+    __m256 den = _mm256_add_ps(_mm256_div_ps(_mm256_sqrt_ps(vi), vbc2), veps);
+    pi = _mm256_sub_ps(pi, _mm256_div_ps(_mm256_mul_ps(vstep, mi), den));
+    _mm256_storeu_ps(p + i, pi), _mm256_storeu_ps(m + i, mi), _mm256_storeu_ps(v + i, vi);
+  }
+  adam_float(p, grad, m, v, i, n, c, t);
+}
+
+/* One step over the flat blocks (the registry's values and grads, the optimizer's m and v). */
+void NNT_ISA_FN(nnt_optim_step_flat)(nnt_optim *o) {
+  const nnt_optim_config *c = &o->cfg;
+  const nnt_params *P = o->params;
+  size_t n32, n64;
+  float *p32 = nnt_params_flat_f32(P, &n32), *g32 = nnt_params_flat_grad_f32(P, &n32);
+  double *p64 = nnt_params_flat_f64(P, &n64), *g64 = nnt_params_flat_grad_f64(P, &n64);
+  /* the state blocks repeat the value block's layout */
+  float *m32 = o->m, *v32 = o->v;
+  double *m64 = o->m ? (double *)((char *)o->m + P->off64) : NULL;
+  double *v64 = o->v ? (double *)((char *)o->v + P->off64) : NULL;
+  if (c->kind == NNT_OPT_SGD) {
+    sgd_float(p32, g32, m32, n32, c, o->step == 1);
+    sgd_double(p64, g64, m64, n64, c, o->step == 1);
+  } else {
+    adam_float_vec(p32, g32, m32, v32, n32, c, o->step);
+    adam_double(p64, g64, m64, v64, 0, n64, c, o->step);
+  }
+}
+
+#if NNT_ISA_BASE_TU
+NNT_ISA_DECLARE(void, nnt_optim_step_flat, (nnt_optim *));
+
+nnt_optim_config nnt_sgd_defaults(double lr) {
+  return (nnt_optim_config){.kind = NNT_OPT_SGD, .lr = lr, .beta1 = 0.9, .beta2 = 0.999, .eps = 1e-8};
+}
+
+nnt_optim_config nnt_adam_defaults(void) {
+  return (nnt_optim_config){.kind = NNT_OPT_ADAM, .lr = 1e-3, .beta1 = 0.9, .beta2 = 0.999, .eps = 1e-8};
+}
+
+nnt_optim_config nnt_adamw_defaults(void) {
+  nnt_optim_config c = nnt_adam_defaults();
+  c.kind = NNT_OPT_ADAMW;
+  c.weight_decay = 0.01;
+  return c;
+}
+
+const char *nnt_optim_kind_name(nnt_optim_kind k) {
+  switch (k) {
+    case NNT_OPT_SGD: return "sgd";
+    case NNT_OPT_ADAM: return "adam";
+    case NNT_OPT_ADAMW: return "adamw";
+  }
+  return "?";
+}
+
+int nnt_optim_has_m(const nnt_optim_config *c) { return c->kind != NNT_OPT_SGD || c->momentum != 0; }
+int nnt_optim_has_v(const nnt_optim_config *c) { return c->kind != NNT_OPT_SGD; }
+
+int nnt_optim_check(const nnt_optim_config *c) {
+  const char *k = nnt_optim_kind_name(c->kind);
+  if (c->kind != NNT_OPT_SGD && c->kind != NNT_OPT_ADAM && c->kind != NNT_OPT_ADAMW)
+    return nnt_fail(NNT_EINVAL, "unknown optimizer kind %d", (int)c->kind);
+  if (!(c->lr >= 0) || !isfinite(c->lr)) return nnt_fail(NNT_EINVAL, "%s: learning rate %g must be >= 0", k, c->lr);
+  if (!(c->weight_decay >= 0) || !isfinite(c->weight_decay))
+    return nnt_fail(NNT_EINVAL, "%s: weight decay %g must be >= 0", k, c->weight_decay);
+  if (c->kind == NNT_OPT_SGD) {
+    if (!(c->momentum >= 0) || !isfinite(c->momentum)) return nnt_fail(NNT_EINVAL, "sgd: momentum %g must be >= 0", c->momentum);
+    if (!isfinite(c->dampening)) return nnt_fail(NNT_EINVAL, "sgd: dampening %g must be finite", c->dampening);
+    if (c->nesterov && (c->momentum <= 0 || c->dampening != 0))
+      return nnt_fail(NNT_EINVAL, "sgd: nesterov needs momentum > 0 and dampening 0 (momentum %g, dampening %g)",
+                      c->momentum, c->dampening);
+  } else {
+    if (!(c->beta1 >= 0 && c->beta1 < 1)) return nnt_fail(NNT_EINVAL, "%s: beta1 %g must be in [0, 1)", k, c->beta1);
+    if (!(c->beta2 >= 0 && c->beta2 < 1)) return nnt_fail(NNT_EINVAL, "%s: beta2 %g must be in [0, 1)", k, c->beta2);
+    if (!(c->eps >= 0) || !isfinite(c->eps)) return nnt_fail(NNT_EINVAL, "%s: eps %g must be >= 0", k, c->eps);
+  }
+  return NNT_OK;
+}
+
+int nnt_optim_init(nnt_optim *o, nnt_params *P, nnt_optim_config cfg) {
+  int st = nnt_optim_check(&cfg);
+  if (st) return st;
+  if (P->n && !P->values) {
+    fprintf(stderr, "nnt: nnt_optim_init before nnt_params_alloc\n");
+    abort();
+  }
+  o->cfg = cfg;
+  o->params = P;
+  o->step = 0;
+  o->m = nnt_optim_has_m(&cfg) ? nnt_params_block_new(P) : NULL;
+  o->v = nnt_optim_has_v(&cfg) ? nnt_params_block_new(P) : NULL;
+  return NNT_OK;
+}
+
+void nnt_optim_free(nnt_optim *o) {
+  free(o->m);
+  free(o->v);
+  o->m = o->v = NULL;
+}
+
+void nnt_optim_step(nnt_optim *o) {
+  o->step++;
+  NNT_ISA_PICK(nnt_optim_step_flat)(o);
+}
+#endif
