@@ -11,33 +11,16 @@
 #include "nnt_qstr.h"
 #include "nnt_simd.h"
 
-#include <cblas.h>
-
-/* Every float32 product goes through the core's loop kernels unless it has at least
+/* Every float32 product runs in the core's loop kernels unless it has at least
  * nnt_qstr_blas_min multiply-adds: they are faster than OpenBLAS 0.3.21 at the qSTR shapes on
  * AVX2 and AVX-512 (nnt bench core) and, unlike OpenBLAS's own CPU dispatch, round alike on every
  * CPU, so a sweep's samples do not depend on the machine. --blas-min brings OpenBLAS back. */
 extern long nnt_qstr_blas_min;
-extern _Thread_local double nnt_qstr_macs_;
 #if NNT_ISA_BASE_TU
 long nnt_qstr_blas_min = LONG_MAX;
-_Thread_local double nnt_qstr_macs_;
 void nnt_qstr_set_blas_min(long macs) { nnt_qstr_blas_min = macs; }
-double nnt_qstr_macs_done(void) { return nnt_qstr_macs_; }
-void nnt_qstr_macs_add(double macs) { nnt_qstr_macs_ += macs; }
 #endif
-
-static void qstr_sgemm(int ta, int tb, int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                       int ldb, float beta, float *C, int ldc) {
-  if (M <= 0 || N <= 0) return;
-  nnt_qstr_macs_ += (double)M * N * K;
-  if ((long)M * N * K < nnt_qstr_blas_min) {
-    nnt_sgemm_loops(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-    return;
-  }
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N, K, alpha, A, lda,
-              B, ldb, beta, C, ldc);
-}
+#define QSTR_SGEMM(...) nnt_sgemm_min(nnt_qstr_blas_min, __VA_ARGS__)
 
 /* biGRU gates in float: r = sigmoid(a_r + c_r), z = sigmoid(a_z + c_z), n = tanh(a_n + r c_n),
  * h = (1 - z) n + z h_prev, eight units at a time. exp is Cephes' expf (range reduction by ln 2 in
@@ -126,7 +109,7 @@ static void gru_gates_f32(int H, const float *a, const float *c, const float *hp
 
 #define REAL float
 #define SFX f32
-#define GEMM qstr_sgemm
+#define GEMM QSTR_SGEMM
 #define ENTRY(name) NNT_ISA_FN(F(name))
 #include "models.inc"
 

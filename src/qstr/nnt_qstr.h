@@ -100,13 +100,10 @@ void nnt_qstr_forward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const d
 /* grad += d(sum_b,i dy[b][i] * yhat[b][i]) / dp, after a forward on the same X. */
 void nnt_qstr_backward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B, const float *dy, float *grad);
 void nnt_qstr_backward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const double *p, const double *X, int B, const double *dy, double *grad);
-/* float32 products of at least `macs` multiply-adds go to OpenBLAS (default: none); for tuning. */
+/* float32 products of at least `macs` multiply-adds go to OpenBLAS (default: none); for tuning.
+ * Multiply-adds are counted by nnt_gemm_macs_done (nnt_blas.h), the structure-aware evaluation's
+ * loops included; elementwise work is not. */
 void nnt_qstr_set_blas_min(long macs);
-/* Multiply-adds of the float32 matrix products (and of the structure-aware evaluation's loops)
- * this thread has performed so far; elementwise work is not counted. _add is for kernels that do
- * not go through the products. */
-double nnt_qstr_macs_done(void);
-void nnt_qstr_macs_add(double macs);
 /* Attention weights of head h for prompt b of the last forward (tr, trp): N x N, row = query. */
 const float *nnt_qstr_attention_f32(const nnt_qstr_model *mo, const nnt_qstr_ws_f32 *ws, int b, int h);
 
@@ -134,7 +131,7 @@ typedef struct {
   long steps;
   double final_mse, wall_s;
   double phase_s[NNT_QSTR_NPHASE];    /* seconds per phase */
-  double phase_macs[NNT_QSTR_NPHASE]; /* multiply-adds per phase (nnt_qstr_macs_done) */
+  double phase_macs[NNT_QSTR_NPHASE]; /* multiply-adds per phase (nnt_gemm_macs_done) */
   float *params;       /* when keep_params: the trained flat vector (caller frees) */
 } nnt_qstr_result;
 

@@ -21,10 +21,10 @@ typedef struct {
   nnt_qstr_result *res;
 } phase_clock;
 static void phase_start(phase_clock *pc, nnt_qstr_result *res) {
-  pc->t = nnt_now(), pc->macs = nnt_qstr_macs_done(), pc->res = res;
+  pc->t = nnt_now(), pc->macs = nnt_gemm_macs_done(), pc->res = res;
 }
 static void phase_charge(phase_clock *pc, nnt_qstr_phase ph) {
-  double t = nnt_now(), macs = nnt_qstr_macs_done();
+  double t = nnt_now(), macs = nnt_gemm_macs_done();
   pc->res->phase_s[ph] += t - pc->t, pc->res->phase_macs[ph] += macs - pc->macs;
   pc->t = t, pc->macs = macs;
 }
