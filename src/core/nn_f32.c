@@ -1,6 +1,7 @@
 /* nn_f32.c — the float32 layers (nnt_<layer>_forward/_backward), from nn_layers.inc. */
 #include "nnt_blas.h"
 #include "nnt_nn.h"
+#include "nnt_vmath.h"
 
 #include <string.h>
 #include <tgmath.h>

@@ -10,6 +10,7 @@
 #include "nnt_error.h"
 #include "nnt_qstr.h"
 #include "nnt_simd.h"
+#include "nnt_vmath.h"
 
 /* Every float32 product runs in the core's loop kernels unless it has at least
  * nnt_qstr_blas_min multiply-adds: they are faster than OpenBLAS 0.3.21 at the qSTR shapes on
@@ -23,75 +24,17 @@ void nnt_qstr_set_blas_min(long macs) { nnt_qstr_blas_min = macs; }
 #define QSTR_SGEMM(...) nnt_sgemm_min(nnt_qstr_blas_min, __VA_ARGS__)
 
 /* biGRU gates in float: r = sigmoid(a_r + c_r), z = sigmoid(a_z + c_z), n = tanh(a_n + r c_n),
- * h = (1 - z) n + z h_prev, eight units at a time. exp is Cephes' expf (range reduction by ln 2 in
- * two parts, degree-5 polynomial, 2^k through the exponent bits; a few ulp), tanh Cephes' tanhf
- * (odd polynomial below |x| = 0.625, 1 - 2/(e^{2|x|} + 1) above), the same forms as the core's
- * float layers (src/core/nn_layers.inc). glibc's double exp/tanh per unit were a quarter of a
- * biGRU-500 evaluation. The float64 instance (gradient checks) keeps libm. */
-static inline float gexpf(float x) {
-  if (x != x) return x;
-  x = x > 88.3762626647949f ? 88.3762626647949f : x < -87.3f ? -87.3f : x; /* 2^k stays a normal float */
-  float k = floorf(1.44269504088896341f * x + 0.5f);
-  float r = x - k * 0.693359375f + k * 2.12194440e-4f;
-  float p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
-             1.6666665459e-1f) * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1;
-  union { float f; uint32_t i; } u = {p};
-  u.i += (uint32_t)(int32_t)k << 23; /* adds k to the exponent; unsigned, since k may be negative */
-  return u.f;
-}
-static inline float gsigmf(float x) { return 1 / (1 + gexpf(-x)); }
-static inline float gtanhf(float x) {
-  float a = fabsf(x);
-  if (a < 0.625f) {
-    float z = x * x;
-    return ((((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z + 1.33314422036e-1f) * z -
-            3.33332819422e-1f) * z * x + x;
-  }
-  float t = 1 - 2 / (gexpf(2 * a) + 1);
-  return x < 0 ? -t : t;
-}
-static inline __m256 vexpf(__m256 x) {
-  const __m256 hi = _mm256_set1_ps(88.3762626647949f), lo = _mm256_set1_ps(-87.3f);
-  x = _mm256_max_ps(lo, _mm256_min_ps(hi, x)); /* operand order: a NaN x passes through */
-  __m256 k = _mm256_floor_ps(_mm256_fmadd_ps(x, _mm256_set1_ps(1.44269504088896341f), _mm256_set1_ps(0.5f)));
-  __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(0.693359375f), x);
-  r = _mm256_fnmadd_ps(k, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_fmadd_ps(_mm256_mul_ps(p, r), r, _mm256_add_ps(r, _mm256_set1_ps(1)));
-  __m256i e = _mm256_slli_epi32(_mm256_cvtps_epi32(k), 23);
-  return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(p), e));
-}
-static inline __m256 vsigmf(__m256 x) {
-  const __m256 one = _mm256_set1_ps(1);
-  return _mm256_div_ps(one, _mm256_add_ps(one, vexpf(_mm256_sub_ps(_mm256_setzero_ps(), x))));
-}
-static inline __m256 vtanhf(__m256 x) {
-  const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1);
-  __m256 a = _mm256_andnot_ps(sign, x), z = _mm256_mul_ps(x, x);
-  __m256 p = _mm256_set1_ps(-5.70498872745e-3f);
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(2.06390887954e-2f));
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-5.37397155531e-2f));
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(1.33314422036e-1f));
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-3.33332819422e-1f));
-  p = _mm256_fmadd_ps(_mm256_mul_ps(p, z), x, x);
-  __m256 t = _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2), _mm256_add_ps(vexpf(_mm256_add_ps(a, a)), one)));
-  t = _mm256_or_ps(t, _mm256_and_ps(x, sign));
-  return _mm256_blendv_ps(t, p, _mm256_cmp_ps(a, _mm256_set1_ps(0.625f), _CMP_LT_OQ));
-}
+ * h = (1 - z) n + z h_prev, eight units at a time, with the core's fast exp and tanh
+ * (nnt_vmath.h): glibc's double exp/tanh per unit were a quarter of a biGRU-500 evaluation. The
+ * float64 instance (gradient checks) keeps libm. */
 static void gru_gates_f32(int H, const float *a, const float *c, const float *hp, float *h, float *sg) {
   int k = 0;
   const __m256 one = _mm256_set1_ps(1);
   for (; k + 8 <= H; k += 8) {
-    __m256 r = vsigmf(_mm256_add_ps(_mm256_loadu_ps(a + k), _mm256_loadu_ps(c + k)));
-    __m256 z = vsigmf(_mm256_add_ps(_mm256_loadu_ps(a + H + k), _mm256_loadu_ps(c + H + k)));
+    __m256 r = nnt_vmath_sigmf8(_mm256_add_ps(_mm256_loadu_ps(a + k), _mm256_loadu_ps(c + k)));
+    __m256 z = nnt_vmath_sigmf8(_mm256_add_ps(_mm256_loadu_ps(a + H + k), _mm256_loadu_ps(c + H + k)));
     __m256 cn = _mm256_loadu_ps(c + 2 * H + k);
-    __m256 n = vtanhf(_mm256_fmadd_ps(r, cn, _mm256_loadu_ps(a + 2 * H + k)));
+    __m256 n = nnt_vmath_tanhf8(_mm256_fmadd_ps(r, cn, _mm256_loadu_ps(a + 2 * H + k)));
     __m256 hv = _mm256_mul_ps(_mm256_sub_ps(one, z), n);
     if (hp) hv = _mm256_fmadd_ps(z, _mm256_loadu_ps(hp + k), hv);
     _mm256_storeu_ps(h + k, hv);
@@ -99,8 +42,8 @@ static void gru_gates_f32(int H, const float *a, const float *c, const float *hp
     _mm256_storeu_ps(sg + 3 * H + k, cn);
   }
   for (; k < H; k++) {
-    float r = gsigmf(a[k] + c[k]), z = gsigmf(a[H + k] + c[H + k]);
-    float n = gtanhf(a[2 * H + k] + r * c[2 * H + k]);
+    float r = nnt_vmath_sigmf(a[k] + c[k]), z = nnt_vmath_sigmf(a[H + k] + c[H + k]);
+    float n = nnt_vmath_tanhf(a[2 * H + k] + r * c[2 * H + k]);
     h[k] = (1 - z) * n + z * (hp ? hp[k] : 0);
     sg[k] = r, sg[H + k] = z, sg[2 * H + k] = n, sg[3 * H + k] = c[2 * H + k];
   }
