@@ -11,62 +11,24 @@
 #include "nnt_error.h"
 #include "nnt_simd.h"
 
-/* The same update written once per dtype: T is float or double, and every literal and scalar is
- * first converted to T, so float32 parameters see float32 arithmetic as in PyTorch on CPU. */
-#define NNT_SGD_STEP(T)                                                                  \
-  static void sgd_##T(T *p, const T *grad, T *buf, size_t n, const nnt_optim_config *c, \
-                      int first) {                                                       \
-    const T lr = (T)c->lr, wd = (T)c->weight_decay, mom = (T)c->momentum;                \
-    const T damp = (T)(1 - c->dampening);                                                \
-    const int decay = c->weight_decay != 0, use_mom = c->momentum != 0, nest = c->nesterov; \
-    for (size_t i = 0; i < n; i++) {                                                     \
-      T g = grad[i];                                                                     \
-      if (decay) g = g + wd * p[i];                                                      \
-      if (use_mom) {                                                                     \
-        buf[i] = first ? g : mom * buf[i] + damp * g;                                    \
-        g = nest ? g + mom * buf[i] : buf[i];                                            \
-      }                                                                                  \
-      p[i] = p[i] - lr * g;                                                              \
-    }                                                                                    \
-  }
+#define NNT_REAL_BITS 32
+#include "nnt_real.h"
+#include "optim.inc"
+#undef NNT_REAL_BITS
+#define NNT_REAL_BITS 64
+#include "nnt_real.h"
+#include "optim.inc"
+#undef NNT_REAL_BITS
+#include "nnt_real.h"
 
-/* Adam's scalars for step t, computed in double as Python floats are, then rounded to T. */
-#define NNT_ADAM_SCALARS(T)                                                                          \
-  const double bc1 = 1 - pow(c->beta1, (double)t), bc2 = 1 - pow(c->beta2, (double)t);             \
-  const T step_size = (T)(c->lr / bc1), bc2_sqrt = (T)sqrt(bc2), eps = (T)c->eps;                   \
-  const T b1 = (T)c->beta1, b2 = (T)c->beta2, one_b1 = (T)(1 - c->beta1), one_b2 = (T)(1 - c->beta2); \
-  const int l2 = c->kind == NNT_OPT_ADAM && c->weight_decay != 0;                                    \
-  const int decoupled = c->kind == NNT_OPT_ADAMW && c->weight_decay != 0;                            \
-  const int small_w = one_b1 < (T)0.5; /* torch lerp_'s two forms */                                \
-  const T l2wd = (T)c->weight_decay, shrink = (T)(1 - c->lr * c->weight_decay)
-
-#define NNT_ADAM_STEP(T, SQRT)                                                                     \
-  static void adam_##T(T *p, const T *grad, T *m, T *v, size_t i0, size_t n,                      \
-                       const nnt_optim_config *c, long long t) {                                  \
-    NNT_ADAM_SCALARS(T);                                                                          \
-    for (size_t i = i0; i < n; i++) {                                                             \
-      T g = grad[i];                                                                              \
-      if (decoupled) p[i] = p[i] * shrink;                                                        \
-      if (l2) g = g + l2wd * p[i];                                                                \
-      m[i] = small_w ? m[i] + one_b1 * (g - m[i]) : g - (g - m[i]) * b1;                          \
-      v[i] = v[i] * b2 + one_b2 * g * g;                                /* mul_ then addcmul_ */  \
-      T denom = SQRT(v[i]) / bc2_sqrt + eps;                                                      \
-      p[i] = p[i] - step_size * m[i] / denom;                                                     \
-    }                                                                                             \
-  }
-
-NNT_SGD_STEP(float)
-NNT_SGD_STEP(double)
-NNT_ADAM_STEP(float, sqrtf)
-NNT_ADAM_STEP(double, sqrt)
-
-/* adam_float, eight lanes at a time with the same operations in the same order. */
-static void adam_float_vec(float *p, const float *grad, float *m, float *v, size_t n, const nnt_optim_config *c,
-                           long long t) {
-  NNT_ADAM_SCALARS(float);
-  const __m256 vshrink = _mm256_set1_ps(shrink), vl2 = _mm256_set1_ps(l2wd), vb1 = _mm256_set1_ps(b1);
-  const __m256 vb2 = _mm256_set1_ps(b2), vob1 = _mm256_set1_ps(one_b1), vob2 = _mm256_set1_ps(one_b2);
-  const __m256 vbc2 = _mm256_set1_ps(bc2_sqrt), veps = _mm256_set1_ps(eps), vstep = _mm256_set1_ps(step_size);
+/* adam_f32, eight lanes at a time with the same operations in the same order. */
+static void adam_f32_vec(float *p, const float *grad, float *m, float *v, size_t n, const nnt_optim_config *c,
+                         long long t) {
+  const adam_k_f32 k = adam_scalars_f32(c, t);
+  const int decoupled = k.decoupled, l2 = k.l2, small_w = k.small_w;
+  const __m256 vshrink = _mm256_set1_ps(k.shrink), vl2 = _mm256_set1_ps(k.l2wd), vb1 = _mm256_set1_ps(k.b1);
+  const __m256 vb2 = _mm256_set1_ps(k.b2), vob1 = _mm256_set1_ps(k.one_b1), vob2 = _mm256_set1_ps(k.one_b2);
+  const __m256 vbc2 = _mm256_set1_ps(k.bc2_sqrt), veps = _mm256_set1_ps(k.eps), vstep = _mm256_set1_ps(k.step_size);
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256 pi = _mm256_loadu_ps(p + i), gi = _mm256_loadu_ps(grad + i);
@@ -80,7 +42,7 @@ static void adam_float_vec(float *p, const float *grad, float *m, float *v, size
     pi = _mm256_sub_ps(pi, _mm256_div_ps(_mm256_mul_ps(vstep, mi), den));
     _mm256_storeu_ps(p + i, pi), _mm256_storeu_ps(m + i, mi), _mm256_storeu_ps(v + i, vi);
   }
-  adam_float(p, grad, m, v, i, n, c, t);
+  adam_f32(p, grad, m, v, i, n, &k);
 }
 
 /* One step over the flat blocks (the registry's values and grads, the optimizer's m and v). */
@@ -95,11 +57,12 @@ void NNT_ISA_FN(nnt_optim_step_flat)(nnt_optim *o) {
   double *m64 = o->m ? (double *)((char *)o->m + P->off64) : NULL;
   double *v64 = o->v ? (double *)((char *)o->v + P->off64) : NULL;
   if (c->kind == NNT_OPT_SGD) {
-    sgd_float(p32, g32, m32, n32, c, o->step == 1);
-    sgd_double(p64, g64, m64, n64, c, o->step == 1);
+    sgd_f32(p32, g32, m32, n32, c, o->step == 1);
+    sgd_f64(p64, g64, m64, n64, c, o->step == 1);
   } else {
-    adam_float_vec(p32, g32, m32, v32, n32, c, o->step);
-    adam_double(p64, g64, m64, v64, 0, n64, c, o->step);
+    adam_f32_vec(p32, g32, m32, v32, n32, c, o->step);
+    const adam_k_f64 k = adam_scalars_f64(c, o->step);
+    adam_f64(p64, g64, m64, v64, 0, n64, &k);
   }
 }
 

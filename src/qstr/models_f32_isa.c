@@ -21,7 +21,6 @@ extern long nnt_qstr_blas_min;
 long nnt_qstr_blas_min = LONG_MAX;
 void nnt_qstr_set_blas_min(long macs) { nnt_qstr_blas_min = macs; }
 #endif
-#define QSTR_SGEMM(...) nnt_sgemm_min(nnt_qstr_blas_min, __VA_ARGS__)
 
 /* biGRU gates in float: r = sigmoid(a_r + c_r), z = sigmoid(a_z + c_z), n = tanh(a_n + r c_n),
  * h = (1 - z) n + z h_prev, eight units at a time, with the core's fast exp and tanh
@@ -50,10 +49,11 @@ static void gru_gates_f32(int H, const float *a, const float *c, const float *hp
 }
 #define GRU_GATES gru_gates_f32
 
-#define REAL float
-#define SFX f32
-#define GEMM QSTR_SGEMM
-#define ENTRY(name) NNT_ISA_FN(F(name))
+#define NNT_REAL_BITS 32
+#include "nnt_real.h"
+#undef NNT_GEMM
+#define NNT_GEMM(...) nnt_sgemm_min(nnt_qstr_blas_min, __VA_ARGS__)
+#define ENTRY(name) NNT_ISA_FN(NNT_T(name))
 #include "models.inc"
 
 #if NNT_ISA_BASE_TU
