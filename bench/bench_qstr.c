@@ -325,10 +325,9 @@ static int gru_nnt(int N, int n_test, uint64_t seed, double *step_s, double *ste
   double *p64 = nnt_xmalloc(sizeof(double) * mo.np);
   nnt_qstr_model_init(&mo, &r, p64);
   nnt_params P;
-  nnt_params_init(&P);
-  nnt_param *th = nnt_params_add_f32(&P, "qstr.theta", 1, (int)mo.np);
-  nnt_params_alloc(&P);
-  float *p = th->value.data, *g = th->grad.data;
+  nnt_qstr_model_params(&mo, &P);
+  size_t n;
+  float *p = nnt_params_flat_f32(&P, &n), *g = nnt_params_flat_grad_f32(&P, &n);
   for (size_t k = 0; k < mo.np; k++) p[k] = (float)p64[k];
   nnt_optim opt;
   nnt_optim_config oc = nnt_adamw_defaults();

@@ -10,13 +10,15 @@
  * Layouts (row-major): a batch of B prompts is X[B][N][D] (token i of prompt b is the D-vector
  * z_i = [x_i, codes]; the FFN reads the same memory as B rows of length N*D) and labels y[B][N].
  * Model parameters live in one flat vector (weights and biases of every layer, see the offsets in
- * nnt_qstr_model), so AdamW and checkpoints see a single array.
+ * nnt_qstr_model): the float32 block of a parameter registry (nnt_qstr_model_params), so AdamW
+ * steps it in one loop and checkpoints name its tensors.
  */
 #ifndef NNT_QSTR_H
 #define NNT_QSTR_H
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nnt_params.h"
 #include "nnt_rng.h"
 
 /* ---------------------------------------------------------------- task generator */
@@ -86,6 +88,10 @@ int nnt_qstr_model_setup(nnt_qstr_model *mo, nnt_qstr_arch arch, int N, int D, i
  * in/out biases; U(+-1/sqrt(fan_in)) for Linear weights and biases; U(+-1/sqrt(H)) for GRU/RNN);
  * trp uses U(+-1/sqrt(D)) for each W^(h) and Linear defaults for the MLP. */
 void nnt_qstr_model_init(const nnt_qstr_model *mo, nnt_rng *r, double *p);
+/* Registers the model's tensors (PyTorch's names and shapes, e.g. "attn.in_proj_weight" [3D, D])
+ * in a fresh float32 registry and allocates it: its flat float32 block (nnt_params_flat_f32) is
+ * the flat parameter vector, offsets as in mo, so the kernels, AdamW and checkpoints share it. */
+void nnt_qstr_model_params(const nnt_qstr_model *mo, nnt_params *P);
 
 /* Workspaces hold the activations of one batch of up to Bmax prompts (kept for backward). */
 typedef struct nnt_qstr_ws_f32 nnt_qstr_ws_f32;

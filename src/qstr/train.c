@@ -64,22 +64,23 @@ double nnt_qstr_eval_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, int Bmax
 }
 
 /* A sweep point's random streams (init, training data, test data) and its PyTorch-initialised
- * parameters as one flat float32 parameter for the core's AdamW (decay on every parameter). */
-static nnt_param *point_setup(const nnt_qstr_model *mo, uint64_t seed, uint64_t point, nnt_params *P,
-                              nnt_rng *rtrain, nnt_rng *rtest) {
+ * parameters in a registry for the core's AdamW (decay on every parameter); returns the flat
+ * float32 vector, *g its gradient. */
+static float *point_setup(const nnt_qstr_model *mo, uint64_t seed, uint64_t point, nnt_params *P,
+                          nnt_rng *rtrain, nnt_rng *rtest, float **g) {
   nnt_rng rinit;
   nnt_rng_init(&rinit, seed, 8 * point);
   nnt_rng_init(rtrain, seed, 8 * point + 1);
   nnt_rng_init(rtest, seed, 8 * point + 2);
   double *p64 = nnt_xmalloc(sizeof(double) * mo->np);
   nnt_qstr_model_init(mo, &rinit, p64);
-  nnt_params_init(P);
-  nnt_param *th = nnt_params_add_f32(P, "qstr.theta", 1, (int)mo->np);
-  nnt_params_alloc(P);
-  float *p = th->value.data;
+  nnt_qstr_model_params(mo, P);
+  size_t n;
+  float *p = nnt_params_flat_f32(P, &n);
+  *g = nnt_params_flat_grad_f32(P, &n);
   for (size_t k = 0; k < mo->np; k++) p[k] = (float)p64[k];
   free(p64);
-  return th;
+  return p;
 }
 
 void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, const nnt_qstr_train_cfg *c,
@@ -90,8 +91,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   size_t np = mo->np;
   nnt_rng rtrain, rtest;
   nnt_params P;
-  nnt_param *th = point_setup(mo, seed, point, &P, &rtrain, &rtest);
-  float *p = th->value.data, *g = th->grad.data;
+  float *g, *p = point_setup(mo, seed, point, &P, &rtrain, &rtest, &g);
   float *Xt = nnt_xmalloc(sizeof(float) * (size_t)c->n_test * N * D), *yt = nnt_xmalloc(sizeof(float) * (size_t)c->n_test * N);
   int *it = nnt_xmalloc(sizeof(int) * (size_t)c->n_test * N * task->c.q), fast = nnt_qstr_fast_eval_ok(mo, task);
   phase_clock pc;
@@ -231,8 +231,7 @@ void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, i
   size_t np = mo->np, row = (size_t)N * D;
   nnt_rng rtrain, rtest;
   nnt_params P;
-  nnt_param *th = point_setup(mo, seed, point, &P, &rtrain, &rtest);
-  float *p = th->value.data, *g = th->grad.data;
+  float *g, *p = point_setup(mo, seed, point, &P, &rtrain, &rtest, &g);
   float *Xa = nnt_xmalloc(sizeof(float) * n_train * row), *ya = nnt_xmalloc(sizeof(float) * n_train * N);
   nnt_qstr_sample_f32(task, &rtrain, n_train, simple, Xa, ya, NULL);
   float *X = nnt_xmalloc(sizeof(float) * batch * row), *y = nnt_xmalloc(sizeof(float) * batch * N);

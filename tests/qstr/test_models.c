@@ -100,6 +100,31 @@ static void counts(void) {
   free(p);
 }
 
+/* the registry of a model: its float32 block is the flat vector, each named tensor at its offset */
+static void registry(void) {
+  nnt_qstr_model mo;
+  nnt_params P;
+  size_t n;
+  int hid[2] = {9, 13};
+  for (int arch = NNT_QSTR_TR; arch <= NNT_QSTR_RNN; arch++) {
+    CHECK(nnt_qstr_model_setup(&mo, arch, 6, 11, 7, 3, 2, hid) == 0);
+    nnt_qstr_model_params(&mo, &P);
+    float *p = nnt_params_flat_f32(&P, &n);
+    CHECK(n == mo.np && nnt_params_count(&P) == mo.np);
+    const char *w2 = arch == NNT_QSTR_FFN ? "layers.2.weight" : arch >= NNT_QSTR_GRU ? "out.weight" : "mlp.2.weight";
+    size_t off = arch == NNT_QSTR_FFN ? mo.fw[2] : mo.w2;
+    nnt_param *q = nnt_params_find(&P, w2);
+    CHECK_MSG(q && q->value.data == (void *)(p + off), "%s: %s not at its offset", nnt_qstr_arch_names[arch], w2);
+    nnt_params_free(&P);
+  }
+  nnt_qstr_model_setup(&mo, NNT_QSTR_TR, 6, 11, 7, 1, 0, NULL);
+  nnt_qstr_model_params(&mo, &P);
+  nnt_param *q = nnt_params_find(&P, "attn.out_proj.weight");
+  CHECK(q && q->value.shape[0] == 11 && q->value.shape[1] == 11 &&
+        q->value.data == (void *)(nnt_params_flat_f32(&P, &n) + mo.wo));
+  nnt_params_free(&P);
+}
+
 /* the structure-aware evaluation equals the generic forward pass (float rounding aside) */
 static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple) {
   nnt_qstr_task_cfg tc;
@@ -149,5 +174,6 @@ int main(void) {
   gradcheck("bigru H=20 (vector gates)", NNT_QSTR_GRU, 5, 0, 20, 0, NULL, 0); /* float32: 2 x 8 units + tail */
   gradcheck("birnn-relu H=4", NNT_QSTR_RNN, 5, 0, 4, 0, NULL, 0);
   counts();
+  registry();
   TEST_MAIN_END();
 }
