@@ -52,9 +52,9 @@ typedef struct {
   float *x, *y, *bufs[16], *dbufs[16];
 } model;
 
-static float *param(model *m, const char *name, int ndim, int d0, int d1) {
-  nnt_param *p = ndim == 1 ? nnt_params_add_f32(&m->P, name, 1, d0) : nnt_params_add_f32(&m->P, name, 2, d0, d1);
-  return p->value.data;
+static void param(model *m, const char *name, int ndim, int d0, int d1) {
+  if (ndim == 1) nnt_params_add_f32(&m->P, name, 1, d0);
+  else nnt_params_add_f32(&m->P, name, 2, d0, d1);
 }
 static float *grad(model *m, const char *name) { return nnt_params_find(&m->P, name)->grad.data; }
 static float *buf(size_t n) { return calloc(n ? n : 1, sizeof(float)); }
@@ -77,6 +77,7 @@ static void model_init(model *m, int kind, int B, int T, int D, int M, nnt_rng *
     param(m, "fc1.weight", 2, M, D), param(m, "fc1.bias", 1, M, 0);
     param(m, "fc2.weight", 2, 1, M), param(m, "fc2.bias", 1, 1, 0);
   }
+  nnt_params_alloc(&m->P);
   for (int i = 0; i < m->P.n; i++) /* U(-0.2, 0.2): the values do not matter for timing */
     nnt_init_uniform(r, &m->P.items[i]->value, -0.2, 0.2);
   nnt_optim_init(&m->opt, &m->P, nnt_adamw_defaults());

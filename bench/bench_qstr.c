@@ -305,9 +305,9 @@ static int gru_nnt(int N, int n_test, uint64_t seed, double *step_s, double *ste
   double *p64 = nnt_xmalloc(sizeof(double) * mo.np);
   nnt_qstr_model_init(&mo, &r, p64);
   nnt_params P;
-  nnt_params_init(&P);
-  nnt_param *th = nnt_params_add_f32(&P, "qstr.theta", 1, (int)mo.np);
-  float *p = th->value.data, *g = th->grad.data;
+  nnt_qstr_model_params(&mo, &P);
+  size_t n;
+  float *p = nnt_params_flat_f32(&P, &n), *g = nnt_params_flat_grad_f32(&P, &n);
   for (size_t k = 0; k < mo.np; k++) p[k] = (float)p64[k];
   nnt_optim opt;
   nnt_optim_config oc = nnt_adamw_defaults();
@@ -319,14 +319,14 @@ static int gru_nnt(int N, int n_test, uint64_t seed, double *step_s, double *ste
   nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(&mo, Bmax);
   double t[GRU_STEPS + 3];
   for (int k = 0; k < GRU_STEPS + 3; k++) {
-    double t0 = nnt_now(), m0 = nnt_qstr_macs_done();
+    double t0 = nnt_now(), m0 = nnt_gemm_macs_done();
     nnt_qstr_sample_f32(&task, &r, B, -1, X, y, NULL);
     nnt_qstr_forward_f32(&mo, ws, p, X, B, yh);
     for (int i = 0; i < B * N; i++) dy[i] = 2.0f / (B * N) * (yh[i] - y[i]);
     memset(g, 0, sizeof(float) * mo.np);
     nnt_qstr_backward_f32(&mo, ws, p, X, B, dy, g);
-    nnt_qstr_adamw_step(&opt);
-    t[k] = nnt_now() - t0, *step_macs = nnt_qstr_macs_done() - m0;
+    nnt_optim_step(&opt);
+    t[k] = nnt_now() - t0, *step_macs = nnt_gemm_macs_done() - m0;
   }
   long us[GRU_STEPS];
   for (int k = 0; k < GRU_STEPS; k++) us[k] = (long)(1e9 * t[k + 3]);
@@ -335,10 +335,10 @@ static int gru_nnt(int N, int n_test, uint64_t seed, double *step_s, double *ste
   nnt_qstr_sample_f32(&task, &r, n_test, 1, Xt, yt, NULL);
   *eval_s = INFINITY;
   for (int k = 0; k < 3; k++) {
-    double t0 = nnt_now(), m0 = nnt_qstr_macs_done();
+    double t0 = nnt_now(), m0 = nnt_gemm_macs_done();
     nnt_qstr_eval_f32(&mo, ws, Bmax, p, Xt, yt, n_test);
     double el = nnt_now() - t0;
-    *eval_s = el < *eval_s ? el : *eval_s, *eval_macs = nnt_qstr_macs_done() - m0;
+    *eval_s = el < *eval_s ? el : *eval_s, *eval_macs = nnt_gemm_macs_done() - m0;
   }
   free(X), free(y), free(yh), free(dy), free(Xt), free(yt), free(p64);
   nnt_qstr_ws_free_f32(ws);

@@ -75,8 +75,9 @@ int nnt_approx_sep_train(const int *w, int nh, int n, int steps, double lr, int 
     snprintf(nw, sizeof nw, "l%d.weight", l), snprintf(nb, sizeof nb, "l%d.bias", l);
     Wp[l] = nnt_params_add_f64(&P, nw, 2, width[l + 1], width[l]);
     bp[l] = nnt_params_add_f64(&P, nb, 1, width[l + 1]);
-    nnt_init_linear(&r, &Wp[l]->value, &bp[l]->value);
   }
+  nnt_params_alloc(&P);
+  for (int l = 0; l < L; l++) nnt_init_linear(&r, &Wp[l]->value, &bp[l]->value);
   nnt_optim opt;
   nnt_optim_config cfg = nnt_adam_defaults();
   cfg.lr = lr;

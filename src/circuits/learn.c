@@ -55,11 +55,12 @@ static void mlp32_init(mlp32 *M, int m, int w, int depth, int B, nnt_rng *r) {
     M->W[l] = nnt_params_add_f32(&M->P, name, 2, dim_out(M, l), dim_in(M, l));
     snprintf(name, sizeof name, "l%d.bias", l);
     M->b[l] = nnt_params_add_f32(&M->P, name, 1, dim_out(M, l));
-    nnt_init_linear(r, &M->W[l]->value, &M->b[l]->value);
     size_t n = (size_t)B * dim_out(M, l);
     M->z[l] = nnt_xmalloc(sizeof(float) * n), M->h[l] = nnt_xmalloc(sizeof(float) * n);
     M->dz[l] = nnt_xmalloc(sizeof(float) * n), M->dh[l] = nnt_xmalloc(sizeof(float) * n);
   }
+  nnt_params_alloc(&M->P);
+  for (int l = 0; l < M->L; l++) nnt_init_linear(r, &M->W[l]->value, &M->b[l]->value);
   M->probs = nnt_xmalloc(sizeof(float) * (size_t)B * 2);
   M->dlogits = M->dz[M->L - 1];
 }

@@ -8,11 +8,16 @@
 
 long nnt_gemm_blas_threshold = 200L * 200 * 200;
 static int nthreads = 1;
+static _Thread_local double macs;
 
-void nnt_sgemm(int transA, int transB, int M, int N, int K, float alpha, const float *A, int lda,
-               const float *B, int ldb, float beta, float *C, int ldc) {
+double nnt_gemm_macs_done(void) { return macs; }
+void nnt_gemm_macs_add(double m) { macs += m; }
+
+void nnt_sgemm_min(long blas_min, int transA, int transB, int M, int N, int K, float alpha, const float *A, int lda,
+                   const float *B, int ldb, float beta, float *C, int ldc) {
   if (M <= 0 || N <= 0) return;
-  if ((long)M * N * K < nnt_gemm_blas_threshold) {
+  macs += (double)M * N * K;
+  if ((long)M * N * K < blas_min) {
     nnt_sgemm_loops(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;
   }
@@ -20,9 +25,15 @@ void nnt_sgemm(int transA, int transB, int M, int N, int K, float alpha, const f
               N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
+void nnt_sgemm(int transA, int transB, int M, int N, int K, float alpha, const float *A, int lda,
+               const float *B, int ldb, float beta, float *C, int ldc) {
+  nnt_sgemm_min(nnt_gemm_blas_threshold, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
 void nnt_dgemm(int transA, int transB, int M, int N, int K, double alpha, const double *A, int lda,
                const double *B, int ldb, double beta, double *C, int ldc) {
   if (M <= 0 || N <= 0) return;
+  macs += (double)M * N * K;
   if ((long)M * N * K < nnt_gemm_blas_threshold) {
     nnt_dgemm_loops(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;

@@ -76,9 +76,11 @@ static void write_body(writer *w, uint64_t file_size, const char *kind, const nn
     put_u32(w, (uint32_t)c->nesterov);
     put_i64(w, opt->step);
     put_u32(w, (uint32_t)has_m), put_u32(w, (uint32_t)has_v);
-    for (int i = 0; i < opt->nparams; i++) {
-      if (has_m) put(w, opt->m[i].data, nnt_tensor_bytes(&opt->m[i]));
-      if (has_v) put(w, opt->v[i].data, nnt_tensor_bytes(&opt->v[i]));
+    for (int i = 0; i < P->n; i++) {
+      const nnt_param *p = P->items[i];
+      size_t bytes = nnt_tensor_bytes(&p->value);
+      if (has_m) put(w, (const char *)opt->m + p->offset, bytes);
+      if (has_v) put(w, (const char *)opt->v + p->offset, bytes);
     }
   }
 }
@@ -93,8 +95,9 @@ int nnt_ckpt_save(const char *path, const char *kind, const nnt_params *P, const
     if (!j) return nnt_fail(NNT_EINVAL, "%s: checkpoint metadata is not valid JSON", path);
     cJSON_Delete(j);
   }
-  if (opt && (opt->params != P || opt->nparams != P->n))
+  if (opt && (opt->params != P))
     return nnt_fail(NNT_EINVAL, "%s: the optimizer does not step this parameter registry", path);
+  if (P->n && !P->values) return nnt_fail(NNT_EINVAL, "%s: parameter registry not allocated", path);
   for (int i = 0; i < P->n; i++)
     if (strlen(P->items[i]->name) > MAX_NAME) return nnt_fail(NNT_EINVAL, "%s: parameter name too long", path);
 
@@ -265,6 +268,7 @@ static int kind_is(const parsed *c, const char *kind) {
 
 int nnt_ckpt_load(const char *path, const char *kind, nnt_params *P, nnt_optim *opt, long long *step,
                   char **meta_json) {
+  if (P->n && !P->values) return nnt_fail(NNT_EINVAL, "%s: parameter registry not allocated", path);
   parsed c;
   int st = parse(path, &c);
   if (st) {
@@ -300,7 +304,7 @@ int nnt_ckpt_load(const char *path, const char *kind, nnt_params *P, nnt_optim *
     }
   }
   if (opt) {
-    if (opt->params != P || opt->nparams != P->n) {
+    if (opt->params != P) {
       st = nnt_fail(NNT_EINVAL, "%s: the optimizer does not step this parameter registry", path);
       goto out;
     }
@@ -328,18 +332,14 @@ int nnt_ckpt_load(const char *path, const char *kind, nnt_params *P, nnt_optim *
   /* verified: copy out */
   for (int i = 0; i < P->n; i++) memcpy(P->items[i]->value.data, c.t[i].data, c.t[i].bytes);
   if (opt) {
+    /* the stored settings decide which state blocks exist (SGD momentum may differ) */
+    free(opt->m), free(opt->v);
+    opt->m = c.has_m ? nnt_params_block_new(P) : NULL;
+    opt->v = c.has_v ? nnt_params_block_new(P) : NULL;
     for (int i = 0; i < P->n; i++) {
-      const nnt_tensor *t = &P->items[i]->value;
-      nnt_tensor_free(&opt->m[i]);
-      nnt_tensor_free(&opt->v[i]);
-      if (c.has_m) {
-        nnt_tensor_alloc(&opt->m[i], t->dtype, t->ndim, t->shape);
-        memcpy(opt->m[i].data, c.t[i].m, c.t[i].bytes);
-      }
-      if (c.has_v) {
-        nnt_tensor_alloc(&opt->v[i], t->dtype, t->ndim, t->shape);
-        memcpy(opt->v[i].data, c.t[i].v, c.t[i].bytes);
-      }
+      size_t off = P->items[i]->offset;
+      if (c.has_m) memcpy((char *)opt->m + off, c.t[i].m, c.t[i].bytes);
+      if (c.has_v) memcpy((char *)opt->v + off, c.t[i].v, c.t[i].bytes);
     }
     opt->cfg = c.cfg;
     opt->step = c.ostep;

@@ -49,25 +49,24 @@ static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
 #endif
 #endif
 
-#define GT float
+#define NNT_REAL_BITS 32
+#include "nnt_real.h"
 #define GV gemm_vf
 #define GL LANES_F
 #define GFMA FMA_F
 #define GSPLAT SPLAT_F
-#define GNAME NNT_ISA_FN(nnt_sgemm_loops)
 #include "nn_gemm.inc"
-#undef GT
 #undef GV
 #undef GL
 #undef GFMA
 #undef GSPLAT
-#undef GNAME
-#define GT double
+#undef NNT_REAL_BITS
+#define NNT_REAL_BITS 64
+#include "nnt_real.h"
 #define GV gemm_vd
 #define GL LANES_D
 #define GFMA FMA_D
 #define GSPLAT SPLAT_D
-#define GNAME NNT_ISA_FN(nnt_dgemm_loops)
 #include "nn_gemm.inc"
 
 #if NNT_ISA_BASE_TU

@@ -1,13 +1,12 @@
 /* nn_f64.c — the float64 layers (nnt_<layer>_forward_f64/_backward_f64), from nn_layers.inc. */
 #include "nnt_blas.h"
 #include "nnt_nn.h"
+#include "nnt_vmath.h"
 
 #include <string.h>
 #include <tgmath.h>
 #undef I /* <tgmath.h> brings complex.h's imaginary unit I; here I is an input width */
 
-#define nnt_real double
-#define NNT_FN(name) name##_f64
-#define NNT_GEMM nnt_dgemm
-#define NNT_GEMM_LOOPS nnt_dgemm_loops
+#define NNT_REAL_BITS 64
+#include "nnt_real.h"
 #include "nn_layers.inc"

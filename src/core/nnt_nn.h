@@ -6,8 +6,8 @@
  *   width), OC output channels, H heads (attention) or hidden units (GRU/RNN), I input width.
  *   N = number of independent rows (usually B*T).
  * - Every layer exists in float32, `nnt_<layer>_forward/_backward`, and in float64,
- *   `nnt_<layer>_forward_f64/_backward_f64`, generated from one source (nn_layers.inc); the
- *   declarations below are written once in nn_api.inc with `nnt_real` for the element type.
+ *   `nnt_<layer>_forward_f64/_backward_f64`, generated from one source (nn_layers.inc, an
+ *   nnt_real.h template); the declarations are written once in nn_api.inc, instantiated below.
  * - Backward ACCUMULATES: it adds (+=) into every gradient buffer it is given, both parameter
  *   gradients (dW, db, ...) and input gradients (dinp, dqkv, dx, dh0, ...). Zero them before a
  *   step; a tensor used twice (residuals, shared weights) then gets the sum automatically. Any
@@ -57,15 +57,14 @@ typedef struct {
 #define NNT_ATTN_WS(B, H, T) ((size_t)(B) * (H) * (T) * (T))   /* attention backward */
 #define NNT_CONV3_WS(C, H, W) ((size_t)(C) * 9 * (H) * (W))  /* 3x3 convolution workspace */
 
-#define nnt_real float
-#define NNT_FN(name) name
+#define NNT_REAL_BITS 32
+#include "nnt_real.h"
 #include "nn_api.inc"
-#undef nnt_real
-#undef NNT_FN
-#define nnt_real double
-#define NNT_FN(name) name##_f64
+#undef NNT_REAL_BITS
+#define NNT_REAL_BITS 64
+#include "nnt_real.h"
 #include "nn_api.inc"
-#undef nnt_real
-#undef NNT_FN
+#undef NNT_REAL_BITS
+#include "nnt_real.h" /* removes real, NNT_FN, ... again */
 
 #endif

@@ -1,6 +1,8 @@
 /* nnt_optim.h — SGD, Adam and AdamW with PyTorch's exact update rules.
  *
- * An optimizer steps every parameter of a registry (nnt_params.h) from its grad. Updates follow
+ * An optimizer steps every parameter of an allocated registry (nnt_params.h) from its grad, in
+ * one vectorised loop per dtype over the registry's flat blocks; its state (m, v) lives in blocks
+ * of the same layout. Updates follow
  * torch.optim (single-tensor path, maximize=False, amsgrad=False), with g the gradient, t the
  * step count after increment:
  *
@@ -44,20 +46,23 @@ nnt_optim_config nnt_adamw_defaults(void);
 
 typedef struct {
   nnt_optim_config cfg;
-  nnt_params *params; /* not owned; must not gain parameters after nnt_optim_init */
-  int nparams;
+  nnt_params *params; /* not owned; allocated (so complete) before nnt_optim_init */
   long long step;     /* number of steps taken */
-  nnt_tensor *m;      /* [nparams]: SGD momentum buffer, Adam first moment; unused (numel 0) when not needed */
-  nnt_tensor *v;      /* [nparams]: Adam second moment */
+  /* Blocks in the layout of params->values (the parameter at byte offset k of the value block
+   * has its state at byte offset k here), or NULL when the optimizer keeps no such state. */
+  void *m;            /* SGD momentum buffer, Adam first moment */
+  void *v;            /* Adam second moment */
 } nnt_optim;
 
 /* Validates cfg (NNT_EINVAL naming the bad value: lr < 0, betas outside [0, 1), eps < 0, wd < 0,
- * nesterov without momentum or with dampening) and allocates zeroed state for every parameter. */
+ * nesterov without momentum or with dampening) and allocates zeroed state for every parameter.
+ * P must be allocated (nnt_params_alloc; a programming error otherwise: abort). */
 int nnt_optim_init(nnt_optim *o, nnt_params *P, nnt_optim_config cfg);
 /* The validation alone (NNT_OK or NNT_EINVAL with the message). */
 int nnt_optim_check(const nnt_optim_config *cfg);
 void nnt_optim_free(nnt_optim *o);
-/* One update of every parameter from its current grad (grads are left unchanged). */
+/* One update of every parameter from its current grad (grads are left unchanged). float32 Adam
+ * and AdamW run eight lanes at a time; the result is the same as the element-wise loop's. */
 void nnt_optim_step(nnt_optim *o);
 /* Does this optimizer keep a first / second state tensor per parameter? */
 int nnt_optim_has_m(const nnt_optim_config *cfg);

@@ -1,7 +1,9 @@
 /* nnt_tensor.h — owned dense buffers of float32 or float64, up to 4-D, row-major.
  *
- * A tensor owns its data from nnt_tensor_alloc to nnt_tensor_free. Layers take raw pointers
- * (llm.c style); the tensor is the unit the parameter registry, optimizers and checkpoints see.
+ * A tensor owns its data from nnt_tensor_alloc to nnt_tensor_free, or views storage owned
+ * elsewhere (nnt_tensor_view: a parameter's value and grad view the registry's blocks). Layers
+ * take raw pointers (llm.c style); the tensor is the unit the parameter registry, optimizers and
+ * checkpoints see.
  */
 #ifndef NNT_TENSOR_H
 #define NNT_TENSOR_H
@@ -20,6 +22,8 @@ typedef struct {
 
 /* Allocates zeroed storage; ndim in 1..4, every dim >= 1. */
 void nnt_tensor_alloc(nnt_tensor *t, nnt_dtype dtype, int ndim, const int *shape);
+/* A tensor over storage it does not own (may be NULL for a shape alone): never nnt_tensor_free it. */
+void nnt_tensor_view(nnt_tensor *t, nnt_dtype dtype, int ndim, const int *shape, void *data);
 /* Shorthands: nnt_tensor_f32(&t, 2, (int[]){R, C}). */
 #define nnt_tensor_f32(t, ndim, ...) nnt_tensor_alloc((t), NNT_F32, (ndim), (const int[]){__VA_ARGS__})
 #define nnt_tensor_f64(t, ndim, ...) nnt_tensor_alloc((t), NNT_F64, (ndim), (const int[]){__VA_ARGS__})

@@ -7,7 +7,7 @@
 
 #include "nnt_error.h"
 
-void nnt_tensor_alloc(nnt_tensor *t, nnt_dtype dtype, int ndim, const int *shape) {
+void nnt_tensor_view(nnt_tensor *t, nnt_dtype dtype, int ndim, const int *shape, void *data) {
   assert(ndim >= 1 && ndim <= 4);
   t->dtype = dtype;
   t->ndim = ndim;
@@ -17,6 +17,11 @@ void nnt_tensor_alloc(nnt_tensor *t, nnt_dtype dtype, int ndim, const int *shape
     assert(shape[i] >= 1);
     t->numel *= (size_t)shape[i];
   }
+  t->data = data;
+}
+
+void nnt_tensor_alloc(nnt_tensor *t, nnt_dtype dtype, int ndim, const int *shape) {
+  nnt_tensor_view(t, dtype, ndim, shape, NULL);
   t->data = nnt_xcalloc(t->numel, dtype == NNT_F32 ? sizeof(float) : sizeof(double));
 }
 

@@ -9,7 +9,6 @@
  *   W_c = W_1 W_o W_v, b_c = W_1 (W_o b_v + b_o) + b_1   (rows of A sum to 1).
  * Same function as the generic forward pass (checked against it in tests/qstr/test_models.c),
  * about 3x fewer multiply-adds per test prompt for tr at the paper's sizes. */
-#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,7 +364,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     code_table(t->E, N, de, cs, Wc, m, D, d + h * de, Utab + (size_t)h * N * m);
   }
   /* multiply-adds of the folding above: MT, kv, W1o, bc, Wc, the code tables */
-  nnt_qstr_macs_add((double)D * D * D + (double)D * D + 2.0 * m * D * D + (double)m * (D * D + D) +
+  nnt_gemm_macs_add((double)D * D * D + (double)D * D + 2.0 * m * D * D + (double)m * (D * D + D) +
                     (double)(q + 1) * N * de * (D + m));
   float *G = nnt_xmalloc(sizeof(float) * CHUNK * N * D), *U = nnt_xmalloc(sizeof(float) * CHUNK * N * m);
   int Np = padded(N); /* Z^T rows padded to whole vectors (zeros) */
@@ -384,7 +383,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     }
     int B = n - b0 < CHUNK ? n - b0 : CHUNK, R = B * N;
     const float *Xc = X + (size_t)b0 * N * D;
-    nnt_qstr_macs_add((double)R * d * (D + m) + (double)R * N * (D + m) + (double)R * m); /* x maps, scores, readout */
+    nnt_gemm_macs_add((double)R * d * (D + m) + (double)R * N * (D + m) + (double)R * m); /* x maps, scores, readout */
     /* G_r = x_r MT_x^T + tables + kv, U_r = x_r W_cx^T + tables: K = d is small, so one fused
      * pass per row (tables first, then d axpy sweeps in L1) beats a GEMM call */
     int r = 0;
@@ -501,7 +500,7 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
     }
     c0[c] = (float)s;
   }
-  nnt_qstr_macs_add((double)h1 * N * de * (1 + q * N));
+  nnt_gemm_macs_add((double)h1 * N * de * (1 + q * N));
   int wmax = 0;
   for (int l = 1; l <= L; l++) wmax = mo->width[l] > wmax ? mo->width[l] : wmax;
   float *Xx = nnt_xmalloc(sizeof(float) * FFN_CHUNK * Nd), *A = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
@@ -543,7 +542,7 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
       float *sw = cur;
       cur = nxt, nxt = sw;
     }
-    nnt_qstr_macs_add(macs);
+    nnt_gemm_macs_add(macs);
     const float *yb = y + (size_t)b0 * N;
     for (int k = 0; k < B * N; k++) sse += (double)(cur[k] - yb[k]) * (cur[k] - yb[k]);
   }

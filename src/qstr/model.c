@@ -1,9 +1,11 @@
 /* qSTR model layouts (offsets into one flat parameter vector) and PyTorch-default initialisation. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nnt_error.h"
+#include "nnt_params.h"
 #include "nnt_qstr.h"
 
 const char *const nnt_qstr_arch_names[] = {"tr", "trp", "ffn", "rnn", "relurnn", NULL};
@@ -92,4 +94,62 @@ void nnt_qstr_model_init(const nnt_qstr_model *mo, nnt_rng *r, double *p) {
     break;
   }
   }
+}
+
+/* Declares the tensor at offset `off`: the registry's float32 block is the model's flat vector
+ * only if every tensor starts where the previous one ended. */
+static void declare(nnt_params *P, size_t *at, size_t off, const char *name, int ndim, const int *shape) {
+  nnt_param *q = nnt_params_add(P, name, NNT_F32, ndim, shape);
+  if (off != *at) {
+    fprintf(stderr, "nnt: qstr parameter %s at %zu, expected %zu\n", name, off, *at);
+    abort();
+  }
+  *at += q->value.numel;
+}
+#define DECL(off, name, ndim, ...) declare(P, &at, (off), (name), (ndim), (const int[]){__VA_ARGS__})
+
+void nnt_qstr_model_params(const nnt_qstr_model *mo, nnt_params *P) {
+  int D = mo->D, m = mo->m, H = mo->H;
+  size_t at = 0;
+  char name[64];
+  nnt_params_init(P);
+  switch (mo->arch) {
+  case NNT_QSTR_TR: /* nn.MultiheadAttention's names, then the MLP readout */
+    DECL(mo->win, "attn.in_proj_weight", 2, 3 * D, D), DECL(mo->bin, "attn.in_proj_bias", 1, 3 * D);
+    DECL(mo->wo, "attn.out_proj.weight", 2, D, D), DECL(mo->bo, "attn.out_proj.bias", 1, D);
+    DECL(mo->w1, "mlp.0.weight", 2, m, D), DECL(mo->b1, "mlp.0.bias", 1, m);
+    DECL(mo->w2, "mlp.2.weight", 2, 1, m), DECL(mo->b2, "mlp.2.bias", 1, 1);
+    break;
+  case NNT_QSTR_TRP:
+    DECL(mo->wqk, "attn.wqk", 3, H, D, D);
+    DECL(mo->w1, "mlp.0.weight", 2, m, H * D), DECL(mo->b1, "mlp.0.bias", 1, m);
+    DECL(mo->w2, "mlp.2.weight", 2, 1, m);
+    break;
+  case NNT_QSTR_FFN:
+    for (int l = 0; l < mo->nl; l++) {
+      snprintf(name, sizeof name, "layers.%d.weight", l);
+      DECL(mo->fw[l], name, 2, mo->width[l + 1], mo->width[l]);
+      snprintf(name, sizeof name, "layers.%d.bias", l);
+      DECL(mo->fb[l], name, 1, mo->width[l + 1]);
+    }
+    break;
+  case NNT_QSTR_GRU:
+  case NNT_QSTR_RNN: { /* nn.GRU / nn.RNN's names, then the readout */
+    int G = mo->arch == NNT_QSTR_GRU ? 3 : 1;
+    for (int r = 0; r < 2; r++) {
+      const char *sfx = r ? "_reverse" : "";
+      snprintf(name, sizeof name, "rnn.weight_ih_l0%s", sfx), DECL(mo->gwi[r], name, 2, G * H, D);
+      snprintf(name, sizeof name, "rnn.weight_hh_l0%s", sfx), DECL(mo->gwh[r], name, 2, G * H, H);
+      snprintf(name, sizeof name, "rnn.bias_ih_l0%s", sfx), DECL(mo->gbi[r], name, 1, G * H);
+      snprintf(name, sizeof name, "rnn.bias_hh_l0%s", sfx), DECL(mo->gbh[r], name, 1, G * H);
+    }
+    DECL(mo->w2, "out.weight", 2, 1, 2 * H), DECL(mo->b2, "out.bias", 1, 1);
+    break;
+  }
+  }
+  if (at != mo->np) {
+    fprintf(stderr, "nnt: qstr parameters cover %zu of %zu\n", at, mo->np);
+    abort();
+  }
+  nnt_params_alloc(P);
 }

@@ -1,5 +1,5 @@
-/* float32 instance of the qSTR model kernels (training and evaluation), and the AdamW step of
- * the trainer; compiled once per instruction-set level (nnt_cpu.h). */
+/* float32 instance of the qSTR model kernels (training and evaluation); compiled once per
+ * instruction-set level (nnt_cpu.h). */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -8,109 +8,32 @@
 
 #include "nnt_blas.h"
 #include "nnt_error.h"
-#include "nnt_optim.h"
-#include "nnt_params.h"
 #include "nnt_qstr.h"
 #include "nnt_simd.h"
+#include "nnt_vmath.h"
 
-#include <cblas.h>
-
-/* Every float32 product goes through the core's loop kernels unless it has at least
+/* Every float32 product runs in the core's loop kernels unless it has at least
  * nnt_qstr_blas_min multiply-adds: they are faster than OpenBLAS 0.3.21 at the qSTR shapes on
  * AVX2 and AVX-512 (nnt bench core) and, unlike OpenBLAS's own CPU dispatch, round alike on every
  * CPU, so a sweep's samples do not depend on the machine. --blas-min brings OpenBLAS back. */
 extern long nnt_qstr_blas_min;
-extern _Thread_local double nnt_qstr_macs_;
 #if NNT_ISA_BASE_TU
 long nnt_qstr_blas_min = LONG_MAX;
-_Thread_local double nnt_qstr_macs_;
 void nnt_qstr_set_blas_min(long macs) { nnt_qstr_blas_min = macs; }
-double nnt_qstr_macs_done(void) { return nnt_qstr_macs_; }
-void nnt_qstr_macs_add(double macs) { nnt_qstr_macs_ += macs; }
 #endif
 
-static void qstr_sgemm(int ta, int tb, int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                       int ldb, float beta, float *C, int ldc) {
-  if (M <= 0 || N <= 0) return;
-  nnt_qstr_macs_ += (double)M * N * K;
-  if ((long)M * N * K < nnt_qstr_blas_min) {
-    nnt_sgemm_loops(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-    return;
-  }
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N, K, alpha, A, lda,
-              B, ldb, beta, C, ldc);
-}
-
 /* biGRU gates in float: r = sigmoid(a_r + c_r), z = sigmoid(a_z + c_z), n = tanh(a_n + r c_n),
- * h = (1 - z) n + z h_prev, eight units at a time. exp is Cephes' expf (range reduction by ln 2 in
- * two parts, degree-5 polynomial, 2^k through the exponent bits; a few ulp), tanh Cephes' tanhf
- * (odd polynomial below |x| = 0.625, 1 - 2/(e^{2|x|} + 1) above), the same forms as the core's
- * float layers (src/core/nn_layers.inc). glibc's double exp/tanh per unit were a quarter of a
- * biGRU-500 evaluation. The float64 instance (gradient checks) keeps libm. */
-static inline float gexpf(float x) {
-  if (x != x) return x;
-  x = x > 88.3762626647949f ? 88.3762626647949f : x < -87.3f ? -87.3f : x; /* 2^k stays a normal float */
-  float k = floorf(1.44269504088896341f * x + 0.5f);
-  float r = x - k * 0.693359375f + k * 2.12194440e-4f;
-  float p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
-             1.6666665459e-1f) * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1;
-  union { float f; uint32_t i; } u = {p};
-  u.i += (uint32_t)(int32_t)k << 23; /* adds k to the exponent; unsigned, since k may be negative */
-  return u.f;
-}
-static inline float gsigmf(float x) { return 1 / (1 + gexpf(-x)); }
-static inline float gtanhf(float x) {
-  float a = fabsf(x);
-  if (a < 0.625f) {
-    float z = x * x;
-    return ((((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z + 1.33314422036e-1f) * z -
-            3.33332819422e-1f) * z * x + x;
-  }
-  float t = 1 - 2 / (gexpf(2 * a) + 1);
-  return x < 0 ? -t : t;
-}
-static inline __m256 vexpf(__m256 x) {
-  const __m256 hi = _mm256_set1_ps(88.3762626647949f), lo = _mm256_set1_ps(-87.3f);
-  x = _mm256_max_ps(lo, _mm256_min_ps(hi, x)); /* operand order: a NaN x passes through */
-  __m256 k = _mm256_floor_ps(_mm256_fmadd_ps(x, _mm256_set1_ps(1.44269504088896341f), _mm256_set1_ps(0.5f)));
-  __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(0.693359375f), x);
-  r = _mm256_fnmadd_ps(k, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_fmadd_ps(_mm256_mul_ps(p, r), r, _mm256_add_ps(r, _mm256_set1_ps(1)));
-  __m256i e = _mm256_slli_epi32(_mm256_cvtps_epi32(k), 23);
-  return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(p), e));
-}
-static inline __m256 vsigmf(__m256 x) {
-  const __m256 one = _mm256_set1_ps(1);
-  return _mm256_div_ps(one, _mm256_add_ps(one, vexpf(_mm256_sub_ps(_mm256_setzero_ps(), x))));
-}
-static inline __m256 vtanhf(__m256 x) {
-  const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1);
-  __m256 a = _mm256_andnot_ps(sign, x), z = _mm256_mul_ps(x, x);
-  __m256 p = _mm256_set1_ps(-5.70498872745e-3f);
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(2.06390887954e-2f));
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-5.37397155531e-2f));
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(1.33314422036e-1f));
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-3.33332819422e-1f));
-  p = _mm256_fmadd_ps(_mm256_mul_ps(p, z), x, x);
-  __m256 t = _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2), _mm256_add_ps(vexpf(_mm256_add_ps(a, a)), one)));
-  t = _mm256_or_ps(t, _mm256_and_ps(x, sign));
-  return _mm256_blendv_ps(t, p, _mm256_cmp_ps(a, _mm256_set1_ps(0.625f), _CMP_LT_OQ));
-}
+ * h = (1 - z) n + z h_prev, eight units at a time, with the core's fast exp and tanh
+ * (nnt_vmath.h): glibc's double exp/tanh per unit were a quarter of a biGRU-500 evaluation. The
+ * float64 instance (gradient checks) keeps libm. */
 static void gru_gates_f32(int H, const float *a, const float *c, const float *hp, float *h, float *sg) {
   int k = 0;
   const __m256 one = _mm256_set1_ps(1);
   for (; k + 8 <= H; k += 8) {
-    __m256 r = vsigmf(_mm256_add_ps(_mm256_loadu_ps(a + k), _mm256_loadu_ps(c + k)));
-    __m256 z = vsigmf(_mm256_add_ps(_mm256_loadu_ps(a + H + k), _mm256_loadu_ps(c + H + k)));
+    __m256 r = nnt_vmath_sigmf8(_mm256_add_ps(_mm256_loadu_ps(a + k), _mm256_loadu_ps(c + k)));
+    __m256 z = nnt_vmath_sigmf8(_mm256_add_ps(_mm256_loadu_ps(a + H + k), _mm256_loadu_ps(c + H + k)));
     __m256 cn = _mm256_loadu_ps(c + 2 * H + k);
-    __m256 n = vtanhf(_mm256_fmadd_ps(r, cn, _mm256_loadu_ps(a + 2 * H + k)));
+    __m256 n = nnt_vmath_tanhf8(_mm256_fmadd_ps(r, cn, _mm256_loadu_ps(a + 2 * H + k)));
     __m256 hv = _mm256_mul_ps(_mm256_sub_ps(one, z), n);
     if (hp) hv = _mm256_fmadd_ps(z, _mm256_loadu_ps(hp + k), hv);
     _mm256_storeu_ps(h + k, hv);
@@ -118,64 +41,26 @@ static void gru_gates_f32(int H, const float *a, const float *c, const float *hp
     _mm256_storeu_ps(sg + 3 * H + k, cn);
   }
   for (; k < H; k++) {
-    float r = gsigmf(a[k] + c[k]), z = gsigmf(a[H + k] + c[H + k]);
-    float n = gtanhf(a[2 * H + k] + r * c[2 * H + k]);
+    float r = nnt_vmath_sigmf(a[k] + c[k]), z = nnt_vmath_sigmf(a[H + k] + c[H + k]);
+    float n = nnt_vmath_tanhf(a[2 * H + k] + r * c[2 * H + k]);
     h[k] = (1 - z) * n + z * (hp ? hp[k] : 0);
     sg[k] = r, sg[H + k] = z, sg[2 * H + k] = n, sg[3 * H + k] = c[2 * H + k];
   }
 }
 #define GRU_GATES gru_gates_f32
 
-#define REAL float
-#define SFX f32
-#define GEMM qstr_sgemm
-#define ENTRY(name) NNT_ISA_FN(F(name))
+#define NNT_REAL_BITS 32
+#include "nnt_real.h"
+#undef NNT_GEMM
+#define NNT_GEMM(...) nnt_sgemm_min(nnt_qstr_blas_min, __VA_ARGS__)
+#define ENTRY(name) NNT_ISA_FN(NNT_T(name))
 #include "models.inc"
-
-void NNT_ISA_FN(nnt_qstr_adamw_step)(nnt_optim *o) {
-  /* the core's AdamW update (torch semantics: decoupled decay, lerp for m, eps after the
-   * bias-corrected sqrt(v)) specialised to one float32 tensor without branches in the loop, so
-   * it vectorises; checked bit-for-bit against nnt_optim_step in tests/qstr/test_models.c */
-  const nnt_optim_config *c = &o->cfg;
-  nnt_param *q = o->params->items[0];
-  o->step++;
-  const double bc1 = 1 - pow(c->beta1, (double)o->step), bc2 = 1 - pow(c->beta2, (double)o->step);
-  const float step_size = (float)(c->lr / bc1), bc2_sqrt = (float)sqrt(bc2), eps = (float)c->eps;
-  const float b2 = (float)c->beta2, one_b1 = (float)(1 - c->beta1), one_b2 = (float)(1 - c->beta2);
-  const float shrink = (float)(1 - c->lr * c->weight_decay);
-  float *restrict p = q->value.data, *restrict m = o->m[0].data, *restrict v = o->v[0].data;
-  const float *restrict g = q->grad.data;
-  size_t n = q->value.numel;
-  size_t i = 0;
-  const int decay = c->weight_decay != 0;
-  /* explicit vectors: the compiler keeps sqrtf scalar (errno); the same operations in the same order */
-  const __m256 vshrink = _mm256_set1_ps(shrink), vb2 = _mm256_set1_ps(b2), vob1 = _mm256_set1_ps(one_b1);
-  const __m256 vob2 = _mm256_set1_ps(one_b2), vbc2 = _mm256_set1_ps(bc2_sqrt), veps = _mm256_set1_ps(eps);
-  const __m256 vstep = _mm256_set1_ps(step_size);
-  for (; i + 8 <= n; i += 8) {
-    __m256 pi = _mm256_loadu_ps(p + i), gi = _mm256_loadu_ps(g + i), mi = _mm256_loadu_ps(m + i), vi = _mm256_loadu_ps(v + i);
-    if (decay) pi = _mm256_mul_ps(pi, vshrink);
-    mi = _mm256_add_ps(mi, _mm256_mul_ps(vob1, _mm256_sub_ps(gi, mi)));
-    vi = _mm256_add_ps(_mm256_mul_ps(vi, vb2), _mm256_mul_ps(_mm256_mul_ps(vob2, gi), gi));
-    __m256 den = _mm256_add_ps(_mm256_div_ps(_mm256_sqrt_ps(vi), vbc2), veps);
-    pi = _mm256_sub_ps(pi, _mm256_div_ps(_mm256_mul_ps(vstep, mi), den));
-    _mm256_storeu_ps(p + i, pi), _mm256_storeu_ps(m + i, mi), _mm256_storeu_ps(v + i, vi);
-  }
-  for (; i < n; i++) {
-    if (decay) p[i] = p[i] * shrink;
-    m[i] = m[i] + one_b1 * (g[i] - m[i]);
-    v[i] = v[i] * b2 + one_b2 * g[i] * g[i];
-    float denom = sqrtf(v[i]) / bc2_sqrt + eps;
-    p[i] = p[i] - step_size * m[i] / denom;
-  }
-}
 
 #if NNT_ISA_BASE_TU
 NNT_ISA_DECLARE(void, nnt_qstr_forward_f32, (const nnt_qstr_model *, nnt_qstr_ws_f32 *, const float *, const float *,
                                              int, float *));
 NNT_ISA_DECLARE(void, nnt_qstr_backward_f32, (const nnt_qstr_model *, nnt_qstr_ws_f32 *, const float *, const float *,
                                               int, const float *, float *));
-NNT_ISA_DECLARE(void, nnt_qstr_adamw_step, (nnt_optim *));
 
 void nnt_qstr_forward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B,
                           float *yhat) {
@@ -186,8 +71,6 @@ void nnt_qstr_backward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const 
                            const float *dy, float *grad) {
   NNT_ISA_PICK(nnt_qstr_backward_f32)(mo, ws, p, X, B, dy, grad);
 }
-
-void nnt_qstr_adamw_step(nnt_optim *o) { NNT_ISA_PICK(nnt_qstr_adamw_step)(o); }
 
 const float *nnt_qstr_attention_f32(const nnt_qstr_model *mo, const nnt_qstr_ws_f32 *ws, int b, int h) {
   size_t NN = (size_t)mo->N * mo->N;

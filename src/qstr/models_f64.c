@@ -7,7 +7,6 @@
 #include "nnt_error.h"
 #include "nnt_qstr.h"
 
-#define REAL double
-#define SFX f64
-#define GEMM nnt_dgemm
+#define NNT_REAL_BITS 64
+#include "nnt_real.h"
 #include "models.inc"

@@ -10,14 +10,15 @@
  * Layouts (row-major): a batch of B prompts is X[B][N][D] (token i of prompt b is the D-vector
  * z_i = [x_i, codes]; the FFN reads the same memory as B rows of length N*D) and labels y[B][N].
  * Model parameters live in one flat vector (weights and biases of every layer, see the offsets in
- * nnt_qstr_model), so AdamW and checkpoints see a single array.
+ * nnt_qstr_model): the float32 block of a parameter registry (nnt_qstr_model_params), so AdamW
+ * steps it in one loop and checkpoints name its tensors.
  */
 #ifndef NNT_QSTR_H
 #define NNT_QSTR_H
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nnt_optim.h"
+#include "nnt_params.h"
 #include "nnt_rng.h"
 #include "nnt_sweep.h"
 
@@ -88,6 +89,10 @@ int nnt_qstr_model_setup(nnt_qstr_model *mo, nnt_qstr_arch arch, int N, int D, i
  * in/out biases; U(+-1/sqrt(fan_in)) for Linear weights and biases; U(+-1/sqrt(H)) for GRU/RNN);
  * trp uses U(+-1/sqrt(D)) for each W^(h) and Linear defaults for the MLP. */
 void nnt_qstr_model_init(const nnt_qstr_model *mo, nnt_rng *r, double *p);
+/* Registers the model's tensors (PyTorch's names and shapes, e.g. "attn.in_proj_weight" [3D, D])
+ * in a fresh float32 registry and allocates it: its flat float32 block (nnt_params_flat_f32) is
+ * the flat parameter vector, offsets as in mo, so the kernels, AdamW and checkpoints share it. */
+void nnt_qstr_model_params(const nnt_qstr_model *mo, nnt_params *P);
 
 /* Workspaces hold the activations of one batch of up to Bmax prompts (kept for backward). */
 typedef struct nnt_qstr_ws_f32 nnt_qstr_ws_f32;
@@ -102,13 +107,10 @@ void nnt_qstr_forward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const d
 /* grad += d(sum_b,i dy[b][i] * yhat[b][i]) / dp, after a forward on the same X. */
 void nnt_qstr_backward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B, const float *dy, float *grad);
 void nnt_qstr_backward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const double *p, const double *X, int B, const double *dy, double *grad);
-/* float32 products of at least `macs` multiply-adds go to OpenBLAS (default: none); for tuning. */
+/* float32 products of at least `macs` multiply-adds go to OpenBLAS (default: none); for tuning.
+ * Multiply-adds are counted by nnt_gemm_macs_done (nnt_blas.h), the structure-aware evaluation's
+ * loops included; elementwise work is not. */
 void nnt_qstr_set_blas_min(long macs);
-/* Multiply-adds of the float32 matrix products (and of the structure-aware evaluation's loops)
- * this thread has performed so far; elementwise work is not counted. _add is for kernels that do
- * not go through the products. */
-double nnt_qstr_macs_done(void);
-void nnt_qstr_macs_add(double macs);
 /* Attention weights of head h for prompt b of the last forward (tr, trp): N x N, row = query. */
 const float *nnt_qstr_attention_f32(const nnt_qstr_model *mo, const nnt_qstr_ws_f32 *ws, int b, int h);
 
@@ -136,14 +138,11 @@ typedef struct {
   long steps;
   double final_mse, wall_s;
   double phase_s[NNT_QSTR_NPHASE];    /* seconds per phase */
-  double phase_macs[NNT_QSTR_NPHASE]; /* multiply-adds per phase (nnt_qstr_macs_done) */
+  double phase_macs[NNT_QSTR_NPHASE]; /* multiply-adds per phase (nnt_gemm_macs_done) */
   float *params;       /* when keep_params: the trained flat vector (caller frees) */
 } nnt_qstr_result;
 
 void nnt_qstr_train_cfg_default(nnt_qstr_train_cfg *c);
-/* nnt_optim_step for an AdamW optimizer over a registry holding one float32 tensor (the flat
- * parameter vector), vectorised; identical results (requires beta1 > 0.5, as PyTorch's lerp). */
-void nnt_qstr_adamw_step(nnt_optim *o);
 /* One run: init stream, train-data stream and test-data stream are (seed, 8*point+k), so a point
  * gives the same result whatever thread runs it. */
 void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, const nnt_qstr_train_cfg *c,

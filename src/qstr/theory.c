@@ -1,5 +1,6 @@
 /* Theory side of qSTR: the eq. (A.2) construction and its closed-form error, Theorem 6's
  * min-norm least squares, the head lower bounds. */
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,33 +78,6 @@ void nnt_qstr_construct_mse(const nnt_qstr_task *t, double alpha, nnt_rng *r, in
   free(p), free(X), free(y), free(yh), free(A), free(c), free(idx);
 }
 
-/* Cholesky G = L L^T in place (lower), n x n; returns 0 when not positive definite */
-static int cholesky(double *G, int n) {
-  for (int j = 0; j < n; j++) {
-    double s = G[j * n + j];
-    for (int k = 0; k < j; k++) s -= G[j * n + k] * G[j * n + k];
-    if (!(s > 0)) return 0;
-    G[j * n + j] = sqrt(s);
-    for (int i = j + 1; i < n; i++) {
-      double v = G[i * n + j];
-      for (int k = 0; k < j; k++) v -= G[i * n + k] * G[j * n + k];
-      G[i * n + j] = v / G[j * n + j];
-    }
-  }
-  return 1;
-}
-
-static void chol_solve(const double *L, int n, double *b) {
-  for (int i = 0; i < n; i++) {
-    for (int k = 0; k < i; k++) b[i] -= L[i * n + k] * b[k];
-    b[i] /= L[i * n + i];
-  }
-  for (int i = n - 1; i >= 0; i--) {
-    for (int k = i + 1; k < n; k++) b[i] -= L[k * n + i] * b[k];
-    b[i] /= L[i * n + i];
-  }
-}
-
 double nnt_qstr_ffn_minnorm_mse(int N, int d, int n, int n_test, int trials, nnt_rng *r, double *se) {
   int P = N * d;
   double *X = nnt_xmalloc(sizeof(double) * (size_t)(n ? n : 1) * P), *G = nnt_xmalloc(sizeof(double) * (size_t)(n ? n * n : 1));
@@ -122,7 +96,8 @@ double nnt_qstr_ffn_minnorm_mse(int N, int d, int n, int n_test, int trials, nnt
         for (int k = 0; k < P; k++) s += X[(size_t)i * P + k] * X[(size_t)j * P + k];
         G[i * n + j] = G[j * n + i] = s;
       }
-    int ok = n == 0 || cholesky(G, n);
+    /* G = L L^T (LAPACK; G is symmetric, so its row-major layout reads as column-major too) */
+    int ok = n == 0 || LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, G, n) == 0;
     /* beta_t = X^T (X X^T)^{-1} X P_t u : the min-norm interpolant of the labels <u, x_t> */
     for (int t = 0; t < N; t++) {
       double *bt = beta + (size_t)t * P;
@@ -133,7 +108,7 @@ double nnt_qstr_ffn_minnorm_mse(int N, int d, int n, int n_test, int trials, nnt
         for (int k = 0; k < d; k++) s += X[(size_t)i * P + t * d + k] * u[k];
         c[i] = s;
       }
-      chol_solve(G, n, c);
+      LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, 1, G, n, c, n);
       for (int i = 0; i < n; i++)
         for (int k = 0; k < P; k++) bt[k] += c[i] * X[(size_t)i * P + k];
     }

@@ -21,10 +21,10 @@ typedef struct {
   nnt_qstr_result *res;
 } phase_clock;
 static void phase_start(phase_clock *pc, nnt_qstr_result *res) {
-  pc->t = nnt_now(), pc->macs = nnt_qstr_macs_done(), pc->res = res;
+  pc->t = nnt_now(), pc->macs = nnt_gemm_macs_done(), pc->res = res;
 }
 static void phase_charge(phase_clock *pc, nnt_qstr_phase ph) {
-  double t = nnt_now(), macs = nnt_qstr_macs_done();
+  double t = nnt_now(), macs = nnt_gemm_macs_done();
   pc->res->phase_s[ph] += t - pc->t, pc->res->phase_macs[ph] += macs - pc->macs;
   pc->t = t, pc->macs = macs;
 }
@@ -64,21 +64,23 @@ double nnt_qstr_eval_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, int Bmax
 }
 
 /* A sweep point's random streams (init, training data, test data) and its PyTorch-initialised
- * parameters as one flat float32 parameter for the core's AdamW (decay on every parameter). */
-static nnt_param *point_setup(const nnt_qstr_model *mo, uint64_t seed, uint64_t point, nnt_params *P,
-                              nnt_rng *rtrain, nnt_rng *rtest) {
+ * parameters in a registry for the core's AdamW (decay on every parameter); returns the flat
+ * float32 vector, *g its gradient. */
+static float *point_setup(const nnt_qstr_model *mo, uint64_t seed, uint64_t point, nnt_params *P,
+                          nnt_rng *rtrain, nnt_rng *rtest, float **g) {
   nnt_rng rinit;
   nnt_rng_init(&rinit, seed, 8 * point);
   nnt_rng_init(rtrain, seed, 8 * point + 1);
   nnt_rng_init(rtest, seed, 8 * point + 2);
   double *p64 = nnt_xmalloc(sizeof(double) * mo->np);
   nnt_qstr_model_init(mo, &rinit, p64);
-  nnt_params_init(P);
-  nnt_param *th = nnt_params_add_f32(P, "qstr.theta", 1, (int)mo->np);
-  float *p = th->value.data;
+  nnt_qstr_model_params(mo, P);
+  size_t n;
+  float *p = nnt_params_flat_f32(P, &n);
+  *g = nnt_params_flat_grad_f32(P, &n);
   for (size_t k = 0; k < mo->np; k++) p[k] = (float)p64[k];
   free(p64);
-  return th;
+  return p;
 }
 
 void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, const nnt_qstr_train_cfg *c,
@@ -89,8 +91,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   size_t np = mo->np;
   nnt_rng rtrain, rtest;
   nnt_params P;
-  nnt_param *th = point_setup(mo, seed, point, &P, &rtrain, &rtest);
-  float *p = th->value.data, *g = th->grad.data;
+  float *g, *p = point_setup(mo, seed, point, &P, &rtrain, &rtest, &g);
   float *Xt = nnt_xmalloc(sizeof(float) * (size_t)c->n_test * N * D), *yt = nnt_xmalloc(sizeof(float) * (size_t)c->n_test * N);
   int *it = nnt_xmalloc(sizeof(int) * (size_t)c->n_test * N * task->c.q), fast = nnt_qstr_fast_eval_ok(mo, task);
   phase_clock pc;
@@ -127,7 +128,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
     }
     memset(g, 0, sizeof(float) * np);
     nnt_qstr_backward_f32(mo, ws, p, X, Bt, dy, g);
-    nnt_qstr_adamw_step(&opt);
+    nnt_optim_step(&opt);
     phase_charge(&pc, NNT_QSTR_PHASE_BWD);
     if (steps % c->check_every == 0) {
       int complete;
@@ -176,8 +177,7 @@ void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, i
   size_t np = mo->np, row = (size_t)N * D;
   nnt_rng rtrain, rtest;
   nnt_params P;
-  nnt_param *th = point_setup(mo, seed, point, &P, &rtrain, &rtest);
-  float *p = th->value.data, *g = th->grad.data;
+  float *g, *p = point_setup(mo, seed, point, &P, &rtrain, &rtest, &g);
   float *Xa = nnt_xmalloc(sizeof(float) * n_train * row), *ya = nnt_xmalloc(sizeof(float) * n_train * N);
   nnt_qstr_sample_f32(task, &rtrain, n_train, simple, Xa, ya, NULL);
   float *X = nnt_xmalloc(sizeof(float) * batch * row), *y = nnt_xmalloc(sizeof(float) * batch * N);
@@ -211,7 +211,7 @@ void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, i
       res->samples += B;
       memset(g, 0, sizeof(float) * np);
       nnt_qstr_backward_f32(mo, ws, p, X, B, dy, g);
-      nnt_qstr_adamw_step(&opt);
+      nnt_optim_step(&opt);
     }
     el = sum / cnt;
     if (!isfinite(el)) {

@@ -1,40 +1,39 @@
-/* tm_engine_impl.h — the compiled transformer's forward pass, instantiated by tm_engine.c once
- * for float and once for double (REAL, SFX). Decoding is incremental: each self-attention layer
- * caches the keys (transposed, [dk][steps], so scores vectorise over steps) and the non-zero value
- * coordinates of every earlier step, so step i costs O(i) per attention layer, not O(i^2). */
+/* tm_engine_impl.h — the compiled transformer's forward pass: an nnt_real.h template (real,
+ * NNT_T, NNT_EXP, NNT_LOG_MIN), instantiated by tm_engine_isa.c for float and for double.
+ * Decoding is incremental: each self-attention layer caches the keys (transposed, [dk][steps], so
+ * scores vectorise over steps) and the non-zero value coordinates of every earlier step, so step
+ * i costs O(i) per attention layer, not O(i^2). */
 
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-#define R_CSR CAT(csr_, SFX)
-#define R_ATT CAT(att_, SFX)
-#define R_LAY CAT(lay_, SFX)
+#define R_CSR NNT_T(csr)
+#define R_ATT NNT_T(att)
+#define R_LAY NNT_T(lay)
 
 typedef struct {
   int rows, nnz;
   int *ptr, *idx;
-  REAL *val;
+  real *val;
 } R_CSR;
 
 typedef struct {
   int dk, nv, cap, n;
   R_CSR Q, K, V;       /* V keeps only the rows in vdims */
-  REAL *bq, *bk, *K0, *bv, *V0;
+  real *bq, *bk, *K0, *bv, *V0;
   int *vdims;
   /* Key cache [dk][cap]: int8 while every key entry is a small integer (exact; 8x less memory
-   * traffic, which bounds the cost of long runs), REAL from the first entry that is not. */
+   * traffic, which bounds the cost of long runs), real from the first entry that is not. */
   int narrow;
   int8_t *kc8;
-  REAL *kc, *vc;       /* value cache [cap][nv] */
+  real *kc, *vc;       /* value cache [cap][nv] */
 } R_ATT;
 
 typedef struct {
   int has_self, has_enc;
   R_ATT self, enc;
   R_CSR W1, W2, W3;
-  REAL *b1, *b2, *b3;
+  real *b1, *b2, *b3;
 } R_LAY;
 
-static void CAT(csr_load_, SFX)(R_CSR *d, const nnt_tm_csr *s, const int *rows, int nrows) {
+static void NNT_T(csr_load)(R_CSR *d, const nnt_tm_csr *s, const int *rows, int nrows) {
   /* rows == NULL: all rows; otherwise the listed ones, in order */
   int n = rows ? nrows : s->rows, nnz = 0;
   for (int i = 0; i < n; i++) {
@@ -44,98 +43,98 @@ static void CAT(csr_load_, SFX)(R_CSR *d, const nnt_tm_csr *s, const int *rows, 
   d->rows = n, d->nnz = nnz;
   d->ptr = nnt_xmalloc(sizeof(int) * (size_t)(n + 1));
   d->idx = nnt_xmalloc(sizeof(int) * (size_t)(nnz ? nnz : 1));
-  d->val = nnt_xmalloc(sizeof(REAL) * (size_t)(nnz ? nnz : 1));
+  d->val = nnt_xmalloc(sizeof(real) * (size_t)(nnz ? nnz : 1));
   int p = 0;
   for (int i = 0; i < n; i++) {
     int r = rows ? rows[i] : i;
     d->ptr[i] = p;
-    for (int q = s->ptr[r]; q < s->ptr[r + 1]; q++) d->idx[p] = s->idx[q], d->val[p++] = (REAL)s->val[q];
+    for (int q = s->ptr[r]; q < s->ptr[r + 1]; q++) d->idx[p] = s->idx[q], d->val[p++] = (real)s->val[q];
   }
   d->ptr[n] = p;
 }
 
-static void CAT(csr_free_, SFX)(R_CSR *c) { free(c->ptr), free(c->idx), free(c->val); }
+static void NNT_T(csr_free)(R_CSR *c) { free(c->ptr), free(c->idx), free(c->val); }
 
-static REAL *CAT(vec_, SFX)(const double *v, int n) {
-  REAL *r = nnt_xmalloc(sizeof(REAL) * (size_t)(n ? n : 1));
-  for (int i = 0; i < n; i++) r[i] = (REAL)v[i];
+static real *NNT_T(vec)(const double *v, int n) {
+  real *r = nnt_xmalloc(sizeof(real) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) r[i] = (real)v[i];
   return r;
 }
 
 /* y = A x + b (b may be NULL), optionally ReLU */
-static inline void CAT(spmv_, SFX)(const R_CSR *A, const REAL *x, const REAL *b, REAL *y, int relu) {
+static inline void NNT_T(spmv)(const R_CSR *A, const real *x, const real *b, real *y, int relu) {
   for (int i = 0; i < A->rows; i++) {
-    REAL s = b ? b[i] : 0;
+    real s = b ? b[i] : 0;
     for (int p = A->ptr[i]; p < A->ptr[i + 1]; p++) s += A->val[p] * x[A->idx[p]];
     y[i] = relu && s < 0 ? 0 : s;
   }
 }
 
-static void CAT(att_load_, SFX)(R_ATT *d, const nnt_tm_attn *s, int w, int cap) {
+static void NNT_T(att_load)(R_ATT *d, const nnt_tm_attn *s, int w, int cap) {
   d->dk = s->dk, d->cap = cap, d->n = 0;
   int *vd = nnt_xmalloc(sizeof(int) * (size_t)w), nv = 0;
   for (int o = 0; o < w; o++)
     if (s->V.ptr[o + 1] > s->V.ptr[o] || s->bv[o] != 0 || s->V0[o] != 0) vd[nv++] = o;
   d->nv = nv, d->vdims = vd;
-  CAT(csr_load_, SFX)(&d->Q, &s->Q, NULL, 0);
-  CAT(csr_load_, SFX)(&d->K, &s->K, NULL, 0);
-  CAT(csr_load_, SFX)(&d->V, &s->V, vd, nv);
-  d->bq = CAT(vec_, SFX)(s->bq, s->dk);
-  d->bk = CAT(vec_, SFX)(s->bk, s->dk);
-  d->K0 = CAT(vec_, SFX)(s->K0, s->dk);
-  d->bv = nnt_xmalloc(sizeof(REAL) * (size_t)(nv ? nv : 1));
-  d->V0 = nnt_xmalloc(sizeof(REAL) * (size_t)(nv ? nv : 1));
-  for (int i = 0; i < nv; i++) d->bv[i] = (REAL)s->bv[vd[i]], d->V0[i] = (REAL)s->V0[vd[i]];
+  NNT_T(csr_load)(&d->Q, &s->Q, NULL, 0);
+  NNT_T(csr_load)(&d->K, &s->K, NULL, 0);
+  NNT_T(csr_load)(&d->V, &s->V, vd, nv);
+  d->bq = NNT_T(vec)(s->bq, s->dk);
+  d->bk = NNT_T(vec)(s->bk, s->dk);
+  d->K0 = NNT_T(vec)(s->K0, s->dk);
+  d->bv = nnt_xmalloc(sizeof(real) * (size_t)(nv ? nv : 1));
+  d->V0 = nnt_xmalloc(sizeof(real) * (size_t)(nv ? nv : 1));
+  for (int i = 0; i < nv; i++) d->bv[i] = (real)s->bv[vd[i]], d->V0[i] = (real)s->V0[vd[i]];
   d->narrow = 1;
   d->kc = NULL;
   d->kc8 = nnt_xmalloc((size_t)d->dk * (size_t)(cap ? cap : 1));
-  d->vc = nnt_xmalloc(sizeof(REAL) * (size_t)(nv ? nv : 1) * (size_t)(cap ? cap : 1));
+  d->vc = nnt_xmalloc(sizeof(real) * (size_t)(nv ? nv : 1) * (size_t)(cap ? cap : 1));
 }
 
-static void CAT(att_free_, SFX)(R_ATT *a) {
-  CAT(csr_free_, SFX)(&a->Q), CAT(csr_free_, SFX)(&a->K), CAT(csr_free_, SFX)(&a->V);
+static void NNT_T(att_free)(R_ATT *a) {
+  NNT_T(csr_free)(&a->Q), NNT_T(csr_free)(&a->K), NNT_T(csr_free)(&a->V);
   free(a->bq), free(a->bk), free(a->K0), free(a->bv), free(a->V0), free(a->vdims), free(a->kc), free(a->kc8), free(a->vc);
 }
 
 /* Appends key and value of x to the cache. */
-static void CAT(att_push_, SFX)(R_ATT *a, const REAL *x, REAL *tmp) {
-  CAT(spmv_, SFX)(&a->K, x, a->bk, tmp, 0);
+static void NNT_T(att_push)(R_ATT *a, const real *x, real *tmp) {
+  NNT_T(spmv)(&a->K, x, a->bk, tmp, 0);
   if (a->narrow) {
     for (int c = 0; c < a->dk; c++)
-      if (!(tmp[c] >= -127 && tmp[c] <= 127 && tmp[c] == (REAL)(int8_t)tmp[c])) a->narrow = 0;
+      if (!(tmp[c] >= -127 && tmp[c] <= 127 && tmp[c] == (real)(int8_t)tmp[c])) a->narrow = 0;
     if (!a->narrow) { /* widen the cache once */
-      a->kc = nnt_xmalloc(sizeof(REAL) * (size_t)a->dk * (size_t)a->cap);
-      for (long i = 0; i < (long)a->dk * a->cap; i++) a->kc[i] = i % a->cap < a->n ? (REAL)a->kc8[i] : 0;
+      a->kc = nnt_xmalloc(sizeof(real) * (size_t)a->dk * (size_t)a->cap);
+      for (long i = 0; i < (long)a->dk * a->cap; i++) a->kc[i] = i % a->cap < a->n ? (real)a->kc8[i] : 0;
     }
   }
   for (int c = 0; c < a->dk; c++) {
     if (a->narrow) a->kc8[(long)c * a->cap + a->n] = (int8_t)tmp[c];
     else a->kc[(long)c * a->cap + a->n] = tmp[c];
   }
-  CAT(spmv_, SFX)(&a->V, x, a->bv, a->vc + (long)a->n * a->nv, 0);
+  NNT_T(spmv)(&a->V, x, a->bv, a->vc + (long)a->n * a->nv, 0);
   a->n++;
 }
 
 /* h += attention of query h over the cache and the null key (hard-max or softmax). */
-static void CAT(att_apply_, SFX)(const R_ATT *a, REAL *h, REAL *q, REAL *sc, REAL *acc, int softmax, REAL beta,
+static void NNT_T(att_apply)(const R_ATT *a, real *h, real *q, real *sc, real *acc, int softmax, real beta,
                                   double *min_gap) {
   int n = a->n, dk = a->dk, nv = a->nv;
-  CAT(spmv_, SFX)(&a->Q, h, a->bq, q, 0);
-  REAL s0 = 0;
+  NNT_T(spmv)(&a->Q, h, a->bq, q, 0);
+  real s0 = 0;
   for (int c = 0; c < dk; c++) s0 += q[c] * a->K0[c];
-  REAL mx = s0, mx2 = -INFINITY; /* largest and second-largest distinct score */
+  real mx = s0, mx2 = -INFINITY; /* largest and second-largest distinct score */
   enum { BLK = 512 }; /* a block of scores stays in L1 while every key row streams past it */
   for (int t0 = 0; t0 < n; t0 += BLK) {
     int t1 = t0 + BLK < n ? t0 + BLK : n;
     for (int t = t0; t < t1; t++) sc[t] = 0;
     for (int c = 0; c < dk; c++) {
-      REAL qc = q[c];
+      real qc = q[c];
       if (qc == 0) continue;
       if (a->narrow) {
         const int8_t *kr = a->kc8 + (long)c * a->cap;
-        for (int t = t0; t < t1; t++) sc[t] += qc * (REAL)kr[t];
+        for (int t = t0; t < t1; t++) sc[t] += qc * (real)kr[t];
       } else {
-        const REAL *kr = a->kc + (long)c * a->cap;
+        const real *kr = a->kc + (long)c * a->cap;
         for (int t = t0; t < t1; t++) sc[t] += qc * kr[t];
       }
     }
@@ -146,7 +145,7 @@ static void CAT(att_apply_, SFX)(const R_ATT *a, REAL *h, REAL *q, REAL *sc, REA
   }
   if (mx2 > -INFINITY && (double)(mx - mx2) < *min_gap) *min_gap = (double)(mx - mx2);
   for (int i = 0; i < nv; i++) acc[i] = 0;
-  REAL norm = 0;
+  real norm = 0;
   if (!softmax) { /* ties averaged; scores are small integers, so == is exact */
     if (s0 == mx) {
       norm = 1;
@@ -155,56 +154,56 @@ static void CAT(att_apply_, SFX)(const R_ATT *a, REAL *h, REAL *q, REAL *sc, REA
     for (int t = 0; t < n; t++)
       if (sc[t] == mx) {
         norm += 1;
-        const REAL *v = a->vc + (long)t * nv;
+        const real *v = a->vc + (long)t * nv;
         for (int i = 0; i < nv; i++) acc[i] += v[i];
       }
   } else {
     /* Weights below the smallest normal number are flushed to zero (as GPUs do by default):
      * subnormal arithmetic is slow and changes nothing at this scale. */
-    REAL e0 = beta * (s0 - mx) < LOG_MIN ? 0 : EXP(beta * (s0 - mx));
+    real e0 = beta * (s0 - mx) < NNT_LOG_MIN ? 0 : NNT_EXP(beta * (s0 - mx));
     norm = e0;
     for (int i = 0; i < nv; i++) acc[i] = e0 * a->V0[i];
     for (int t = 0; t < n; t++) {
-      REAL z = beta * (sc[t] - mx);
-      if (z < LOG_MIN) continue;
-      REAL e = EXP(z);
+      real z = beta * (sc[t] - mx);
+      if (z < NNT_LOG_MIN) continue;
+      real e = NNT_EXP(z);
       norm += e;
-      const REAL *v = a->vc + (long)t * nv;
+      const real *v = a->vc + (long)t * nv;
       for (int i = 0; i < nv; i++) acc[i] += e * v[i];
     }
   }
   for (int i = 0; i < nv; i++) h[a->vdims[i]] += acc[i] / norm;
 }
 
-static void CAT(norm_max_, SFX)(const REAL *v, int n, double *mx) {
+static void NNT_T(norm_max)(const real *v, int n, double *mx) {
   double s = 0;
   for (int i = 0; i < n; i++) s += (double)v[i] * (double)v[i];
   if (sqrt(s) > *mx) *mx = sqrt(s);
 }
 
-static int CAT(decode_onehot_, SFX)(const REAL *v, int n) {
+static int NNT_T(decode_onehot)(const real *v, int n) {
   int idx = -1;
   for (int i = 0; i < n; i++)
-    if (v[i] > (REAL)0.5) {
+    if (v[i] > (real)0.5) {
       if (idx >= 0) return -2;
       idx = i;
     }
   return idx;
 }
 
-static long CAT(decode_bin_, SFX)(const REAL *v, int wpos) {
+static long NNT_T(decode_bin)(const real *v, int wpos) {
   long x = 0;
-  for (int b = 0; b < wpos; b++) x = 2 * x + (v[b] > (REAL)0.5);
+  for (int b = 0; b < wpos; b++) x = 2 * x + (v[b] > (real)0.5);
   return x;
 }
 
-static int CAT(run_, SFX)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr,
+static int NNT_T(run)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr,
                           const nnt_tm_run_opts *o, nnt_tm_run_result *res) {
   int w = net->w, wpos = net->wpos, nl = net->nlayers, m = net->m;
   long T = tr->T, steps = T + 1;
   const nnt_tm_groups *g = &net->g;
   int softmax = o->attention == NNT_TM_SOFTMAX;
-  REAL beta = (REAL)o->beta;
+  real beta = (real)o->beta;
   double t0 = nnt_now();
   R_LAY *L = nnt_xcalloc((size_t)nl, sizeof(R_LAY));
   int hmax = w, dkmax = 1;
@@ -212,79 +211,79 @@ static int CAT(run_, SFX)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_
   for (int l = 0; l < nl; l++) {
     const nnt_tm_layer *s = &net->layers[l];
     L[l].has_self = s->has_self, L[l].has_enc = s->has_enc;
-    if (s->has_self) CAT(att_load_, SFX)(&L[l].self, &s->self, w, (int)steps);
-    if (s->has_enc) CAT(att_load_, SFX)(&L[l].enc, &s->enc, w, m);
-    CAT(csr_load_, SFX)(&L[l].W1, &s->W1, NULL, 0);
-    CAT(csr_load_, SFX)(&L[l].W2, &s->W2, NULL, 0);
-    CAT(csr_load_, SFX)(&L[l].W3, &s->W3, NULL, 0);
-    L[l].b1 = CAT(vec_, SFX)(s->b1, s->W1.rows);
-    L[l].b2 = CAT(vec_, SFX)(s->b2, s->W2.rows);
-    L[l].b3 = CAT(vec_, SFX)(s->b3, w);
+    if (s->has_self) NNT_T(att_load)(&L[l].self, &s->self, w, (int)steps);
+    if (s->has_enc) NNT_T(att_load)(&L[l].enc, &s->enc, w, m);
+    NNT_T(csr_load)(&L[l].W1, &s->W1, NULL, 0);
+    NNT_T(csr_load)(&L[l].W2, &s->W2, NULL, 0);
+    NNT_T(csr_load)(&L[l].W3, &s->W3, NULL, 0);
+    L[l].b1 = NNT_T(vec)(s->b1, s->W1.rows);
+    L[l].b2 = NNT_T(vec)(s->b2, s->W2.rows);
+    L[l].b3 = NNT_T(vec)(s->b3, w);
     if (s->W1.rows > hmax) hmax = s->W1.rows;
     if (s->W2.rows > hmax) hmax = s->W2.rows;
     if (s->self.dk > dkmax) dkmax = s->self.dk;
     if (s->enc.dk > dkmax) dkmax = s->enc.dk;
-    wbytes += (size_t)(L[l].W1.nnz + L[l].W2.nnz + L[l].W3.nnz) * (sizeof(REAL) + sizeof(int));
-    if (s->has_self) wbytes += (size_t)(L[l].self.Q.nnz + L[l].self.K.nnz + L[l].self.V.nnz) * (sizeof(REAL) + sizeof(int));
-    if (s->has_enc) wbytes += (size_t)(L[l].enc.Q.nnz + L[l].enc.K.nnz + L[l].enc.V.nnz) * (sizeof(REAL) + sizeof(int));
+    wbytes += (size_t)(L[l].W1.nnz + L[l].W2.nnz + L[l].W3.nnz) * (sizeof(real) + sizeof(int));
+    if (s->has_self) wbytes += (size_t)(L[l].self.Q.nnz + L[l].self.K.nnz + L[l].self.V.nnz) * (sizeof(real) + sizeof(int));
+    if (s->has_enc) wbytes += (size_t)(L[l].enc.Q.nnz + L[l].enc.K.nnz + L[l].enc.V.nnz) * (sizeof(real) + sizeof(int));
   }
   /* The encoder: Enc_c = E[x_c] + beta_enc(c), beta_enc(c)^pos1 = Bin(c + offset); its keys and
    * values are computed once. */
-  REAL *x = nnt_xcalloc((size_t)w, sizeof(REAL)), *h = nnt_xmalloc(sizeof(REAL) * (size_t)w);
-  REAL *u1 = nnt_xmalloc(sizeof(REAL) * (size_t)hmax), *u2 = nnt_xmalloc(sizeof(REAL) * (size_t)hmax);
-  REAL *q = nnt_xmalloc(sizeof(REAL) * (size_t)dkmax), *sc = nnt_xmalloc(sizeof(REAL) * (size_t)(steps + m + 1));
-  REAL *acc = nnt_xmalloc(sizeof(REAL) * (size_t)w), *probe = nnt_xmalloc(sizeof(REAL) * (size_t)w);
+  real *x = nnt_xcalloc((size_t)w, sizeof(real)), *h = nnt_xmalloc(sizeof(real) * (size_t)w);
+  real *u1 = nnt_xmalloc(sizeof(real) * (size_t)hmax), *u2 = nnt_xmalloc(sizeof(real) * (size_t)hmax);
+  real *q = nnt_xmalloc(sizeof(real) * (size_t)dkmax), *sc = nnt_xmalloc(sizeof(real) * (size_t)(steps + m + 1));
+  real *acc = nnt_xmalloc(sizeof(real) * (size_t)w), *probe = nnt_xmalloc(sizeof(real) * (size_t)w);
   for (int l = 0; l < nl; l++) {
     if (!L[l].has_enc) continue;
     for (int c = 0; c < m; c++) {
-      for (int i = 0; i < w; i++) x[i] = (REAL)net->E[(long)tm->input[c] * w + i];
+      for (int i = 0; i < w; i++) x[i] = (real)net->E[(long)tm->input[c] * w + i];
       long pos = c + net->offset;
-      for (int b = 0; b < wpos; b++) x[g->pos1 + b] += (REAL)((pos >> (wpos - 1 - b)) & 1);
-      CAT(att_push_, SFX)(&L[l].enc, x, q);
+      for (int b = 0; b < wpos; b++) x[g->pos1 + b] += (real)((pos >> (wpos - 1 - b)) & 1);
+      NNT_T(att_push)(&L[l].enc, x, q);
     }
   }
   size_t cbytes = 0;
   for (int l = 0; l < nl; l++) {
-    if (L[l].has_self) cbytes += (size_t)L[l].self.cap * (L[l].self.dk + L[l].self.nv * sizeof(REAL));
-    if (L[l].has_enc) cbytes += (size_t)L[l].enc.cap * (L[l].enc.dk + L[l].enc.nv * sizeof(REAL));
+    if (L[l].has_self) cbytes += (size_t)L[l].self.cap * (L[l].self.dk + L[l].self.nv * sizeof(real));
+    if (L[l].has_enc) cbytes += (size_t)L[l].enc.cap * (L[l].enc.dk + L[l].enc.nv * sizeof(real));
   }
   res->cache_bytes = cbytes;
   res->weight_bytes = wbytes;
   res->min_score_gap = INFINITY, res->lambda = 0;
   res->mismatches = 0, res->first_mismatch = -1, res->first_what[0] = 0, res->nonbinary = 0;
-  for (int i = 0; i < w; i++) x[i] = (REAL)net->h0[i]; /* o_0 */
+  for (int i = 0; i < w; i++) x[i] = (real)net->h0[i]; /* o_0 */
   double win_t[10] = {0};
   long win_n[10] = {0};
   long checked = 0;
   for (long t = 1; t <= steps; t++) {
     double ts = nnt_now();
     for (int i = 0; i < w; i++) h[i] = x[i];
-    for (int b = 0; b < wpos; b++) h[g->pos1 + b] += (REAL)((t >> (wpos - 1 - b)) & 1); /* + beta(t) */
+    for (int b = 0; b < wpos; b++) h[g->pos1 + b] += (real)((t >> (wpos - 1 - b)) & 1); /* + beta(t) */
     for (int l = 0; l < nl; l++) {
       R_LAY *Ly = &L[l];
       if (Ly->has_self) {
-        CAT(att_push_, SFX)(&Ly->self, h, q);
-        CAT(att_apply_, SFX)(&Ly->self, h, q, sc, acc, softmax, beta, &res->min_score_gap);
+        NNT_T(att_push)(&Ly->self, h, q);
+        NNT_T(att_apply)(&Ly->self, h, q, sc, acc, softmax, beta, &res->min_score_gap);
       }
-      if (Ly->has_enc) CAT(att_apply_, SFX)(&Ly->enc, h, q, sc, acc, softmax, beta, &res->min_score_gap);
-      CAT(norm_max_, SFX)(h, w, &res->lambda);
-      CAT(spmv_, SFX)(&Ly->W1, h, Ly->b1, u1, 1);
-      CAT(spmv_, SFX)(&Ly->W2, u1, Ly->b2, u2, 1);
-      CAT(spmv_, SFX)(&Ly->W3, u2, Ly->b3, h, 1);
-      CAT(norm_max_, SFX)(u1, Ly->W1.rows, &res->lambda);
-      CAT(norm_max_, SFX)(u2, Ly->W2.rows, &res->lambda);
-      CAT(norm_max_, SFX)(h, w, &res->lambda);
-      if (l == net->probe_layer) memcpy(probe, h, sizeof(REAL) * (size_t)w);
+      if (Ly->has_enc) NNT_T(att_apply)(&Ly->enc, h, q, sc, acc, softmax, beta, &res->min_score_gap);
+      NNT_T(norm_max)(h, w, &res->lambda);
+      NNT_T(spmv)(&Ly->W1, h, Ly->b1, u1, 1);
+      NNT_T(spmv)(&Ly->W2, u1, Ly->b2, u2, 1);
+      NNT_T(spmv)(&Ly->W3, u2, Ly->b3, h, 1);
+      NNT_T(norm_max)(u1, Ly->W1.rows, &res->lambda);
+      NNT_T(norm_max)(u2, Ly->W2.rows, &res->lambda);
+      NNT_T(norm_max)(h, w, &res->lambda);
+      if (l == net->probe_layer) memcpy(probe, h, sizeof(real) * (size_t)w);
     }
-    memcpy(x, h, sizeof(REAL) * (size_t)w); /* o_t */
+    memcpy(x, h, sizeof(real) * (size_t)w); /* o_t */
     int wi = (int)((t - 1) * 10 / steps);
     win_t[wi] += nnt_now() - ts, win_n[wi]++;
     /* Decoder step t simulates machine step s = t - 1 (step 1 is the pre-start step). */
     long s = t - 1;
-    int st = CAT(decode_onehot_, SFX)(h + g->st, net->nst);
-    int sy = CAT(decode_onehot_, SFX)(h + g->sym1, net->nsym);
-    long hd = CAT(decode_bin_, SFX)(h + g->pos2, wpos) - net->offset;
-    int wr = s > 0 ? CAT(decode_onehot_, SFX)(probe + g->sym2, net->nsym) : -1;
+    int st = NNT_T(decode_onehot)(h + g->st, net->nst);
+    int sy = NNT_T(decode_onehot)(h + g->sym1, net->nsym);
+    long hd = NNT_T(decode_bin)(h + g->pos2, wpos) - net->offset;
+    int wr = s > 0 ? NNT_T(decode_onehot)(probe + g->sym2, net->nsym) : -1;
     const char *what = NULL;
     if (st != tr->state[s]) what = "state";
     else if (hd != tr->head[s]) what = "head";
@@ -311,9 +310,9 @@ static int CAT(run_, SFX)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_
   for (int i = 0; i < 10; i++) res->step_us[i] = win_n[i] ? win_t[i] / win_n[i] * 1e6 : 0;
   res->seconds = nnt_now() - t0;
   for (int l = 0; l < nl; l++) {
-    if (L[l].has_self) CAT(att_free_, SFX)(&L[l].self);
-    if (L[l].has_enc) CAT(att_free_, SFX)(&L[l].enc);
-    CAT(csr_free_, SFX)(&L[l].W1), CAT(csr_free_, SFX)(&L[l].W2), CAT(csr_free_, SFX)(&L[l].W3);
+    if (L[l].has_self) NNT_T(att_free)(&L[l].self);
+    if (L[l].has_enc) NNT_T(att_free)(&L[l].enc);
+    NNT_T(csr_free)(&L[l].W1), NNT_T(csr_free)(&L[l].W2), NNT_T(csr_free)(&L[l].W3);
     free(L[l].b1), free(L[l].b2), free(L[l].b3);
   }
   free(L), free(x), free(h), free(u1), free(u2), free(q), free(sc), free(acc), free(probe);

@@ -13,25 +13,15 @@
 #include "nnt_progress.h"
 #include "nnt_tm.h"
 
-#define REAL double
-#define SFX f64
-#define EXP exp
-#define LOG_MIN (-708.3) /* ln DBL_MIN */
+#define NNT_REAL_BITS 64
+#include "nnt_real.h"
 #include "tm_engine_impl.h"
-#undef REAL
-#undef SFX
-#undef EXP
-#undef LOG_MIN
-
-#define REAL float
-#define SFX f32
-#define EXP expf
-#define LOG_MIN (-87.33f) /* ln FLT_MIN */
+#undef NNT_REAL_BITS
+#define NNT_REAL_BITS 32
+#include "nnt_real.h"
 #include "tm_engine_impl.h"
-#undef REAL
-#undef SFX
-#undef EXP
-#undef LOG_MIN
+#undef NNT_REAL_BITS
+#include "nnt_real.h"
 
 int NNT_ISA_FN(nnt_tm_net_run)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr,
                                const nnt_tm_run_opts *o, nnt_tm_run_result *res) {

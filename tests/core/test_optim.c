@@ -18,6 +18,7 @@ static double run1(nnt_optim_config c, nnt_dtype dt, const double *g, int steps)
   nnt_params P;
   nnt_params_init(&P);
   nnt_param *p = nnt_params_add(&P, "p", dt, 1, (int[]){1});
+  nnt_params_alloc(&P);
   nnt_tensor_set(&p->value, 0, 1.0);
   nnt_optim o;
   CHECK(nnt_optim_init(&o, &P, c) == NNT_OK);
@@ -153,6 +154,7 @@ static void compare(const char *what, nnt_optim_config c, nnt_dtype dt, double t
   /* the parameters split over two tensors of different shapes */
   nnt_param *a = nnt_params_add(&P, "a", dt, 2, (int[]){2, 2});
   nnt_param *b = nnt_params_add(&P, "b", dt, 1, (int[]){3});
+  nnt_params_alloc(&P);
   nnt_param *ps[NP];
   size_t idx[NP];
   for (int i = 0; i < NP; i++) {
@@ -218,6 +220,7 @@ int main(void) {
   nnt_params P;
   nnt_params_init(&P);
   nnt_params_add_f32(&P, "w", 1, 2);
+  nnt_params_alloc(&P);
   nnt_optim o;
   nnt_optim_config bad = nnt_sgd_defaults(0.1);
   bad.nesterov = 1;

@@ -19,6 +19,7 @@ int main(void) {
   nnt_params_init(&P);
   nnt_param *a = nnt_params_add_f32(&P, "a", 1, 2);
   nnt_param *b = nnt_params_add_f64(&P, "b", 2, 1, 1);
+  nnt_params_alloc(&P);
   nnt_f32(&a->grad)[0] = 3, nnt_f32(&a->grad)[1] = 4, nnt_f64(&b->grad)[0] = 12;
   CHECK_CLOSE(nnt_grad_norm(&P), 13.0, 1e-15);
 

@@ -100,28 +100,29 @@ static void counts(void) {
   free(p);
 }
 
-/* the vectorised AdamW step equals the core's nnt_optim_step bit for bit */
-static void adamw(void) {
-  nnt_params P1, P2;
-  nnt_params_init(&P1), nnt_params_init(&P2);
-  nnt_param *a = nnt_params_add_f32(&P1, "w", 1, 1000), *b = nnt_params_add_f32(&P2, "w", 1, 1000);
-  nnt_rng r;
-  nnt_rng_init(&r, 3, 0);
-  nnt_rng_fill_normal_f32(&r, a->value.data, 1000, 0, 1);
-  memcpy(b->value.data, a->value.data, 4000);
-  nnt_optim o1, o2;
-  nnt_optim_config c = nnt_adamw_defaults();
-  c.lr = 0.01, c.weight_decay = 0.1;
-  nnt_optim_init(&o1, &P1, c), nnt_optim_init(&o2, &P2, c);
-  for (int s = 0; s < 20; s++) {
-    nnt_rng_fill_normal_f32(&r, a->grad.data, 1000, 0, 1 + s);
-    memcpy(b->grad.data, a->grad.data, 4000);
-    nnt_optim_step(&o1);
-    nnt_qstr_adamw_step(&o2);
+/* the registry of a model: its float32 block is the flat vector, each named tensor at its offset */
+static void registry(void) {
+  nnt_qstr_model mo;
+  nnt_params P;
+  size_t n;
+  int hid[2] = {9, 13};
+  for (int arch = NNT_QSTR_TR; arch <= NNT_QSTR_RNN; arch++) {
+    CHECK(nnt_qstr_model_setup(&mo, arch, 6, 11, 7, 3, 2, hid) == 0);
+    nnt_qstr_model_params(&mo, &P);
+    float *p = nnt_params_flat_f32(&P, &n);
+    CHECK(n == mo.np && nnt_params_count(&P) == mo.np);
+    const char *w2 = arch == NNT_QSTR_FFN ? "layers.2.weight" : arch >= NNT_QSTR_GRU ? "out.weight" : "mlp.2.weight";
+    size_t off = arch == NNT_QSTR_FFN ? mo.fw[2] : mo.w2;
+    nnt_param *q = nnt_params_find(&P, w2);
+    CHECK_MSG(q && q->value.data == (void *)(p + off), "%s: %s not at its offset", nnt_qstr_arch_names[arch], w2);
+    nnt_params_free(&P);
   }
-  CHECK(memcmp(a->value.data, b->value.data, 4000) == 0);
-  nnt_optim_free(&o1), nnt_optim_free(&o2);
-  nnt_params_free(&P1), nnt_params_free(&P2);
+  nnt_qstr_model_setup(&mo, NNT_QSTR_TR, 6, 11, 7, 1, 0, NULL);
+  nnt_qstr_model_params(&mo, &P);
+  nnt_param *q = nnt_params_find(&P, "attn.out_proj.weight");
+  CHECK(q && q->value.shape[0] == 11 && q->value.shape[1] == 11 &&
+        q->value.data == (void *)(nnt_params_flat_f32(&P, &n) + mo.wo));
+  nnt_params_free(&P);
 }
 
 /* the structure-aware evaluation equals the generic forward pass (float rounding aside) */
@@ -165,7 +166,6 @@ int main(void) {
     fast_eval(arch, 0, 1, 1);
     fast_eval(arch, 1, 2, 0);
   }
-  adamw();
   int hid[2] = {7, 5};
   gradcheck("tr (torch MHA + MLP)", NNT_QSTR_TR, 5, 6, 1, 0, NULL, 0);
   gradcheck("trp H=2 (merged QK)", NNT_QSTR_TRP, 5, 6, 2, 0, NULL, 1);
@@ -174,5 +174,6 @@ int main(void) {
   gradcheck("bigru H=20 (vector gates)", NNT_QSTR_GRU, 5, 0, 20, 0, NULL, 0); /* float32: 2 x 8 units + tail */
   gradcheck("birnn-relu H=4", NNT_QSTR_RNN, 5, 0, 4, 0, NULL, 0);
   counts();
+  registry();
   TEST_MAIN_END();
 }
