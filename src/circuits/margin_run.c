@@ -7,6 +7,7 @@
 #include "nnt_circuits.h"
 #include "nnt_error.h"
 #include "nnt_progress.h"
+#include "nnt_sweep.h"
 
 void nnt_circuit_margin_cfg_default(nnt_circuit_margin_cfg *cfg, int quick) {
   static const int full_depths[] = {1, 2, 4, 8, 16, 32, 64}, quick_depths[] = {1, 2, 4, 8};
@@ -154,54 +155,107 @@ static void chain_circuit(int q, nnt_circuit *c) {
   free(s);
 }
 
+/* One point of the sweep: input v of circuit ci at depth q, both nets. */
+typedef struct {
+  int depth, circuit, input, label, layers[2], best_layer[2];
+  double l1_norm[2], rho[2], lower[2];
+} sweep_rec;
+#define SCOL(name, type, f) NNT_SWEEP_COL(name, type, sweep_rec, f)
+static const nnt_sweep_col sweep_cols[] = {
+    SCOL("depth", NNT_SWEEP_T_INT, depth), SCOL("circuit", NNT_SWEEP_T_INT, circuit), SCOL("input", NNT_SWEEP_T_INT, input),
+    SCOL("label", NNT_SWEEP_T_INT, label),
+    SCOL("layers", NNT_SWEEP_T_INT, layers[0]), SCOL("best_layer", NNT_SWEEP_T_INT, best_layer[0]),
+    SCOL("l1_norm", NNT_SWEEP_T_DOUBLE, l1_norm[0]), SCOL("rho", NNT_SWEEP_T_DOUBLE, rho[0]),
+    SCOL("lower", NNT_SWEEP_T_DOUBLE, lower[0]),
+    SCOL("layers_corrected", NNT_SWEEP_T_INT, layers[1]), SCOL("best_layer_corrected", NNT_SWEEP_T_INT, best_layer[1]),
+    SCOL("l1_norm_corrected", NNT_SWEEP_T_DOUBLE, l1_norm[1]), SCOL("rho_corrected", NNT_SWEEP_T_DOUBLE, rho[1]),
+    SCOL("lower_corrected", NNT_SWEEP_T_DOUBLE, lower[1]),
+};
+
+typedef struct {
+  const nnt_circuit_margin_cfg *cfg;
+  int circuits, inputs;
+} sweep_ctx;
+
+static int sweep_point(void *ctx_, int i, void *rec_) {
+  const sweep_ctx *sc = ctx_;
+  const nnt_circuit_margin_cfg *cfg = sc->cfg;
+  sweep_rec *rec = rec_;
+  int family = cfg->family, m = family ? cfg->width : 1, per_depth = sc->circuits * sc->inputs;
+  int q = cfg->depths[i / per_depth], ci = i % per_depth / sc->inputs, v = i % sc->inputs;
+  uint64_t seed = cfg->seed;
+  nnt_circuit c;
+  nnt_circuit_layered L;
+  nnt_mlp net[2];
+  if (family) nnt_circuit_random(m, q, cfg->width, seed, (uint64_t)(q * 1000 + ci), &c);
+  else chain_circuit(q, &c);
+  nnt_circuit_layer(&c, &L);
+  for (int k = 0; k < 2; k++) nnt_circuit_compile(&L, k, &net[k]), add_head(&net[k], 0);
+  /* the circuit's inputs come from one stream in turn: replay the draws of inputs 0..v */
+  nnt_rng rng;
+  nnt_rng_init(&rng, seed, (uint64_t)(q * 1000 + ci) + 1000000);
+  double x[256];
+  uint8_t xb[256], y;
+  for (int u = 0; u <= v; u++) pick_input(&c, u, !family, &rng, x, xb);
+  nnt_circuit_eval(&c, xb, &y);
+  *rec = (sweep_rec){.depth = q, .circuit = ci, .input = v, .label = y};
+  for (int k = 0; k < 2; k++) {
+    nnt_circuit_margin_opts mo;
+    nnt_circuit_margin_opts_default(&mo);
+    mo.seed = seed ^ ((uint64_t)q << 40 | (uint64_t)ci << 20 | (uint64_t)v << 2 | (uint64_t)k);
+    nnt_circuit_margin_est r = nnt_circuit_margin_upper(&net[k], x, 0, y, &mo);
+    nnt_mlp_stats s = nnt_mlp_stats_of(&net[k]);
+    rec->layers[k] = s.layers, rec->best_layer[k] = r.best_layer, rec->l1_norm[k] = s.l1_norm, rec->rho[k] = r.rho;
+    rec->lower[k] = nnt_circuit_margin_lower(&net[k], x, 0, y);
+  }
+  nnt_mlp_free(&net[0]), nnt_mlp_free(&net[1]), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+  return NNT_OK;
+}
+
 int nnt_circuit_margin_sweep_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin_sweep_result *res) {
   memset(res, 0, sizeof *res);
   int st = check_cfg(cfg);
   if (st) return st;
-  int family = cfg->family, m = family ? cfg->width : 1, circuits = family ? cfg->circuits : 1;
-  int inputs = family ? cfg->inputs : 2, nd = cfg->ndepths, per_depth = circuits * inputs;
-  uint64_t seed = cfg->seed;
+  int family = cfg->family, circuits = family ? cfg->circuits : 1, inputs = family ? cfg->inputs : 2;
+  int nd = cfg->ndepths, per_depth = circuits * inputs, n = nd * per_depth;
+  if (circuits > 1000 || inputs >= 1 << 20) return nnt_fail(NNT_EINVAL, "sweep: at most 1000 circuits and 2^20 - 1 inputs");
+  uint64_t *ids = nnt_xmalloc(sizeof(uint64_t) * (size_t)n);
+  double *cost = nnt_xmalloc(sizeof(double) * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    int q = cfg->depths[i / per_depth], ci = i % per_depth / inputs, v = i % inputs;
+    ids[i] = (uint64_t)q << 40 | (uint64_t)ci << 20 | (uint64_t)v;
+    cost[i] = q;
+  }
+  char config[256];
+  snprintf(config, sizeof config, "family=%d width=%d circuits=%d inputs=%d seed=%llu", family, cfg->width, circuits, inputs,
+           (unsigned long long)cfg->seed);
+  sweep_ctx sc = {cfg, circuits, inputs};
+  sweep_rec *recs = nnt_xmalloc(sizeof(sweep_rec) * (size_t)n);
+  nnt_sweep sw = {.name = "margin sweep", .config = config, .npoints = n, .ids = ids, .cost = cost,
+                  .rec_size = sizeof(sweep_rec), .cols = sweep_cols, .ncols = (int)(sizeof sweep_cols / sizeof sweep_cols[0]),
+                  .point = sweep_point, .ctx = &sc, .threads = cfg->threads, .progress = cfg->progress, .dir = cfg->dir,
+                  .resume = cfg->resume};
+  if ((st = nnt_sweep_run(&sw, recs, NULL))) {
+    free(ids), free(cost), free(recs);
+    return st;
+  }
   res->ndepths = nd, res->circuits = circuits, res->inputs = inputs;
-  res->rows = nnt_xmalloc(sizeof(nnt_circuit_margin_row) * (size_t)nd * per_depth * 2);
+  res->rows = nnt_xmalloc(sizeof(nnt_circuit_margin_row) * (size_t)n * 2);
   double *per[2], *lows[2];
   for (int k = 0; k < 2; k++) {
     per[k] = nnt_xmalloc(sizeof(double) * (size_t)per_depth);
     lows[k] = nnt_xmalloc(sizeof(double) * (size_t)per_depth);
   }
-  nnt_progress pr;
-  nnt_progress_start(&pr, "margin sweep", (long)nd * per_depth * 2);
   for (int di = 0; di < nd; di++) {
-    int q = cfg->depths[di];
-    for (int ci = 0; ci < circuits; ci++) {
-      nnt_circuit c;
-      nnt_circuit_layered L;
-      nnt_mlp net[2];
-      if (family) nnt_circuit_random(m, q, cfg->width, seed, (uint64_t)(q * 1000 + ci), &c);
-      else chain_circuit(q, &c);
-      nnt_circuit_layer(&c, &L);
-      for (int k = 0; k < 2; k++) nnt_circuit_compile(&L, k, &net[k]), add_head(&net[k], 0);
-      nnt_rng rng;
-      nnt_rng_init(&rng, seed, (uint64_t)(q * 1000 + ci) + 1000000);
-      double x[256];
-      uint8_t xb[256], y;
-      for (int v = 0; v < inputs; v++) {
-        pick_input(&c, v, !family, &rng, x, xb);
-        nnt_circuit_eval(&c, xb, &y);
-        for (int k = 0; k < 2; k++) {
-          nnt_circuit_margin_opts mo;
-          nnt_circuit_margin_opts_default(&mo);
-          mo.seed = seed ^ ((uint64_t)q << 40 | (uint64_t)ci << 20 | (uint64_t)v << 2 | (uint64_t)k);
-          nnt_circuit_margin_est r = nnt_circuit_margin_upper(&net[k], x, 0, y, &mo);
-          nnt_mlp_stats s = nnt_mlp_stats_of(&net[k]);
-          double lower = nnt_circuit_margin_lower(&net[k], x, 0, y);
-          per[k][ci * inputs + v] = r.rho, lows[k][ci * inputs + v] = lower;
-          res->rows[res->nrows++] = (nnt_circuit_margin_row){q, ci, v, y, k, s.layers, r.best_layer, s.l1_norm, r.rho, lower};
-          nnt_progress_add(&pr, 1);
-        }
+    for (int j = 0; j < per_depth; j++) {
+      const sweep_rec *r = &recs[di * per_depth + j];
+      for (int k = 0; k < 2; k++) {
+        per[k][j] = r->rho[k], lows[k][j] = r->lower[k];
+        res->rows[res->nrows++] = (nnt_circuit_margin_row){r->depth, r->circuit, r->input, r->label, k, r->layers[k],
+                                                           r->best_layer[k], r->l1_norm[k], r->rho[k], r->lower[k]};
       }
-      nnt_mlp_free(&net[0]), nnt_mlp_free(&net[1]), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
     }
-    res->depth[di] = q;
+    res->depth[di] = cfg->depths[di];
     for (int k = 0; k < 2; k++) {
       res->med[k][di] = nnt_circuit_median(per[k], per_depth);
       res->lo[k][di] = per[k][per_depth / 10];
@@ -209,8 +263,8 @@ int nnt_circuit_margin_sweep_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_
       res->low[k][di] = nnt_circuit_median(lows[k], per_depth);
     }
   }
-  nnt_progress_end(&pr);
   for (int k = 0; k < 2; k++) free(per[k]), free(lows[k]);
+  free(ids), free(cost), free(recs);
   return NNT_OK;
 }
 

@@ -189,6 +189,9 @@ typedef struct {
   int logit, output, inputs;
   int family, depths[32], ndepths, width, circuits;
   uint64_t seed;
+  /* the sweep: how it runs, not what it computes (nnt_sweep.h; one point per circuit input) */
+  const char *dir;   /* results.sqlite (NULL: not stored) */
+  int resume, progress, threads;
 } nnt_circuit_margin_cfg;
 
 /* The one place of the defaults; quick: the small preset of the tests and the tour. */

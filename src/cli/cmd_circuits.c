@@ -127,15 +127,17 @@ static const cli_cmd margin_cmd = {
     .cfg_size = sizeof(nnt_circuit_margin_cfg),
     .defaults = margin_defaults,
     .npos_max = 1,
-    .common = CLI_OUT,
+    .common = CLI_OUT | CLI_SWEEP,
 };
 
-static int margin_sweep(cli_common *co, const nnt_circuit_margin_cfg *cfg) {
+static int margin_sweep(cli_common *co, nnt_circuit_margin_cfg *cfg) {
   nnt_circuit_margin_sweep_result res;
   double t0 = nnt_now();
-  int st = nnt_circuit_margin_sweep_run(cfg, &res);
-  if (!st && !(st = cli_begin(co))) st = cli_circuit_margin_sweep_write(co->out, cfg, &res);
-  if (st) return nnt_circuit_margin_sweep_result_free(&res), st;
+  cfg->dir = co->out, cfg->resume = co->resume, cfg->progress = 1;
+  int st = nnt_sweep_prepare_dir(co->out, co->resume, co->force);
+  if (!st && !(st = nnt_circuit_margin_sweep_run(cfg, &res)) && (st = cli_begin(co))) nnt_circuit_margin_sweep_result_free(&res);
+  if (st) return st;
+  if ((st = cli_circuit_margin_sweep_write(co->out, cfg, &res))) return nnt_circuit_margin_sweep_result_free(&res), st;
   if (cfg->family)
     printf("depth  median_rho_compiled  median_rho_corrected  (upper bounds; random circuits: %d x %d inputs, width %d)\n",
            res.circuits, res.inputs, cfg->width);
@@ -167,6 +169,7 @@ static int cmd_margin(int argc, char **argv) {
   if (cli_given(&margin_cmd, &a, "depths") || cli_given(&margin_cmd, &a, "circuits") || cli_given(&margin_cmd, &a, "family") ||
       cli_given(&margin_cmd, &a, "width"))
     return nnt_fail(NNT_EINVAL, "--depths/--circuits/--family/--width: only for the sweep without FILE");
+  if (a.co.resume || a.co.force) return nnt_fail(NNT_EINVAL, "--resume/--force: only for the sweep without FILE");
   cfg.file = a.pos[0];
   nnt_circuit_margin_result res;
   double t0 = nnt_now();

@@ -57,7 +57,7 @@ typedef struct {
   void *ctx;
   int threads;                /* team size (0: nnt_threads_get()) */
   int progress;               /* progress on stderr: a bar on a terminal, one line per point otherwise */
-  const char *dir;            /* folder of results.sqlite; NULL: nothing stored */
+  const char *dir;            /* folder of results.sqlite (created if missing); NULL: nothing stored */
   int resume;                 /* keep the points already stored in dir */
 } nnt_sweep;
 

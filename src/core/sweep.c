@@ -14,6 +14,7 @@
 
 #include "nnt_blas.h"
 #include "nnt_error.h"
+#include "nnt_file.h"
 #include "nnt_progress.h"
 
 char *nnt_sweep_db_path(char *buf, size_t n, const char *dir) {
@@ -214,7 +215,8 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
   char path[4096] = "";
   if (s->dir) {
     nnt_sweep_db_path(path, sizeof path, s->dir);
-    st = store_open(&S, s, path);
+    st = nnt_mkdirs(s->dir);
+    if (!st) st = store_open(&S, s, path);
     if (!st && s->resume) st = store_load(&S, s, order, recs, done);
     else if (!st) st = exec(S.db, path, "DELETE FROM points");
   }

@@ -59,8 +59,8 @@ nnt_cli_test(circuit_bad_samples 2 "--samples" circuit verify ${EX}/mux4.blif --
 # margin: file mode and the quick depth sweep; a bad option leaves no folder behind
 nnt_cli_test(circuit_margin_file 0 "margin compiled\\+correction +min=" circuit margin ${EX}/fulladder.bench --quick
              --out ${CMAKE_BINARY_DIR}/circuit-margin-fa)
-nnt_cli_test(circuit_margin_sweep 0 "median_rho_corrected" circuit margin --quick --depths 1,4 --out ${CMAKE_BINARY_DIR}/circuit-margin-sweep)
-nnt_cli_test(circuit_margin_random 0 "random circuits: 1 x 2 inputs" circuit margin --family random --depths 2 --circuits 1 --inputs 2
+nnt_cli_test(circuit_margin_sweep 0 "median_rho_corrected" circuit margin --quick --depths 1,4 --force --out ${CMAKE_BINARY_DIR}/circuit-margin-sweep)
+nnt_cli_test(circuit_margin_random 0 "random circuits: 1 x 2 inputs" circuit margin --family random --depths 2 --circuits 1 --inputs 2 --force
              --out ${CMAKE_BINARY_DIR}/circuit-margin-random)
 nnt_cli_test(circuit_margin_bad_family 2 "--family: .x. is not one of chain.random" circuit margin --family x)
 nnt_cli_test(circuit_margin_bad_output 2 "--output: the circuit has 2 outputs" circuit margin ${EX}/fulladder.bench --output 5
