@@ -1,13 +1,12 @@
 /* The learnability experiment: a grid of widths and training-set sizes, each point one training run. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "nnt_circuits.h"
 #include "nnt_ckpt.h"
 #include "nnt_error.h"
+#include "nnt_file.h"
 #include "nnt_progress.h"
 
 static const char *const RANDOM_CIRCUIT = "random layered circuit (depth 4, 8 gates per layer before pruning, 16 inputs)";
@@ -41,22 +40,6 @@ static int check_cfg(const nnt_circuit_learn_cfg *cfg) {
     return nnt_fail(NNT_EINVAL, "steps, hidden layers, batch, repetitions and test inputs must be positive");
   if (cfg->lr < 0 || cfg->bit < 0 || cfg->ckpt_every < 0) return nnt_fail(NNT_EINVAL, "negative lr, bit or ckpt_every");
   return NNT_OK;
-}
-
-/* mkdir -p: the checkpoint folder and the folders above it. */
-static int mkdirs(const char *dir) {
-  char *p = nnt_xstrdup(dir);
-  int st = NNT_OK;
-  for (char *s = p + 1;; s++)
-    if (*s == '/' || !*s) {
-      char c = *s;
-      *s = 0;
-      if (mkdir(p, 0777) && errno != EEXIST) st = nnt_fail(NNT_EIO, "%s: cannot create the folder (%s)", p, strerror(errno));
-      if (st || !c) break;
-      *s = c;
-    }
-  free(p);
-  return st;
 }
 
 /* The circuit and its test set (cfg->file, or the first random circuit with balanced labels). */
@@ -93,7 +76,7 @@ int nnt_circuit_learn_run(const nnt_circuit_learn_cfg *cfg, nnt_circuit_learn_re
   nnt_circuit c;
   uint8_t *X = NULL, *Y = NULL;
   if ((st = circuit_and_tests(cfg, &c, &X, &Y))) return free(X), free(Y), st;
-  if (cfg->ckpt_dir && (st = mkdirs(cfg->ckpt_dir))) return free(X), free(Y), nnt_circuit_free(&c), st;
+  if (cfg->ckpt_dir && (st = nnt_mkdirs(cfg->ckpt_dir))) return free(X), free(Y), nnt_circuit_free(&c), st;
   nnt_circuit_layered L;
   nnt_circuit_layer(&c, &L);
   int r = 1; /* the widest gate layer (the input layer excluded) */
