@@ -196,7 +196,7 @@ void cli_help(const cli_cmd *cmd, FILE *f) {
   fprintf(f, "  --quick                small preset (seconds) for tests and the tour\n");
   if (cmd->common & CLI_OUT) fprintf(f, "  --out DIR              write results (CSV, JSON, plots) into DIR\n");
   if (cmd->common & CLI_SWEEP)
-    fprintf(f, "  --resume               keep the points already computed in DIR/results.sqlite, compute the rest\n"
+    fprintf(f, "  --resume               continue the runs stored in DIR (finished points are not computed again)\n"
                "  --force                start afresh in a DIR that holds results\n");
 }
 
