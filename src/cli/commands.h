@@ -23,6 +23,7 @@ typedef struct {
   int (*run)(int argc, char **argv);
   int (*tour)(cli_tour *t);
   const cli_bench *bench;
+  const cli_sub *more; /* further commands of the area (nnt <name>), ended by {0}; may be NULL */
 } cli_area;
 
 /* The records of this build's areas in their order, then NULL. */

@@ -7,17 +7,17 @@
 #include "nnt_error.h"
 #include "nnt_io.h"
 
-/* tour and bench frame the areas' subcommands in nnt --help. */
-static const cli_area tour = {.command = "tour", .run = cmd_tour,
-                              .summary = "run the quick preset of every subsystem and write a report (main job)"};
-static const cli_area bench = {.command = "bench", .summary = "benchmarks (nnt bench core, ...)", .run = cmd_bench};
-
-/* The i-th subcommand in the order of nnt --help; NULL past the last. */
-static const cli_area *command(int i) {
-  if (i-- == 0) return &tour;
-  for (const cli_area *const *a = cli_areas(); *a; a++)
-    if ((*a)->command && i-- == 0) return *a;
-  return i == 0 ? &bench : NULL;
+/* The i-th command in the order of nnt --help (tour, each area's own and further commands, bench);
+ * 0 past the last. */
+static int command(int i, cli_sub *c) {
+  if (i-- == 0) return *c = (cli_sub){"tour", cmd_tour, "run the quick preset of every subsystem and write a report (main job)"}, 1;
+  for (const cli_area *const *a = cli_areas(); *a; a++) {
+    if ((*a)->command && i-- == 0) return *c = (cli_sub){(*a)->command, (*a)->run, (*a)->summary}, 1;
+    for (const cli_sub *m = (*a)->more; m && m->name; m++)
+      if (i-- == 0) return *c = *m, 1;
+  }
+  if (i == 0) return *c = (cli_sub){"bench", cmd_bench, "benchmarks (nnt bench core, ...)"}, 1;
+  return 0;
 }
 
 static void usage(FILE *f) {
@@ -25,8 +25,8 @@ static void usage(FILE *f) {
           "usage: nnt <command> [options]\n"
           "       nnt <command> --help\n"
           "       nnt --version\n\ncommands:\n");
-  const cli_area *c;
-  for (int i = 0; (c = command(i)); i++) fprintf(f, "  %-9s %s\n", c->command, c->summary);
+  cli_sub c;
+  for (int i = 0; command(i, &c); i++) fprintf(f, "  %-9s %s\n", c.name, c.summary);
   fprintf(f, "\ncommon options: --seed S  --threads N  --out DIR  --quick\n");
 }
 
@@ -51,10 +51,10 @@ int main(int argc, char **argv) {
            nnt_cpu_flags());
     return 0;
   }
-  const cli_area *c;
-  for (int i = 0; (c = command(i)); i++) {
-    if (strcmp(cmd, c->command)) continue;
-    int st = c->run(argc - 1, argv + 1);
+  cli_sub c;
+  for (int i = 0; command(i, &c); i++) {
+    if (strcmp(cmd, c.name)) continue;
+    int st = c.run(argc - 1, argv + 1);
     if (st) fprintf(stderr, "nnt %s: %s\n", cmd, *nnt_errmsg() ? nnt_errmsg() : "failed");
     return nnt_exit_code(st);
   }
