@@ -69,4 +69,43 @@ typedef struct {
 
 void nnt_bounds_sm_cfg_default(nnt_bounds_sm_cfg *cfg, int quick);
 
+/* ---------------------------------------------------------------- seed 002 (RCNNs)
+ * Theorem 1 / Corollary 2 of Goel, Kakade, Kalai & Zhang, evaluated with the sizes the paper fixes
+ * (spec §3.1, §6): Algorithm 1 instantiates F_RCNN^{d+1, m+1, 100s, 100, L}, the weights are drawn
+ * from U_s with |U_s| = 24·16·s + 5 (Corollary 3), and the success probability is that of drawing
+ * the constructed filter exactly, |U_s|^(−P) (Lemma 2's argument). Corollary 2's restart count and
+ * validation size are the corrected ones (spec §6, pitfall 20): M = ln(2/δ) / P(success), so that
+ * (1 − P(success))^M ≤ δ/2, and N = 2 ln(2M/δ) / ε². Everything is in log10 where it overflows. */
+typedef struct {
+  int s;             /* TM states */
+  double eps, delta; /* Corollary 2's target error and failure probability */
+  int d, m, k;       /* input bits, training examples, Corollary 2's exponent: t = (2dm)^k */
+  double t;          /* TM steps; <= 0: (2dm)^k */
+  double log10_M_obs;/* Observation 1: log10 of the second sample's size M */
+} nnt_bounds_rcnn_cfg;
+
+typedef struct {
+  double d_rc, d_head;
+  double shared_params;   /* 9 d_rc + 3 d_rc² + d_rc + 2 d_head (V1..V5, U1, U2) */
+  double memory_params;   /* (m+1)(d+1), the trained W */
+  double U;               /* |U_s| = 384 s + 5 */
+  double log10_p_success; /* −shared_params · log10 |U_s| */
+  double log10_restarts;  /* log10 M, M = ln(2/δ) / P(success) */
+  double validation;      /* N = 2 ln(2M/δ) / ε² */
+  double t, L;            /* TM steps used; depth L = max(m+1, m+d+1, t+1) (Lemma 2, pitfall 11) */
+  double cells;           /* (m+1)(d+1+L): the grid with a work region of width l = L */
+  int obs_r_log2;         /* Observation 1: r = 2^⌊−log2(M)/(3k)⌋ */
+  double log10_obs_p;     /* Observation 1: log10 p(d,m,ε,δ), p = (εδ)^(−3k) + (4dm)^(3k) */
+  double log10_alg2_r;    /* Algorithm 2: r = M^(1/10) (log10), loops over s, k, t = 1..r */
+} nnt_bounds_rcnn;
+
+void nnt_bounds_rcnn_cfg_default(nnt_bounds_rcnn_cfg *c);
+/* NNT_EINVAL with one line on an impossible input (s < 2, ε or δ outside (0,1), ...). */
+int nnt_bounds_rcnn_eval(const nnt_bounds_rcnn_cfg *c, nnt_bounds_rcnn *r);
+/* The pieces, for other callers. */
+double nnt_bounds_rcnn_shared_params(int s);
+double nnt_bounds_rcnn_U(int s);
+double nnt_bounds_rcnn_depth(double m, double d, double t);
+int nnt_bounds_rcnn_obs1_r_log2(double log10_M, int k);
+
 #endif
