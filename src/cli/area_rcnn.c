@@ -1,0 +1,9 @@
+/* The rcnn area's record (seed 002): its commands are further ones (nnt tm2d, ...). */
+#include "commands.h"
+
+int cmd_tm2d(int argc, char **argv);
+
+const cli_area cli_area_rcnn = {
+    .name = "rcnn",
+    .order = 60,
+    .more = (const cli_sub[]){{"tm2d", cmd_tm2d, "2-D Turing machines: run, check, export learners (seed 002)"}, {0}}};
