@@ -182,7 +182,7 @@ static int export(int argc, char **argv) {
 static const cli_sub subs[] = {
     {"run", run, "FILE: run a machine on a tape or a dataset"},
     {"check", check, "FILE: check a machine file against the conventions"},
-    {"export", export, "write a bundled learner (first-label, dictator, majority) in the text format"},
+    {"export", export, "write a bundled learner (first-label, dictator, majority, gauss-parity) in the text format"},
 };
 
 int cmd_tm2d(int argc, char **argv) { return cli_dispatch("tm2d", subs, 3, argc, argv); }

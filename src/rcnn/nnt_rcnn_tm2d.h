@@ -93,7 +93,7 @@ void nnt_rcnn_tm2d_parity(int d, int m, uint64_t seed, signed char *X, signed ch
  * Allocates *X (m×d) and *y; NNT_EFORMAT "path:line: what". */
 int nnt_rcnn_tm2d_data_load(const char *path, int *m, int *d, signed char **X, signed char **y);
 
-/* ---- bundled learners, by name: "first-label", "dictator", "majority" */
+/* ---- bundled learners, by name: "first-label", "dictator", "majority", "gauss-parity" */
 extern const char *const nnt_rcnn_tm2d_learner_names[];
 int nnt_rcnn_tm2d_learner(nnt_rcnn_tm2d *tm, const char *name);
 

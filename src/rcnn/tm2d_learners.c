@@ -3,6 +3,7 @@
  *   first-label  y_1                                  (16 states)
  *   dictator     cell (0,0) of the XOR tape, y_1·x_{1,1}·x_1 (10 states)
  *   majority     sign(Σ_i y_i), +1 on a tie             (25 states)
+ *   gauss-parity Gaussian elimination over GF(2)         (65 states)
  * They share a routine that blanks the main grid row by row from the bottom and then finishes on
  * row 0, which is found by collision sensing: an upward move that is blocked. */
 #include <string.h>
@@ -97,15 +98,119 @@ static void majority(nnt_rcnn_tm2d *tm) {
   nnt_rcnn_tm2d_rule_set(tm, SEEKp, 1, UP, 0, U, UP);
 }
 
-const char *const nnt_rcnn_tm2d_learner_names[] = {"first-label", "dictator", "majority", NULL};
+/* Gaussian elimination over GF(2) (spec §4.10), bit 1 ↔ -1 so that XOR is a product.
+ * (i)-(ii) undo the XOR encoding: multiply columns 1..d of rows 1..m by x (from the bottom row),
+ * then each such row by its label, giving rows [x_i, y_i] above the query row [x, 1].
+ * (iii) for each column c, leftmost first: the topmost training row with -1 in c is the pivot; it
+ * is bubbled down by adjacent-row swaps, multiplied into every row with -1 in c that it passes and
+ * finally into the query row if that has -1 in c; then the pivot row and column c are blanked.
+ * No pivot: column c is blanked (if the query row had -1 there, x is outside the span and the
+ * answer is undetermined). Finally the query row's label cell holds the prediction; it is carried
+ * to (0,0). */
+static void gauss_parity(nnt_rcnn_tm2d *tm) {
+#define Q(...) nnt_rcnn_tm2d_state(tm, __VA_ARGS__)
+#define SET nnt_rcnn_tm2d_rule_set
+  int S = Q("start"), S1 = Q("S1"), H = Q("halt");
+  nnt_rcnn_tm2d_halt(tm, H);
+  int Tp = carry(tm, 1, H), Tm = carry(tm, -1, H);
+  /* (ii) columns: P2 on (m, b) reads x_b and multiplies it up the column */
+  int P2 = Q("P2"), DOWN = Q("DOWN"), NEXTCOL = Q("NEXTCOL"), P1GO = Q("P1GO"), MU[2] = {Q("MU-"), Q("MU+")};
+  keep(tm, S, S1, N, S1);
+  keep(tm, S1, P2, L, P1GO);
+  keep(tm, P2, DOWN, U, DOWN);
+  for (int s = 0; s < 2; s++) {
+    SET(tm, P2, 2 * s - 1, MU[s], 2 * s - 1, U, DOWN);
+    for (int a = -1; a <= 1; a++) SET(tm, MU[s], a, MU[s], a * (2 * s - 1), U, DOWN);
+  }
+  keep(tm, DOWN, DOWN, D, NEXTCOL);
+  keep(tm, NEXTCOL, P2, L, P1GO);
+  /* (i) rows m-1..0: R1 on (r, d) reads y_r and multiplies it along the row */
+  int P1U = Q("P1U"), R1 = Q("R1"), RET = Q("RET"), R1UP = Q("R1UP"), GODOWN = Q("GODOWN"), HOMEL = Q("HOMEL"),
+      ML[2] = {Q("ML-"), Q("ML+")};
+  keep(tm, P1GO, P1GO, R, P1GO);
+  SET(tm, P1GO, 0, P1U, 0, L, P1U);
+  keep(tm, P1U, R1, U, GODOWN);
+  keep(tm, R1, RET, L, RET);
+  for (int s = 0; s < 2; s++) {
+    SET(tm, R1, 2 * s - 1, ML[s], 2 * s - 1, L, RET);
+    for (int a = -1; a <= 1; a++) SET(tm, ML[s], a, ML[s], a * (2 * s - 1), L, RET);
+  }
+  keep(tm, RET, RET, R, RET);
+  SET(tm, RET, 0, R1UP, 0, L, R1UP);
+  keep(tm, R1UP, R1, U, GODOWN);
+  keep(tm, GODOWN, GODOWN, D, HOMEL);
+  /* (iii) find column c: the leftmost non-blank cell of the bottom row; the label column means done */
+  int SCAN = Q("SCAN"), PEEK = Q("PEEK"), FIN = Q("FIN"), UPC = Q("UPC"), FINDP = Q("FINDP"), FB = Q("FB"),
+      PIV = Q("PIV"), LOOK = Q("LOOK"), BLANKC = Q("BLANKC"), DOWNC = Q("DOWNC");
+  keep(tm, HOMEL, HOMEL, L, SCAN);
+  keep(tm, SCAN, PEEK, R, PEEK);
+  SET(tm, SCAN, 0, SCAN, 0, R, SCAN);
+  keep(tm, PEEK, UPC, L, UPC);
+  SET(tm, PEEK, 0, FIN, 0, L, FIN);
+  keep(tm, UPC, UPC, U, FINDP);
+  keep(tm, FINDP, FINDP, D, BLANKC); /* down column c to the first -1; reaching row m: no pivot */
+  SET(tm, FINDP, -1, FB, -1, D, BLANKC);
+  keep(tm, FB, PIV, U, PIV);
+  keep(tm, PIV, LOOK, D, LOOK);
+  /* LOOK on (p+1, c): is p+1 the query row (a blocked D), and does it have -1 in c? */
+  int LB[2] = {Q("LB"), Q("LBx")}, LB2[2] = {Q("LB2"), Q("LB2x")}, LQ[2] = {Q("LQ"), Q("LQx")}, XS[2] = {Q("XS"), Q("XSx")};
+  for (int a = -1; a <= 1; a++) SET(tm, LOOK, a, LB[a < 0], a, D, LQ[a < 0]);
+  for (int x = 0; x < 2; x++) keep(tm, LB[x], LB2[x], U, LB2[x]), keep(tm, LB2[x], XS[x], U, XS[x]);
+  /* swap rows p and p+1 from column c rightwards; with x the row passed gets the pivot multiplied in */
+  int BACK1 = Q("BACK1"), BACKL = Q("BACKL");
+  for (int x = 0; x < 2; x++) {
+    SET(tm, XS[x], 0, BACK1, 0, D, BACK1);
+    for (int a = -1; a <= 1; a += 2) {
+      int DW = Q("DW%s%c", x ? "x" : "", a > 0 ? '+' : '-');
+      SET(tm, XS[x], a, DW, a, D, DW);
+      for (int b = -1; b <= 1; b++) {
+        int v = x ? a * b : b, UW = Q("UW%s%c", x ? "x" : "", "-0+"[v + 1]);
+        SET(tm, DW, b, UW, a, U, UW);
+        for (int c = -1; c <= 1; c++) SET(tm, UW, c, XS[x], v, R, XS[x]);
+      }
+    }
+  }
+  keep(tm, BACK1, BACKL, L, BACKL);
+  keep(tm, BACKL, BACKL, L, PIV);
+  SET(tm, BACKL, 0, PIV, 0, R, PIV);
+  /* the pivot is above the query row: multiply it in if the query has -1 in c, then blank it */
+  int XQ = Q("XQ"), XQU = Q("XQU"), GOR = Q("GOR"), BLR = Q("BLR"), BLD = Q("BLD"), SCANB = Q("SCANB");
+  keep(tm, LQ[1], XQ, U, XQ);
+  keep(tm, LQ[0], GOR, U, GOR);
+  SET(tm, XQ, 0, BLR, 0, L, BLR);
+  for (int a = -1; a <= 1; a += 2) {
+    int XQD = Q("XQD%c", a > 0 ? '+' : '-');
+    SET(tm, XQ, a, XQD, a, D, XQD);
+    for (int b = -1; b <= 1; b++) SET(tm, XQD, b, XQU, a * b, U, XQU);
+  }
+  keep(tm, XQU, XQ, R, XQ);
+  keep(tm, GOR, GOR, R, GOR);
+  SET(tm, GOR, 0, BLR, 0, L, BLR);
+  for (int a = -1; a <= 1; a++) SET(tm, BLR, a, BLR, 0, L, BLD), SET(tm, BLANKC, a, BLANKC, 0, U, DOWNC);
+  keep(tm, BLD, SCANB, D, SCANB);
+  keep(tm, SCANB, BLANKC, N, BLANKC);
+  SET(tm, SCANB, 0, SCANB, 0, R, SCANB);
+  keep(tm, DOWNC, DOWNC, D, HOMEL);
+  /* done: blank the label column upwards, carrying the query row's label to (0,0) */
+  for (int s = 0; s < 2; s++) {
+    int CU = Q("CU%c", s ? '+' : '-'), T = s ? Tp : Tm;
+    SET(tm, FIN, 2 * s - 1, CU, 0, U, T);
+    for (int a = -1; a <= 1; a++) SET(tm, CU, a, CU, 0, U, T);
+  }
+  SET(tm, FIN, 0, Q("CU+"), 0, U, Tp); /* unreachable: the query row's label is ±1 */
+#undef Q
+#undef SET
+}
+
+const char *const nnt_rcnn_tm2d_learner_names[] = {"first-label", "dictator", "majority", "gauss-parity", NULL};
 
 int nnt_rcnn_tm2d_learner(nnt_rcnn_tm2d *tm, const char *name) {
-  static void (*const build[])(nnt_rcnn_tm2d *) = {first_label, dictator, majority};
+  static void (*const build[])(nnt_rcnn_tm2d *) = {first_label, dictator, majority, gauss_parity};
   for (int i = 0; nnt_rcnn_tm2d_learner_names[i]; i++)
     if (!strcmp(name, nnt_rcnn_tm2d_learner_names[i])) {
       nnt_rcnn_tm2d_init(tm);
       build[i](tm);
       return nnt_rcnn_tm2d_check(tm, name);
     }
-  return nnt_fail(NNT_EINVAL, "unknown learner '%s' (first-label, dictator, majority)", name);
+  return nnt_fail(NNT_EINVAL, "unknown learner '%s' (first-label, dictator, majority, gauss-parity)", name);
 }

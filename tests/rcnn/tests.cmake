@@ -3,7 +3,7 @@
 # and a readout violation (exit 1).
 set(RCEX ${NNT_SRC_DIR}/examples/rcnn)
 set(RCT ${NNT_SRC_DIR}/tests/rcnn)
-foreach(l first-label dictator majority)
+foreach(l first-label dictator majority gauss-parity)
   add_test(NAME cli/tm2d_export_${l} COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DLEARNER=${l}
            -DFILE=${RCEX}/${l}.tm2d -P ${RCT}/export_same.cmake)
   set_tests_properties(cli/tm2d_export_${l} PROPERTIES LABELS cli)
@@ -17,6 +17,9 @@ nnt_cli_test(tm2d_run_dictator_minus 0 "output=-1 .*readout=ok" tm2d run ${RCEX}
 nnt_cli_test(tm2d_run_dictator_plus 0 "output=\\+1 .*readout=ok" tm2d run ${RCEX}/dictator.tm2d --data ${RCT}/data_small.txt --x -++)
 nnt_cli_test(tm2d_run_parity 0 "tape m=6 d=4 work=1\noutput=\\+1 steps=98 halted=yes collisions=8 readout=ok parity_label=\\+1"
              tm2d run ${RCEX}/first-label.tm2d --parity 4,6,1)
+nnt_cli_test(tm2d_check_gauss 0 "ok: 65 states \\(1 halting\\), 192 transitions" tm2d check ${RCEX}/gauss-parity.tm2d)
+nnt_cli_test(tm2d_run_gauss 0 "tape m=16 d=8 work=1\noutput=-1 steps=4823 halted=yes collisions=101 readout=ok parity_label=-1"
+             tm2d run ${RCEX}/gauss-parity.tm2d --parity 8,16,2)
 nnt_cli_test(tm2d_run_tape 0 "tape after \\(head on \\(0,0\\), state halt\\):\n-00 \\| 000\n000 \\| 000\noutput=-1"
              tm2d run ${RCEX}/dictator.tm2d --tape -++/+-+ --work 3 --show-tape)
 nnt_cli_test(tm2d_run_no_halt 1 "output=none steps=5 halted=no .*readout=did not halt.*no halt after 5 steps"
