@@ -3,10 +3,12 @@
 
 int cmd_tm2d(int argc, char **argv);
 int cmd_parity(int argc, char **argv);
+int tour_rcnn(cli_tour *t); /* tour_rcnn.c */
 
 const cli_area cli_area_rcnn = {
     .name = "rcnn",
     .order = 60,
+    .tour = tour_rcnn,
     .more = (const cli_sub[]){{"tm2d", cmd_tm2d, "2-D Turing machines: run, check, export learners (seed 002)"},
                               {"parity", cmd_parity, "parity learners: GF(2) elimination vs SGD on a ReLU MLP (seed 002)"},
                               {0}}};
