@@ -61,3 +61,21 @@ nnt_cli_test(bounds_rcnn 0 "P = 9 d_rc .* = 122200 .*\\|U_s\\| = 24\\*16\\*s \\+
 nnt_cli_test(bounds_rcnn_s4 0 "= 484200 .*= 1541" bounds rcnn --s 4)
 nnt_cli_test(bounds_rcnn_bad_s 2 "--s: 1 is out of range" bounds rcnn --s 1)
 nnt_cli_test(bounds_rcnn_bad_delta 2 "--delta must be in \\(0, 1\\)" bounds rcnn --delta 1)
+
+# Command-line tests of nnt rcnn learn: gauss-parity inside the rule-level RCNN agrees with the direct
+# TM on every point (d = 16, m = 32 is the spec's number to reach, in seconds); every bundled learner
+# agrees; one layer short of L = t+1 disagrees (exit 1); bad input (one line, exit 2).
+nnt_cli_test(rcnn_learn_gauss 0 "depth L=[0-9]+.*W == \\(1/3\\)\\[y x, y\\] exactly: yes; f == 0 at 19/19 SGD steps\nvalues held: [0-9]+, all within the 270 of 10 \\+ 4\\|Q\\|.*agree_tm=100/100 correct=100/100"
+             rcnn learn --learner gauss-parity --d 8 --m 18 --tests 100 --seed 1 --level rule)
+nnt_cli_test(rcnn_learn_d16 0 "f == 0 at 33/33 SGD steps.*agree_tm=100/100 correct=100/100" rcnn learn --d 16 --m 32 --tests 100 --seed 2)
+nnt_cli_test(rcnn_learn_wide 0 "grid 19 x 2009 \\(work 2000\\).*agree_tm=20/20 correct=20/20" rcnn learn --d 8 --m 18 --tests 20 --work 2000)
+foreach(l first-label dictator majority)
+  nnt_cli_test(rcnn_learn_${l} 0 "exactly: yes; f == 0 at 10/10 SGD steps.*agree_tm=40/40" rcnn learn --learner ${l} --d 4 --m 9 --tests 40 --seed 5)
+endforeach()
+nnt_cli_test(rcnn_learn_depth_ok 0 "depth L=1192 \\(largest TM step count t=1191\\).*agree_tm=1/1" rcnn learn --d 4 --m 10 --tests 1 --seed 1)
+nnt_cli_test(rcnn_learn_depth_short 1 "    1  none  -1    -1     1191.*DISAGREE.*agree_tm=0/1.*disagrees with the direct TM on 1 of 1 points"
+             rcnn learn --d 4 --m 10 --tests 1 --seed 1 --depth 1191)
+nnt_cli_test(rcnn_learn_bad_level 2 "--level: 'nn' is not one of rule" rcnn learn --level nn)
+nnt_cli_test(rcnn_learn_bad_d 2 "--d: 0 is out of range" rcnn learn --d 0)
+nnt_cli_test(rcnn_learn_bad_learner 2 "--learner: 'gauss' is not one of" rcnn learn --learner gauss)
+nnt_cli_test(rcnn_learn_bad_work 2 "--work: 0 is out of range" rcnn learn --work 0)

@@ -1,0 +1,83 @@
+/* rule_learn.c — the rule-level experiment: a parity dataset, Algorithm 1, and every test point
+ * run both inside the RCNN and on the direct 2-D TM simulator. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_error.h"
+#include "nnt_progress.h"
+#include "nnt_rcnn_rule.h"
+#include "nnt_rng.h"
+
+void nnt_rcnn_learn_cfg_default(nnt_rcnn_learn_cfg *c, nnt_preset preset) {
+  *c = (nnt_rcnn_learn_cfg){.learner = 3, .d = 8, .m = 18, .tests = 100, .seed = 1, .work = 1};
+  if (preset == NNT_PRESET_QUICK) c->d = 4, c->m = 10, c->tests = 20;
+}
+
+int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
+  memset(r, 0, sizeof *r);
+  int nl = 0;
+  while (nnt_rcnn_tm2d_learner_names[nl]) nl++;
+  if (c->learner < 0 || c->learner >= nl) return nnt_fail(NNT_EINVAL, "rcnn learn: learner %d is not one of the %d bundled", c->learner, nl);
+  if (c->d < 1 || c->d > 64 || c->m < 1 || c->m > 10000 || c->tests < 1 || c->work < 1 || c->depth < 0)
+    return nnt_fail(NNT_EINVAL, "rcnn learn: need 1 <= d <= 64, 1 <= m <= 10000, tests >= 1, work >= 1, depth >= 0");
+  int d = c->d, m = c->m, st;
+  nnt_rcnn_tm2d tm;
+  if ((st = nnt_rcnn_tm2d_learner(&tm, nnt_rcnn_tm2d_learner_names[c->learner]))) return st;
+  signed char *X = malloc((size_t)m * d), *y = malloc(m), *xs = malloc((size_t)c->tests * d);
+  unsigned char *fz = calloc(m + 1, 1);
+  r->pt = calloc(c->tests, sizeof *r->pt);
+  if (!X || !y || !xs || !fz || !r->pt) abort();
+  uint64_t secret;
+  nnt_rcnn_tm2d_parity(d, m, c->seed, X, y, xs, &secret); /* its own x is replaced below */
+  nnt_rng g;
+  nnt_rng_init(&g, c->seed, 1);
+  r->tests = c->tests, r->work = c->work, r->nstates = tm.nstates;
+  for (int j = 0; j < c->tests; j++) {
+    signed char *x = xs + (size_t)j * d;
+    nnt_rcnn_learn_point *p = &r->pt[j];
+    p->truth = 1;
+    for (int b = 0; b < d; b++) {
+      x[b] = (signed char)(nnt_rng_u64(&g) >> 63 ? -1 : 1);
+      if (secret >> b & 1) p->truth *= x[b];
+    }
+    nnt_rcnn_tm2d_tape tape;
+    nnt_rcnn_tm2d_result tr;
+    if (!st) st = nnt_rcnn_tm2d_tape_xor(&tape, m, d, c->work, X, y, x);
+    if (!st) st = nnt_rcnn_tm2d_run(&tm, &tape, 100000000, &tr), nnt_rcnn_tm2d_tape_free(&tape);
+    if (st) break;
+    p->tm = tr.output, p->steps = tr.steps;
+    if (tr.steps > r->t_max) r->t_max = tr.steps;
+  }
+  /* L = max(m+1 memory broadcast, m+d+1 compute front, t+1 TM steps after the head is placed) */
+  r->L = c->depth ? c->depth : m + d + 1 > r->t_max + 1 ? m + d + 1 : (int)r->t_max + 1;
+  nnt_rcnn_rule_net net;
+  if (!st && !(st = nnt_rcnn_rule_init(&net, &tm, m, d, c->work, r->L))) {
+    r->K = net.tern.K;
+    double t0 = nnt_now();
+    st = nnt_rcnn_rule_train(&net, X, y, fz);
+    r->train_s = nnt_now() - t0;
+    r->w_exact = !st && nnt_rcnn_rule_w_exact(&net, X, y);
+    for (int i = 0; i <= m; i++) r->fzero_steps += fz[i];
+    t0 = nnt_now();
+    for (int j = 0; j < c->tests && !st; j++) {
+      nnt_rcnn_learn_point *p = &r->pt[j];
+      int64_t F;
+      if ((st = nnt_rcnn_rule_forward(&net, xs + (size_t)j * d, &F))) break;
+      p->f = (double)F / net.tern.scale;
+      p->rcnn = F == net.tern.scale ? 1 : F == -net.tern.scale ? -1 : 0;
+      r->agree += p->rcnn == p->tm, r->correct += p->rcnn == p->truth;
+    }
+    r->test_s = nnt_now() - t0;
+    nnt_rcnn_tern_set u;
+    nnt_rcnn_tern_universe(&u, &net.tern, tm.nstates);
+    r->nvalues = net.seen.count, r->nuniverse = u.count, r->values_ok = nnt_rcnn_tern_set_within(&net.seen, &u);
+    nnt_rcnn_tern_set_free(&u);
+    nnt_rcnn_rule_free(&net);
+  }
+  free(X), free(y), free(xs), free(fz);
+  nnt_rcnn_tm2d_free(&tm);
+  if (st) nnt_rcnn_learn_result_free(r);
+  return st;
+}
+
+void nnt_rcnn_learn_result_free(nnt_rcnn_learn_result *r) { free(r->pt), r->pt = NULL; }
