@@ -422,4 +422,8 @@ void nnt_approx_lazy_cfg_default(nnt_approx_lazy_cfg *cfg, nnt_preset preset);
 int nnt_approx_lazy_run(const nnt_approx_lazy_cfg *cfg, nnt_approx_lazy_result *res);
 void nnt_approx_lazy_result_free(nnt_approx_lazy_result *res);
 
+/* A list option of a run's config: 1..NNT_APPROX_LIST_MAX values, each in [lo, hi]; NNT_EINVAL
+ * "what: ..." otherwise. */
+int nnt_approx_check_list(const char *what, const int *v, int n, long lo, long hi);
+
 #endif

@@ -31,10 +31,10 @@ static void curve_free(nnt_approx_curve *c) {
   c->x = c->y = NULL, c->n = 0;
 }
 
-static int check_list(const char *what, const int *v, int n, int lo, int hi) {
+int nnt_approx_check_list(const char *what, const int *v, int n, long lo, long hi) {
   if (n < 1 || n > NNT_APPROX_LIST_MAX) return nnt_fail(NNT_EINVAL, "%s: %d values (1..%d allowed)", what, n, NNT_APPROX_LIST_MAX);
   for (int q = 0; q < n; q++)
-    if (v[q] < lo || v[q] > hi) return nnt_fail(NNT_EINVAL, "%s: %d is out of range [%d, %d]", what, v[q], lo, hi);
+    if (v[q] < lo || v[q] > hi) return nnt_fail(NNT_EINVAL, "%s: %d is out of range [%ld, %ld]", what, v[q], lo, hi);
   return NNT_OK;
 }
 
@@ -47,7 +47,7 @@ void nnt_approx_square_cfg_default(nnt_approx_square_cfg *cfg, nnt_preset preset
 }
 
 int nnt_approx_square_run(const nnt_approx_square_cfg *cfg, nnt_approx_square_result *res) {
-  int st = check_list("square: i", cfg->i, cfg->ni, 0, NNT_APPROX_SQUARE_MAX_I);
+  int st = nnt_approx_check_list("square: i", cfg->i, cfg->ni, 0, NNT_APPROX_SQUARE_MAX_I);
   if (st) return st;
   res->n = cfg->ni;
   res->rows = nnt_xcalloc((size_t)cfg->ni, sizeof *res->rows);
@@ -94,7 +94,7 @@ static double peak_rss_mb(void) {
 }
 
 int nnt_approx_triangle_run(const nnt_approx_triangle_cfg *cfg, nnt_approx_triangle_result *res) {
-  int st = check_list("triangle: L", cfg->L, cfg->nL, 1, NNT_APPROX_TRIANGLE_MAX_L);
+  int st = nnt_approx_check_list("triangle: L", cfg->L, cfg->nL, 1, NNT_APPROX_TRIANGLE_MAX_L);
   if (st) return st;
   memset(res, 0, sizeof *res);
   res->n = cfg->nL;
@@ -144,7 +144,7 @@ int nnt_approx_separation_run(const nnt_approx_separation_cfg *cfg, nnt_approx_s
   if (n < 1 || n > NNT_APPROX_SEP_MAX_N) return nnt_fail(NNT_EINVAL, "separation: n = %d is out of range [1, %d]", n, NNT_APPROX_SEP_MAX_N);
   if (!cfg->net == !cfg->ntrain)
     return nnt_fail(NNT_EINVAL, "give exactly one of --net FILE (nnt-mlp JSON, 1-D input) or --train W1,W2,..");
-  if (cfg->ntrain && check_list("separation: train widths", cfg->train, cfg->ntrain, 1, 4096)) return NNT_EINVAL;
+  if (cfg->ntrain && nnt_approx_check_list("separation: train widths", cfg->train, cfg->ntrain, 1, 4096)) return NNT_EINVAL;
   if (cfg->ntrain > NNT_APPROX_SEP_MAX_LAYERS) return nnt_fail(NNT_EINVAL, "separation: at most %d hidden layers", NNT_APPROX_SEP_MAX_LAYERS);
   if (cfg->ntrain && (cfg->steps < 0 || cfg->samples < 1 || !(cfg->lr > 0)))
     return nnt_fail(NNT_EINVAL, "separation: training needs steps >= 0, samples >= 1 and lr > 0");

@@ -9,13 +9,6 @@
 #include "nnt_approx.h"
 #include "nnt_error.h"
 
-static int check_widths(const char *what, const int *v, int n, long lo, long hi) {
-  if (n < 1 || n > NNT_APPROX_LIST_MAX) return nnt_fail(NNT_EINVAL, "%s: %d widths (1..%d allowed)", what, n, NNT_APPROX_LIST_MAX);
-  for (int q = 0; q < n; q++)
-    if (v[q] < lo || v[q] > hi) return nnt_fail(NNT_EINVAL, "%s: %d is out of range [%ld, %ld]", what, v[q], lo, hi);
-  return NNT_OK;
-}
-
 /* ------------------------------------------------------------------ ntk */
 
 void nnt_approx_ntk_cfg_default(nnt_approx_ntk_cfg *cfg, nnt_preset preset) {
@@ -61,7 +54,7 @@ static void padding_demo(nnt_approx_ntk_result *res) {
 }
 
 int nnt_approx_ntk_run(const nnt_approx_ntk_cfg *cfg, nnt_approx_ntk_result *res) {
-  int st = check_widths("ntk", cfg->widths, cfg->nw, 1, 10000000);
+  int st = nnt_approx_check_list("ntk", cfg->widths, cfg->nw, 1, 10000000);
   if (st) return st;
   if (cfg->pairs < 1 || cfg->d < 2) return nnt_fail(NNT_EINVAL, "ntk: needs pairs >= 1 and d >= 2");
   memset(res, 0, sizeof *res);
@@ -94,7 +87,7 @@ void nnt_approx_maurey_cfg_default(nnt_approx_maurey_cfg *cfg, nnt_preset preset
 
 int nnt_approx_maurey_run(const nnt_approx_maurey_cfg *cfg, nnt_approx_maurey_result *res) {
   int st;
-  if ((st = check_widths("maurey: sin", cfg->ks, cfg->nk, 1, 1000000)) || (st = check_widths("maurey: Gaussian", cfg->gks, cfg->ng, 1, 1000000)))
+  if ((st = nnt_approx_check_list("maurey: sin", cfg->ks, cfg->nk, 1, 1000000)) || (st = nnt_approx_check_list("maurey: Gaussian", cfg->gks, cfg->ng, 1, 1000000)))
     return st;
   if (cfg->nk > 5 || cfg->ng > 4 || cfg->trials < 2 || cfg->gtrials < 1 || cfg->gpoints < 1)
     return nnt_fail(NNT_EINVAL, "maurey: at most 5 + 4 widths, trials >= 2, Gaussian trials and points >= 1");
@@ -231,7 +224,7 @@ void nnt_approx_lazy_cfg_default(nnt_approx_lazy_cfg *cfg, nnt_preset preset) {
 }
 
 int nnt_approx_lazy_run(const nnt_approx_lazy_cfg *cfg, nnt_approx_lazy_result *res) {
-  int st = check_widths("lazy", cfg->widths, cfg->nw, 2, 1000000);
+  int st = nnt_approx_check_list("lazy", cfg->widths, cfg->nw, 2, 1000000);
   if (st) return st;
   if (cfg->steps < 1) return nnt_fail(NNT_EINVAL, "lazy: steps = %d < 1", cfg->steps);
   res->n = cfg->nw;
