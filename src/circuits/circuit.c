@@ -5,6 +5,7 @@
 
 #include "circuit_build.h"
 #include "nnt_error.h"
+#include "nnt_file.h"
 
 static const char *gate_names[NNT_CIRCUIT_GATE_NTYPES] = {"INPUT", "CONST0", "CONST1", "BUF", "NOT", "AND",
                                                   "NAND",  "OR",     "NOR",    "XOR", "XNOR"};
@@ -214,17 +215,10 @@ int nnt_circuit_read(const char *path, nnt_circuit *c) {
   else if (!strcmp(ext, "blif")) parse = nnt_circuit_parse_blif;
   else if (!strcmp(ext, "aag")) parse = nnt_circuit_parse_aag;
   else return nnt_fail(NNT_EINVAL, "%s: unknown circuit format (expected .bench, .blif or .aag)", path);
-  FILE *f = fopen(path, "rb");
-  if (!f) return nnt_fail(NNT_EIO, "%s: cannot open", path);
-  size_t cap = 1 << 16, len = 0, k;
-  char *buf = nnt_xmalloc(cap);
-  while ((k = fread(buf + len, 1, cap - len, f)) > 0) {
-    len += k;
-    if (len == cap) buf = nnt_xrealloc(buf, cap *= 2);
-  }
-  int err = ferror(f);
-  fclose(f);
-  int st = err ? nnt_fail(NNT_EIO, "%s: read error", path) : parse(buf, len, path, c);
+  char *buf;
+  size_t len;
+  int st = nnt_file_read(path, (size_t)1 << 31, &buf, &len);
+  if (!st) st = parse(buf, len, path, c);
   free(buf);
   return st;
 }

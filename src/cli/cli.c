@@ -66,9 +66,32 @@ static int progression(const char *opt, long end, long *vals, int max, int *n) {
   return NNT_OK;
 }
 
+/* Copies a comma-separated list into buf, refusing an empty item ("2,4,", ",2", "2,,4"), which
+ * strtok would skip silently. */
+static int list_copy(const char *opt, const char *s, char *buf, size_t n) {
+  if (snprintf(buf, n, "%s", s) >= (int)n) return nnt_fail(NNT_EINVAL, "%s: list too long", opt);
+  size_t len = strlen(buf);
+  if (!len) return nnt_fail(NNT_EINVAL, "%s: empty list", opt);
+  if (buf[0] == ',' || buf[len - 1] == ',' || strstr(buf, ",,"))
+    return nnt_fail(NNT_EINVAL, "%s: '%s' has an empty item", opt, s);
+  return NNT_OK;
+}
+
+int cli_parse_double_list(const char *opt, const char *s, double lo, double hi, double *vals, int max, int *n) {
+  char buf[4096];
+  if (list_copy(opt, s, buf, sizeof buf)) return NNT_EINVAL;
+  *n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (*n == max) return nnt_fail(NNT_EINVAL, "%s: more than %d values", opt, max);
+    if (cli_parse_double(opt, tok, lo, hi, &vals[(*n)++])) return NNT_EINVAL;
+  }
+  return NNT_OK;
+}
+
 int cli_parse_int_list(const char *opt, const char *s, long lo, long hi, long *vals, int max, int *n) {
   char buf[4096];
-  if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf) return nnt_fail(NNT_EINVAL, "%s: list too long", opt);
+  if (list_copy(opt, s, buf, sizeof buf)) return NNT_EINVAL;
   *n = 0;
   int pending = 0; /* a "..." waits for its end value */
   char *save = NULL;

@@ -101,11 +101,12 @@ int cli_dispatch(const char *family, const cli_sub *subs, int n, int argc, char 
 int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
 int cli_parse_int(const char *opt, const char *s, int lo, int hi, int *out);
 int cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
-/* Integer lists: "2,4,6", ranges "0..6", mixes "1,4..6", and progressions "a,b,...,c" that
+/* Lists refuse empty items ("2,4,"). Integer lists: "2,4,6", ranges "0..6", mixes "1,4..6", and progressions "a,b,...,c" that
  * continue up to c: geometric when the values before "..." have a constant integer ratio (three or
  * more values) or when b/a >= 10 ("10,100,...,1000000"), arithmetic otherwise ("2,4,...,12").
  * At most max values. */
 int cli_parse_int_list(const char *opt, const char *s, long lo, long hi, long *vals, int max, int *n);
+int cli_parse_double_list(const char *opt, const char *s, double lo, double hi, double *vals, int max, int *n);
 int cli_parse_choice(const char *opt, const char *s, const char *const *choices, int *out);
 
 /* The tour: each area contributes a section to report.md and its files under out/<area>/.

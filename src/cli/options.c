@@ -112,15 +112,9 @@ static int parse_value(const cli_opt *o, const char *arg, void *cfg) {
       return st;
     }
     case CLI_K_DOUBLES: {
-      int max = (int)(o->size / sizeof(double)), n = 0;
-      char buf[4096];
-      if (snprintf(buf, sizeof buf, "%s", arg) >= (int)sizeof buf) return nnt_fail(NNT_EINVAL, "%s: list too long", opt);
-      char *save = NULL;
-      for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (n == max) return nnt_fail(NNT_EINVAL, "%s: more than %d values", opt, max);
-        if (cli_parse_double(opt, tok, o->lo, o->hi, &((double *)field)[n++])) return NNT_EINVAL;
-      }
-      if (!n) return nnt_fail(NNT_EINVAL, "%s: empty list", opt);
+      int n = 0;
+      if (cli_parse_double_list(opt, arg, o->lo, o->hi, (double *)field, (int)(o->size / sizeof(double)), &n))
+        return NNT_EINVAL;
       *(int *)((char *)cfg + o->count_off) = n;
       return NNT_OK;
     }

@@ -116,8 +116,8 @@ int cli_qstr_sweep_report(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_resu
 static int read_samples(const char *dir, curve *cv, int *ncv, int maxcv) {
   char path[1024], line[1024];
   nnt_path(path, sizeof path, dir, "samples.csv");
-  FILE *f = fopen(path, "r");
-  if (!f) return nnt_fail(NNT_EIO, "%s: cannot open", path);
+  FILE *f;
+  if (nnt_file_open_read(path, &f)) return NNT_EIO;
   static long v[16][64][64];
   static int reps[16][64];
   int first = *ncv, ln = 0, st = NNT_OK;

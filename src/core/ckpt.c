@@ -1,7 +1,6 @@
 #include "nnt_ckpt.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,33 +171,13 @@ static void shape_str(const uint32_t *shape, uint32_t ndim, char *buf, size_t n)
 
 static int bad(const char *path, const char *what) { return nnt_fail(NNT_EFORMAT, "%s: %s", path, what); }
 
-static int read_file(const char *path, unsigned char **buf, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return nnt_fail(NNT_EIO, "cannot read %s: %s", path, strerror(errno));
-  size_t cap = 1 << 16, len = 0;
-  unsigned char *b = nnt_xmalloc(cap);
-  for (;;) {
-    if (len == cap) b = nnt_xrealloc(b, cap *= 2);
-    size_t k = fread(b + len, 1, cap - len, f);
-    len += k;
-    if (k == 0) break;
-  }
-  int err = ferror(f);
-  fclose(f);
-  if (err) {
-    free(b);
-    return nnt_fail(NNT_EIO, "cannot read %s", path);
-  }
-  *buf = b;
-  *n = len;
-  return NNT_OK;
-}
-
 static int parse(const char *path, parsed *c) {
   memset(c, 0, sizeof *c);
   size_t n = 0;
-  int st = read_file(path, &c->buf, &n);
+  char *buf;
+  int st = nnt_file_read(path, SIZE_MAX / 2, &buf, &n);
   if (st) return st;
+  c->buf = (unsigned char *)buf;
   reader r = {c->buf, n, 0};
   uint32_t version;
   uint64_t size;

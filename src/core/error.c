@@ -7,11 +7,31 @@
 
 static _Thread_local char errbuf[512];
 
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not one. */
+static int utf8_len(const unsigned char *s) {
+  int n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 && s[0] >= 0xc2 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
+        : (s[0] & 0xf8) == 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+  for (int i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80) return 0;
+  return n;
+}
+
+/* Messages quote user input (file contents, option values): control bytes and invalid UTF-8
+ * become '?', so a binary file cannot garble the terminal through an error line. */
+static void make_printable(char *msg) {
+  for (unsigned char *p = (unsigned char *)msg; *p;) {
+    int n = utf8_len(p);
+    if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7f))) *p++ = '?';
+    else p += n;
+  }
+}
+
 int nnt_fail(int code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(errbuf, sizeof errbuf, fmt, ap);
   va_end(ap);
+  make_printable(errbuf);
   return code;
 }
 

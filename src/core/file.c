@@ -34,6 +34,39 @@ char *nnt_path(char *buf, size_t n, const char *dir, const char *name) {
 
 int nnt_file_exists(const char *path) { return access(path, F_OK) == 0; }
 
+int nnt_file_open_read(const char *path, FILE **f) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return nnt_fail(NNT_EIO, "%s is a directory, not a file", path);
+  *f = fopen(path, "rb");
+  if (!*f) return nnt_fail(NNT_EIO, "cannot read %s: %s", path, strerror(errno));
+  return NNT_OK;
+}
+
+int nnt_file_read(const char *path, size_t max, char **buf, size_t *len) {
+  FILE *f;
+  *buf = NULL;
+  int st = nnt_file_open_read(path, &f);
+  if (st) return st;
+  size_t cap = 1 << 16, n = 0, k;
+  char *b = nnt_xmalloc(cap);
+  while ((k = fread(b + n, 1, cap - n - 1, f)) > 0) {
+    n += k;
+    if (n > max) break;
+    if (n + 1 == cap) b = nnt_xrealloc(b, cap *= 2);
+  }
+  int err = ferror(f);
+  fclose(f);
+  if (err || n > max) {
+    free(b);
+    return err ? nnt_fail(NNT_EIO, "cannot read %s: read error", path)
+               : nnt_fail(NNT_EIO, "%s is larger than %zu bytes", path, max);
+  }
+  b[n] = 0;
+  *buf = b;
+  if (len) *len = n;
+  return NNT_OK;
+}
+
 int nnt_afile_open(nnt_afile *a, const char *path) {
   snprintf(a->path, sizeof a->path, "%s", path);
   snprintf(a->tmp, sizeof a->tmp, "%s.%ld.tmp", path, (long)getpid());
@@ -75,17 +108,9 @@ int nnt_json_write(const char *path, const cJSON *json) {
 
 int nnt_json_read(const char *path, cJSON **out) {
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) return nnt_fail(NNT_EIO, "cannot read %s: %s", path, strerror(errno));
-  size_t cap = 1 << 16, n = 0;
-  char *buf = nnt_xmalloc(cap);
-  size_t k;
-  while ((k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-    n += k;
-    if (n + 1 >= cap) buf = nnt_xrealloc(buf, cap *= 2);
-  }
-  fclose(f);
-  buf[n] = 0;
+  char *buf;
+  int st = nnt_file_read(path, (size_t)1 << 30, &buf, NULL);
+  if (st) return st;
   const char *end = NULL;
   cJSON *j = cJSON_ParseWithOpts(buf, &end, 1);
   if (!j) {

@@ -12,6 +12,12 @@ int nnt_mkdirs(const char *dir);
 /* Joins dir and name into buf (returns buf). */
 char *nnt_path(char *buf, size_t n, const char *dir, const char *name);
 int nnt_file_exists(const char *path);
+/* Opens a file for reading (binary mode); NNT_EIO "cannot read P: reason", or "P is a directory"
+ * (fopen succeeds on a directory and the first read fails, which parsers would misreport). */
+int nnt_file_open_read(const char *path, FILE **f);
+/* Reads a whole file into a malloc'd, NUL-terminated buffer (*len excludes the NUL; len may be
+ * NULL); NNT_EIO as nnt_file_open_read, or when the file exceeds max bytes. */
+int nnt_file_read(const char *path, size_t max, char **buf, size_t *len);
 
 typedef struct {
   FILE *f;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "nnt_error.h"
+#include "nnt_file.h"
 #include "nnt_rcnn_tm2d.h"
 
 static const char syms[] = "-0+", moves[] = "NUDLR";
@@ -183,18 +184,11 @@ int nnt_rcnn_tm2d_parse(nnt_rcnn_tm2d *tm, const char *text, const char *name) {
 }
 
 int nnt_rcnn_tm2d_load(nnt_rcnn_tm2d *tm, const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return nnt_fail(NNT_EIO, "%s: cannot open", path);
-  size_t cap = 1 << 12, n = 0, k;
-  char *buf = malloc(cap);
-  while (buf && (k = fread(buf + n, 1, cap - n - 1, f)) > 0)
-    if ((n += k) == cap - 1) buf = realloc(buf, cap *= 2);
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf) abort();
-  buf[n] = 0;
-  int st = bad ? nnt_fail(NNT_EIO, "%s: read error", path)
-               : memchr(buf, 0, n) ? fail_at(path, 0, "not a text file") : nnt_rcnn_tm2d_parse(tm, buf, path);
+  char *buf;
+  size_t n;
+  int st = nnt_file_read(path, (size_t)1 << 26, &buf, &n);
+  if (st) return st;
+  st = memchr(buf, 0, n) ? fail_at(path, 0, "not a text file") : nnt_rcnn_tm2d_parse(tm, buf, path);
   free(buf);
   return st;
 }

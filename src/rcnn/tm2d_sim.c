@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "nnt_error.h"
+#include "nnt_file.h"
 #include "nnt_rcnn_tm2d.h"
 #include "nnt_rng.h"
 
@@ -109,10 +110,11 @@ void nnt_rcnn_tm2d_parity(int d, int m, uint64_t seed, signed char *X, signed ch
 }
 
 int nnt_rcnn_tm2d_data_load(const char *path, int *m, int *d, signed char **X, signed char **y) {
-  FILE *f = fopen(path, "r");
-  if (!f) return nnt_fail(NNT_EIO, "%s: cannot open", path);
+  FILE *f;
+  int st = nnt_file_open_read(path, &f);
+  if (st) return st;
   char buf[65536];
-  int st = NNT_OK, cols = -1, n = 0, cap = 0;
+  int cols = -1, n = 0, cap = 0;
   *X = NULL, *y = NULL;
   for (int line = 1; !st && fgets(buf, sizeof buf, f); line++) {
     char *hash = strchr(buf, '#'), *p = buf, *end;

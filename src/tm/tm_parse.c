@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nnt_error.h"
+#include "nnt_file.h"
 #include "nnt_tm.h"
 
 void nnt_tm_free(nnt_tm *tm) {
@@ -239,24 +240,13 @@ done:
 }
 
 int nnt_tm_load(const char *arg, nnt_tm *tm) {
-  FILE *f = fopen(arg, "rb");
-  if (!f) { /* standard notation never contains '.' or '/': such an argument was meant as a file */
-    if (strpbrk(arg, "./")) return nnt_fail(NNT_EIO, "%s: cannot open", arg);
-    return nnt_tm_parse_standard(arg, "machine", tm);
-  }
-  size_t cap = 4096, n = 0;
-  char *buf = nnt_xmalloc(cap);
-  for (size_t r; (r = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
-    n += r;
-    if (n + 1 == cap) buf = nnt_xrealloc(buf, cap *= 2);
-    if (n > (1u << 24)) break;
-  }
-  int err = ferror(f);
-  fclose(f);
-  buf[n] = 0;
-  int st;
-  if (err) st = nnt_fail(NNT_EIO, "%s: read error", arg);
-  else if (memchr(buf, 0, n)) st = nnt_fail(NNT_EFORMAT, "%s: binary file", arg);
+  /* Standard notation never contains '.' or '/': such an argument was meant as a file. */
+  if (!nnt_file_exists(arg) && !strpbrk(arg, "./")) return nnt_tm_parse_standard(arg, "machine", tm);
+  char *buf;
+  size_t n;
+  int st = nnt_file_read(arg, (size_t)1 << 24, &buf, &n);
+  if (st) return st;
+  if (memchr(buf, 0, n)) st = nnt_fail(NNT_EFORMAT, "%s: binary file", arg);
   else if (strstr(buf, "states:")) st = nnt_tm_parse_text(buf, arg, tm);
   else {
     /* Standard notation: the first line that is not blank or a comment. */

@@ -51,7 +51,7 @@ nnt_cli_test(circuit_bad_cycle_aag 2 "cycle.aag:[0-9]+: combinational cycle" cir
 nnt_cli_test(circuit_bad_literal 2 "badlit.aag:4: literal 8 exceeds" circuit verify ${BAD}/badlit.aag)
 nnt_cli_test(circuit_bad_truncated 2 "truncated.aag:4: unexpected end of file" circuit verify ${BAD}/truncated.aag)
 nnt_cli_test(circuit_bad_ext 2 "unknown circuit format" circuit verify ${NNT_SRC_DIR}/README.md)
-nnt_cli_test(circuit_missing 2 "cannot open" circuit verify /nonexistent.bench)
+nnt_cli_test(circuit_missing 2 "cannot read /nonexistent.bench: No such file" circuit verify /nonexistent.bench)
 nnt_cli_test(circuit_no_file 2 "missing argument" circuit verify)
 nnt_cli_test(circuit_compile_no_out 2 "--out NET is required" circuit compile ${EX}/mux4.blif)
 nnt_cli_test(circuit_bad_sub 2 "unknown subcommand" circuit frobnicate)

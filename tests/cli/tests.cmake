@@ -32,7 +32,18 @@ if(TARGET nnt_approx)
   nnt_cli_test(list_decades 0 "\n +1000000 " approx ntk --widths 10,100,...,1000000 --pairs 2 --out ${CMAKE_BINARY_DIR}/list-ntk)
   nnt_cli_test(list_dots_first 2 "needs two values before it" approx triangle --L 2,...,8)
   nnt_cli_test(list_dots_miss 2 "does not reach 10" approx triangle --L 1,2,4,...,10)
+  nnt_cli_test(list_empty_item 2 "'2,4,' has an empty item" approx triangle --L 2,4,)
+  nnt_cli_test(file_is_directory 2 "is a directory, not a file" approx separation --n 3 --net ${NNT_SRC_DIR}/tests)
   nnt_cli_test(list_range 0 "\n +5 +32 " approx triangle --L 3..5 --out ${CMAKE_BINARY_DIR}/list-range)
+endif()
+
+if(TARGET nnt_qstr)
+  nnt_cli_test(list_empty_double 2 "'1,,2' has an empty item" qstr construct --alpha 1,,2)
+endif()
+
+# Error lines quote input: control bytes in it are printed as '?', never raw (nnt_fail).
+if(TARGET nnt_circuits)
+  nnt_cli_test(error_printable 2 "unknown gate type 'FOO\\?\\[31m\\?'" circuit verify ${NNT_SRC_DIR}/tests/cli/escape_bytes.bench)
 endif()
 
 # Instruction-set levels: a bad NNT_ISA is refused before any work; the quick qSTR sweeps write

@@ -26,7 +26,7 @@ nnt_cli_test(tm2d_run_no_halt 1 "output=none steps=5 halted=no .*readout=did not
              tm2d run ${RCEX}/majority.tm2d --parity 3,4,2 --max-steps 5)
 nnt_cli_test(tm2d_bad_move 2 "bad_move.tm2d:5: bad move 'X' \\(U, D, L, R or N\\)" tm2d check ${RCT}/bad_move.tm2d)
 nnt_cli_test(tm2d_bad_halt 2 "bad_halt.tm2d:6: halting state 'halt' must be absorbing" tm2d run ${RCT}/bad_halt.tm2d --tape +)
-nnt_cli_test(tm2d_missing_file 2 "nope.tm2d: cannot open" tm2d check nope.tm2d)
+nnt_cli_test(tm2d_missing_file 2 "cannot read nope.tm2d: No such file" tm2d check nope.tm2d)
 nnt_cli_test(tm2d_bad_data 2 "bad_data.txt:2: 2 values, earlier lines have 3" tm2d run ${RCEX}/dictator.tm2d --data ${RCT}/bad_data.txt --x ++)
 nnt_cli_test(tm2d_bad_x 2 "--x: '\\+\\+' has 2 characters, the data has d = 3" tm2d run ${RCEX}/dictator.tm2d --data ${RCT}/data_small.txt --x ++)
 nnt_cli_test(tm2d_two_sources 2 "give exactly one of --tape, --data, --parity" tm2d run ${RCEX}/dictator.tm2d --tape + --parity 2,3,1)

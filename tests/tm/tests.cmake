@@ -22,5 +22,5 @@ nnt_cli_test(tm_bad_softmax 2 "needs --beta" tm compile 1RB1LB_1LA1RZ --attentio
 nnt_cli_test(tm_no_halt 2 "does not halt within 10\\^4 steps" tm compile 1RB0LA_1LA0RB)
 nnt_cli_test(tm_bad_sub 2 "unknown subcommand 'frob'" tm frob)
 nnt_cli_test(tm_compile_too_long 2 "--steps: 2000000 is out of range" tm compile 1RB1LB_1LA1RZ --steps 2000000)
-nnt_cli_test(tm_missing_file 2 "nope.tm: cannot open" tm run nope.tm --steps 5)
+nnt_cli_test(tm_missing_file 2 "cannot read nope.tm: No such file" tm run nope.tm --steps 5)
 nnt_cli_test(tm_bad_text_file 2 "bad_undefined_symbol.tm:6:8: undefined symbol 'c'" tm run ${NNT_SRC_DIR}/tests/tm/bad_undefined_symbol.tm --steps 5)
