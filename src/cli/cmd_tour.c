@@ -137,10 +137,20 @@ static int append_file(FILE *dst, FILE *src) {
   return ferror(src) || ferror(dst) ? nnt_fail(NNT_EIO, "tour: cannot assemble report.md") : NNT_OK;
 }
 
+/* "core,tm,..." : the areas with a tour section, in their order. */
+static void section_names(char *buf, size_t n) {
+  buf[0] = 0;
+  for (const cli_area *const *a = cli_areas(); *a; a++)
+    if ((*a)->tour) snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? "," : "", (*a)->name);
+}
+
 int cmd_tour(int argc, char **argv) {
   tour_cfg c;
   cli_args a;
+  char names[256];
+  section_names(names, sizeof names);
   int st = cli_parse(&tour_cmd, argc, argv, &c, &a);
+  if (!st && a.co.help) printf("\nsections (in order): %s\n", names);
   if (st || a.co.help) return st;
   cli_common co = a.co;
   if (!co.out) co.out = "nnt-tour";
@@ -155,7 +165,7 @@ int cmd_tour(int argc, char **argv) {
     for (char *s = NULL, *tok = strtok_r(buf, ",", &s); tok; tok = strtok_r(NULL, ",", &s)) {
       int found = 0;
       for (int i = 0; i < nareas; i++) found |= areas[i]->tour && !strcmp(tok, areas[i]->name);
-      if (!found) return nnt_fail(NNT_EINVAL, "--only: no section named '%s'", tok);
+      if (!found) return nnt_fail(NNT_EINVAL, "--only: no section named '%s' (sections: %s)", tok, names);
     }
   }
   if ((st = cli_begin(&co))) return st;

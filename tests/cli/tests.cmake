@@ -13,6 +13,8 @@ nnt_cli_test(version 0 "^nnt [0-9]" --version)
 nnt_cli_test(unknown_command 2 "unknown command" frobnicate)
 nnt_cli_test(tour_unknown_option 2 "unknown option --bogus" tour --bogus)
 nnt_cli_test(tour_bad_threads 2 "--threads: 0 is out of range" tour --threads 0 --out ${CMAKE_BINARY_DIR}/never)
+nnt_cli_test(tour_only_unknown 2 "no section named 'nosuch' \\(sections: core," tour --only nosuch --out ${CMAKE_BINARY_DIR}/never)
+nnt_cli_test(tour_help_sections 0 "sections \\(in order\\): core," tour --help)
 nnt_cli_test(bench_unknown 2 "unknown benchmark" bench nope)
 add_test(NAME cli/tour_quick
          COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/tour-test
