@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nnt_blas.h"
 #include "cli.h"
@@ -11,7 +12,12 @@
 
 int cli_begin(const cli_common *co) {
   nnt_threads_set(co->threads);
-  return co->out ? nnt_mkdirs(co->out) : NNT_OK;
+  if (!co->out) return NNT_OK;
+  int st = nnt_mkdirs(co->out);
+  /* results are written at the end: an unwritable folder must stop the run before its work */
+  if (!st && access(co->out, W_OK | X_OK) != 0)
+    st = nnt_fail(NNT_EIO, "cannot write into %s: %s", co->out, strerror(errno));
+  return st;
 }
 
 int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
