@@ -10,21 +10,25 @@ double nnt_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static void draw(const nnt_progress *p, double now) {
+  int width = 30, fill = (int)(width * p->done / p->total);
+  double el = now - p->t0;
+  fprintf(stderr, "\r%-14s [", p->label);
+  for (int i = 0; i < width; i++) fputc(i < fill ? '#' : '.', stderr);
+  fprintf(stderr, "] %3.0f%%  %.1fs", 100.0 * (double)p->done / (double)p->total, el);
+  if (p->done) fprintf(stderr, "  eta %.0fs ", el * (double)(p->total - p->done) / (double)p->done);
+  else fputs("  eta --   ", stderr);
+  fflush(stderr);
+}
+
 void nnt_progress_start(nnt_progress *p, const char *label, long total) {
   p->label = label;
   p->total = total > 0 ? total : 1;
   p->done = 0;
   p->t0 = p->last_draw = nnt_now();
   p->tty = isatty(2);
-}
-
-static void draw(const nnt_progress *p, double now) {
-  int width = 30, fill = (int)(width * p->done / p->total);
-  double el = now - p->t0, eta = p->done ? el * (double)(p->total - p->done) / (double)p->done : 0;
-  fprintf(stderr, "\r%-14s [", p->label);
-  for (int i = 0; i < width; i++) fputc(i < fill ? '#' : '.', stderr);
-  fprintf(stderr, "] %ld/%ld  %.1fs  eta %.0fs ", p->done, p->total, el, eta);
-  fflush(stderr);
+  p->lines = !p->tty;
+  if (p->tty) draw(p, p->t0);
 }
 
 void nnt_progress_add(nnt_progress *p, long k) {
@@ -35,6 +39,11 @@ void nnt_progress_add(nnt_progress *p, long k) {
     if (p->tty && now - p->last_draw > 0.1) {
       p->last_draw = now;
       draw(p, now);
+    } else if (p->lines && now - p->last_draw >= NNT_PROGRESS_LINE_S && p->done < p->total) {
+      p->last_draw = now;
+      double el = now - p->t0;
+      fprintf(stderr, "%s: %.0f%% after %.0fs, about %.0fs left\n", p->label, 100.0 * (double)p->done / (double)p->total,
+              el, el * (double)(p->total - p->done) / (double)p->done);
     }
   }
 }
@@ -45,6 +54,7 @@ void nnt_progress_end(nnt_progress *p) {
     draw(p, now);
     fputc('\n', stderr);
   } else if (now - p->t0 > 1.0) {
-    fprintf(stderr, "%s: %ld/%ld done in %.1fs\n", p->label, p->done, p->total, now - p->t0);
+    if (p->done >= p->total) fprintf(stderr, "%s: done in %.1fs\n", p->label, now - p->t0);
+    else fprintf(stderr, "%s: stopped at %.0f%% after %.1fs\n", p->label, 100.0 * (double)p->done / (double)p->total, now - p->t0);
   }
 }

@@ -234,8 +234,20 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
   if (!st && s->progress && stats->stored)
     fprintf(stderr, "%s: resuming, %d of %d points stored, computing %d\n", s->name, stats->stored, n, todo);
   if (!st && todo) {
+    /* progress in units of the cost estimate, so that the longest-first order does not inflate
+     * the time left; this engine prints its own line per point off a terminal */
+    long *units = nnt_xmalloc((size_t)n * sizeof *units), total_units = 0;
+    double total_cost = 0;
+    for (int k = 0; k < todo; k++) total_cost += s->cost ? s->cost[order[k]] : 1;
+    for (int k = 0; k < todo; k++) {
+      double c = s->cost ? s->cost[order[k]] : 1;
+      units[order[k]] = total_cost > 0 ? lround(1e6 * c / total_cost) : 1;
+      if (units[order[k]] < 1) units[order[k]] = 1;
+      total_units += units[order[k]];
+    }
     nnt_progress pr = {0};
-    if (s->progress) nnt_progress_start(&pr, s->name, todo);
+    if (s->progress) nnt_progress_start(&pr, s->name, total_units);
+    pr.lines = 0;
     int threads = s->threads > 0 ? s->threads : nnt_threads_get(), failed = 0, ndone = 0;
     openblas_set_num_threads(1); /* parallel over points; each product single-threaded */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -263,10 +275,11 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
                     (unsigned long long)s->ids[i], nnt_now() - tp);
         }
       }
-      if (s->progress && !pst) nnt_progress_add(&pr, 1);
+      if (s->progress && !pst) nnt_progress_add(&pr, units[i]);
     }
     openblas_set_num_threads(nnt_threads_get());
     if (s->progress) nnt_progress_end(&pr);
+    free(units);
   }
   /* what is reported is what is stored: read every record back */
   if (!st && s->dir) {
