@@ -53,7 +53,7 @@ static int bench_machine(const char *spec, long T, nnt_tm_precision prec) {
     return st;
   }
   double t1 = nnt_now();
-  nnt_tm_run_opts o = {NNT_TM_HARD, 0, prec, 0};
+  nnt_tm_run_opts o = {.attention = NNT_TM_HARD, .precision = prec};
   nnt_tm_run_result r;
   st = nnt_tm_net_run(&net, &tm, &tr, &o, &r);
   double t2 = nnt_now();

@@ -80,7 +80,7 @@ static int bounds_tm(const cli_common *co, const char *machine, long T, report *
   nnt_tm_run_result res;
   nnt_tm_simulate(&tm, T, &tr);
   if ((st = nnt_tm_compile(&tm, T, &net))) return nnt_tm_trace_free(&tr), nnt_tm_free(&tm), st;
-  nnt_tm_run_opts ro = {NNT_TM_HARD, 0, NNT_TM_F64, 0};
+  nnt_tm_run_opts ro = {.attention = NNT_TM_HARD, .precision = NNT_TM_F64};
   st = nnt_tm_net_run(&net, &tm, &tr, &ro, &res);
   nnt_tm_net_stats s = nnt_tm_net_stats_of(&net);
   nnt_tm_net_free(&net);

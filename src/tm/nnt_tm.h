@@ -125,6 +125,7 @@ typedef struct {
   double beta;             /* softmax inverse temperature */
   nnt_tm_precision precision;
   int stop_on_mismatch;
+  int progress;            /* progress on stderr (nnt_progress.h) */
 } nnt_tm_run_opts;
 
 typedef struct {

@@ -255,7 +255,10 @@ static int NNT_T(run)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trac
   double win_t[10] = {0};
   long win_n[10] = {0};
   long checked = 0;
+  nnt_progress pr;
+  if (o->progress) nnt_progress_start(&pr, "decoding", steps);
   for (long t = 1; t <= steps; t++) {
+    if (o->progress && !(t & 1023)) nnt_progress_add(&pr, 1024);
     double ts = nnt_now();
     for (int i = 0; i < w; i++) h[i] = x[i];
     for (int b = 0; b < wpos; b++) h[g->pos1 + b] += (real)((t >> (wpos - 1 - b)) & 1); /* + beta(t) */
@@ -305,6 +308,7 @@ static int NNT_T(run)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trac
   }
   double out = 0;
   for (int i = 0; i < w; i++) out += net->cls[i] * (double)x[i];
+  if (o->progress) nnt_progress_end(&pr);
   res->output_sign = out > 0.5 ? 1 : out < -0.5 ? -1 : 0;
   res->steps_checked = checked;
   for (int i = 0; i < 10; i++) res->step_us[i] = win_n[i] ? win_t[i] / win_n[i] * 1e6 : 0;

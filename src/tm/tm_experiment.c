@@ -51,7 +51,7 @@ void nnt_tm_sim_result_free(nnt_tm_sim_result *res) {
 }
 
 static int exact_at(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr, nnt_tm_precision p, double beta) {
-  nnt_tm_run_opts ro = {NNT_TM_SOFTMAX, beta, p, 1};
+  nnt_tm_run_opts ro = {.attention = NNT_TM_SOFTMAX, .beta = beta, .precision = p, .stop_on_mismatch = 1};
   nnt_tm_run_result r;
   nnt_tm_net_run(net, tm, tr, &ro, &r);
   return r.mismatches == 0;
@@ -93,7 +93,8 @@ int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
   res->compile_s = nnt_now() - t0;
   res->s = nnt_tm_net_stats_of(&net);
   res->halt_step = tr.halt_step;
-  nnt_tm_run_opts ro = {(nnt_tm_attention)cfg->attention, cfg->beta, (nnt_tm_precision)cfg->precision, 0};
+  nnt_tm_run_opts ro = {.attention = (nnt_tm_attention)cfg->attention, .beta = cfg->beta,
+                        .precision = (nnt_tm_precision)cfg->precision, .progress = 1};
   st = nnt_tm_net_run(&net, &res->tm, &tr, &ro, &res->r);
   if (!st && cfg->beta_search) {
     res->beta64 = beta_min(&net, &res->tm, &tr, NNT_TM_F64, &res->not_monotone);

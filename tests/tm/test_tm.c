@@ -13,7 +13,7 @@ static int run_check(const nnt_tm *tm, long T, nnt_tm_precision prec, nnt_tm_att
   nnt_tm_net net;
   nnt_tm_run_result res;
   if (nnt_tm_simulate(tm, T, &tr) || nnt_tm_compile(tm, T, &net)) return -1;
-  nnt_tm_run_opts o = {att, beta, prec, 0};
+  nnt_tm_run_opts o = {.attention = att, .beta = beta, .precision = prec};
   int st = nnt_tm_net_run(&net, tm, &tr, &o, &res);
   if (res.mismatches) fprintf(stderr, "  first mismatch at step %ld: %s\n", res.first_mismatch, res.first_what);
   nnt_tm_net_free(&net);
@@ -118,7 +118,7 @@ static void detects_corruption(void) {
   nnt_tm_run_result res;
   nnt_tm_simulate(&tm, 107, &tr);
   nnt_tm_compile(&tm, 107, &net);
-  nnt_tm_run_opts o = {NNT_TM_HARD, 0, NNT_TM_F64, 0};
+  nnt_tm_run_opts o = {.attention = NNT_TM_HARD, .precision = NNT_TM_F64};
   nnt_tm_net_run(&net, &tm, &tr, &o, &res);
   CHECK(res.mismatches == 0 && res.steps_checked == 107 && !res.nonbinary && res.output_sign == 1);
   /* the null key of the "written before?" attention: make it win every time */
