@@ -917,20 +917,37 @@ int nnt_approx_check_run(const nnt_approx_check_cfg *cfg, nnt_approx_check_resul
   memset(t, 0, sizeof *t);
   nnt_rng rg;
   /* one stream per statement group so a group's numbers do not depend on the others */
+  nnt_progress pr;
+  nnt_progress_start(&pr, "approx check", 14);
   nnt_rng_init(&rg, seed, 1), q1(t, &rg);
+  nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 2), q2(t, &rg, quick);
+  nnt_progress_add(&pr, 1);
   q4(t);
+  nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 5), q5_q6(t, &rg, quick);
+  nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 7), q7_q9(t, &rg, quick);
+  nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 10), ch3(t, &rg, quick);
+  nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 16), q16_q17(t, &rg, quick);
+  nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 18), q18_q30(t, &rg, quick);
+  nnt_progress_add(&pr, 1);
   q19(t);
+  nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 20), q20_q21_q28(t, &rg, quick);
+  nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 22), q22_q24(t, &rg, quick);
+  nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 25), q25(t, &rg, quick);
+  nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 26), q26_q27_q29(t, &rg, quick);
+  nnt_progress_add(&pr, 1);
   q31(t, quick, seed);
+  nnt_progress_add(&pr, 1);
+  nnt_progress_end(&pr);
   for (int i = 0; i < t->n; i++) t->fails += !t->rows[i].pass;
   return NNT_OK;
 }
