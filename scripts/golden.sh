@@ -36,7 +36,7 @@ cases=(
   "circuit_margin_file|circuit margin examples/circuits/fulladder.bench --out OUT"
   "circuit_margin|circuit margin --quick --out OUT"
   "circuit_learn|circuit learn --quick --out OUT"
-  "tm_run|tm run examples/tm/bb3.tm --out OUT"
+  "tm_run|tm run examples/tm/bb3.tm --trace --out OUT"
   "tm_compile|tm compile 1RB1LB_1LA1RZ --out OUT"
   "bounds_sm|bounds sm --tm 1RB1LB_1LA1RZ --T 6 --quick --out OUT"
 )

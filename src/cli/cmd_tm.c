@@ -16,28 +16,44 @@
 
 static void defaults(void *cfg, int quick) { nnt_tm_cfg_default(cfg, quick); }
 
+typedef struct {
+  nnt_tm_cfg c;
+  int trace;
+} run_cfg;
+static void run_defaults(void *cfg, int quick) {
+  memset(cfg, 0, sizeof(run_cfg));
+  nnt_tm_cfg_default(&((run_cfg *)cfg)->c, quick);
+}
 static const cli_opt run_opts[] = {
-    CLI_LONG("steps", nnt_tm_cfg, steps, 1, 10000000, STEPS_HELP),
-    CLI_STR("input", nnt_tm_cfg, input, "input written on cells 0.. (one character per symbol)"),
+    CLI_LONG("steps", run_cfg, c.steps, 1, 1000000000000L,
+             "machine steps (default: until the machine halts, at most 10^10, or 10^7 trace rows; --quick caps T at 200)"),
+    CLI_STR("input", run_cfg, c.input, "input written on cells 0.. (one character per symbol)"),
+    CLI_FLAG("trace", run_cfg, trace, "write every step to DIR/trace.csv (at most 10^7 rows)"),
+    CLI_LONG("trace-every", run_cfg, c.trace_every, 1, 1000000000000L, "write every K-th step (and the last) to DIR/trace.csv"),
     {0}};
 static const cli_cmd run_cmd = {
     .name = "tm run",
     .args = "MACHINE",
-    .about = "Simulates T steps directly.\n" MACHINE,
+    .about = "Simulates the machine directly, to its halt or for T steps, and prints steps, non-blank cells\n"
+             "and time (about 10^9 steps in a few seconds); no trace unless --trace or --trace-every.\n" MACHINE,
     .opts = run_opts,
-    .cfg_size = sizeof(nnt_tm_cfg),
-    .defaults = defaults,
+    .cfg_size = sizeof(run_cfg),
+    .defaults = run_defaults,
     .npos_min = 1,
     .npos_max = 1,
     .common = CLI_OUT,
 };
 
 static int cmd_run(int argc, char **argv) {
-  nnt_tm_cfg cfg;
+  run_cfg rc;
   cli_args a;
-  int st = cli_parse(&run_cmd, argc, argv, &cfg, &a);
+  int st = cli_parse(&run_cmd, argc, argv, &rc, &a);
   if (st || a.co.help) return st;
+  nnt_tm_cfg cfg = rc.c;
   cfg.machine = a.pos[0];
+  if (rc.trace && cfg.trace_every) return nnt_fail(NNT_EINVAL, "--trace and --trace-every: give one");
+  if (rc.trace) cfg.trace_every = 1;
+  if (cfg.trace_every && !a.co.out) return nnt_fail(NNT_EINVAL, "--trace/--trace-every write DIR/trace.csv: give --out DIR");
   nnt_tm_sim_result res;
   if ((st = nnt_tm_sim_run(&cfg, &res))) return st;
   if (!(st = cli_begin(&a.co))) st = cli_tm_sim_report(&a.co, &cfg, &res);

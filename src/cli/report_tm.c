@@ -6,25 +6,28 @@
 
 int cli_tm_sim_report(const cli_common *co, const nnt_tm_cfg *cfg, const nnt_tm_sim_result *res) {
   const nnt_tm *tm = &res->tm;
-  const nnt_tm_trace *tr = &res->tr;
-  long T = res->T;
+  const nnt_tm_stream *r = &res->run;
   printf("machine %s: %d states, %d symbols, input length %d\n", cfg->machine, tm->k, tm->nsym, tm->m);
-  if (tr->halt_step >= 0) printf("halted after %ld steps in state %s\n", tr->halt_step, tm->state_name[tr->state[T]]);
-  else printf("running after %ld steps, state %s\n", T, tm->state_name[tr->state[T]]);
-  printf("steps=%ld halt_step=%ld nonblank=%ld head=%ld cells_visited=[%ld,%ld] time=%.3f ms\n", T, tr->halt_step, tr->ones,
-         tr->head[T], tr->min_head, tr->max_head, res->seconds * 1e3);
+  if (r->halt_step >= 0) printf("halted after %ld steps in state %s\n", r->halt_step, tm->state_name[r->state]);
+  else printf("running after %ld steps, state %s\n", r->steps, tm->state_name[r->state]);
+  printf("steps=%ld halt_step=%ld nonblank=%ld head=%ld cells_visited=[%ld,%ld] time=%.3f ms\n", r->steps, r->halt_step, r->ones,
+         r->head, r->min_head, r->max_head, res->seconds * 1e3);
   if (!co->out) return NNT_OK;
-  nnt_csv csv;
-  int st = nnt_csv_open(&csv, co->out, "trace.csv", "step,state,head,symbol_under_head,written");
-  if (st) return st;
-  for (long t = 0; t <= T; t++)
-    nnt_csv_row(&csv, "%ld,%s,%ld,%s,%s", t, tm->state_name[tr->state[t]], tr->head[t], tm->sym_name[tr->sym[t]],
-                t ? tm->sym_name[tr->written[t]] : "");
-  if ((st = nnt_csv_close(&csv))) return st;
+  int st = NNT_OK;
+  if (r->nrows) {
+    nnt_csv csv;
+    if ((st = nnt_csv_open(&csv, co->out, "trace.csv", "step,state,head,symbol_under_head,written"))) return st;
+    for (long i = 0; i < r->nrows; i++)
+      nnt_csv_row(&csv, "%ld,%s,%ld,%s,%s", r->row_t[i], tm->state_name[r->row_state[i]], r->row_head[i],
+                  tm->sym_name[r->row_sym[i]], r->row_written[i] >= 0 ? tm->sym_name[r->row_written[i]] : "");
+    if ((st = nnt_csv_close(&csv))) return st;
+  }
   cJSON *j = cJSON_CreateObject();
   cJSON_AddStringToObject(j, "machine", cfg->machine);
-  cJSON_AddNumberToObject(j, "steps", (double)T);
-  cJSON_AddNumberToObject(j, "halt_step", (double)tr->halt_step);
+  cJSON_AddNumberToObject(j, "steps", (double)r->steps);
+  cJSON_AddNumberToObject(j, "halt_step", (double)r->halt_step);
+  cJSON_AddNumberToObject(j, "nonblank", (double)r->ones);
+  cJSON_AddNumberToObject(j, "trace_every", (double)cfg->trace_every);
   return nnt_runinfo_write(co->out, "tm run", j, co->seed, co->threads, res->seconds);
 }
 

@@ -68,6 +68,26 @@ typedef struct {
 int nnt_tm_simulate(const nnt_tm *tm, long T, nnt_tm_trace *tr);
 void nnt_tm_trace_free(nnt_tm_trace *tr);
 
+/* The long-run simulator (nnt tm run): a one-byte-per-cell tape grown on demand in both
+ * directions, no per-step arrays, and it stops at the halt (a halted machine never changes), so a
+ * run costs the cells it visits, not T. Same conventions and results as nnt_tm_simulate.
+ * With every > 0 it also keeps the trace rows of steps 0, every, 2·every, ... and the last one
+ * (at most NNT_TM_TRACE_MAX rows: NNT_EINVAL beyond, before any work). nnt tm run without --steps
+ * runs to the halt, at most NNT_TM_RUN_DEFAULT_MAX steps (with a trace: as many as it can hold). */
+enum { NNT_TM_TRACE_MAX = 10000000 };
+typedef struct {
+  long steps;                  /* steps simulated: T, or fewer when the machine halted first */
+  long halt_step;              /* as nnt_tm_trace; -1 if not halted within T */
+  long ones, min_head, max_head;
+  long head;                   /* after step T (or at the halt) */
+  int state;
+  long nrows;                  /* trace rows kept */
+  long *row_t, *row_head;      /* [nrows] */
+  int *row_state, *row_sym, *row_written;
+} nnt_tm_stream;
+int nnt_tm_stream_run(const nnt_tm *tm, long T, long every, int progress, nnt_tm_stream *out);
+void nnt_tm_stream_free(nnt_tm_stream *s);
+
 /* ---- the compiled transformer ---- */
 typedef struct { /* compressed sparse rows */
   int rows, cols, nnz;
@@ -155,14 +175,17 @@ typedef struct {
   double beta;     /* softmax only, > 0 */
   int precision;   /* nnt_tm_precision */
   int beta_search; /* also the smallest exact softmax beta, f64 and f32 */
+  long trace_every; /* run: keep every K-th step's row for trace.csv (0: none) */
 } nnt_tm_cfg;
+/* nnt tm run without --steps: until the machine halts, at most this many steps */
+#define NNT_TM_RUN_DEFAULT_MAX 10000000000L
 
 /* The one place of the defaults; quick caps T at 200. */
 void nnt_tm_cfg_default(nnt_tm_cfg *cfg, int quick);
 
 typedef struct {
   nnt_tm tm;
-  nnt_tm_trace tr;
+  nnt_tm_stream run;
   long T;
   double seconds;
 } nnt_tm_sim_result;

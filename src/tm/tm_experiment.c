@@ -37,16 +37,23 @@ static int load(const nnt_tm_cfg *cfg, nnt_tm *tm, long *T) {
 
 int nnt_tm_sim_run(const nnt_tm_cfg *cfg, nnt_tm_sim_result *res) {
   memset(res, 0, sizeof *res);
-  int st = load(cfg, &res->tm, &res->T);
+  if (!cfg->machine) return nnt_fail(NNT_EINVAL, "no machine");
+  int st = nnt_tm_load(cfg->machine, &res->tm);
   if (st) return st;
+  if (cfg->input && (st = nnt_tm_set_input(&res->tm, cfg->input))) return nnt_tm_free(&res->tm), st;
+  /* without --steps: to the halt, within the trace's row limit when there is a trace */
+  res->T = cfg->steps >= 0 ? cfg->steps : NNT_TM_RUN_DEFAULT_MAX;
+  if (cfg->steps < 0 && cfg->trace_every > 0 && res->T / cfg->trace_every + 2 > NNT_TM_TRACE_MAX)
+    res->T = (NNT_TM_TRACE_MAX - 2) * cfg->trace_every;
+  if (cfg->max_steps > 0 && res->T > cfg->max_steps) res->T = cfg->max_steps;
   double t0 = nnt_now();
-  if ((st = nnt_tm_simulate(&res->tm, res->T, &res->tr))) return nnt_tm_free(&res->tm), st;
+  if ((st = nnt_tm_stream_run(&res->tm, res->T, cfg->trace_every, 1, &res->run))) return nnt_tm_free(&res->tm), st;
   res->seconds = nnt_now() - t0;
   return NNT_OK;
 }
 
 void nnt_tm_sim_result_free(nnt_tm_sim_result *res) {
-  nnt_tm_trace_free(&res->tr);
+  nnt_tm_stream_free(&res->run);
   nnt_tm_free(&res->tm);
 }
 

@@ -10,16 +10,23 @@ int main(void) {
   nnt_tm_cfg_default(&cfg, 0);
   cfg.machine = "1RB1LB_1LA1RZ"; /* BB(2): halts after 6 steps with 4 ones */
   nnt_tm_sim_result s;
-  CHECK(nnt_tm_sim_run(&cfg, &s) == 0);
-  CHECK(s.T == 6 && s.tr.halt_step == 6 && s.tr.ones == 4);
+  CHECK(nnt_tm_sim_run(&cfg, &s) == 0); /* without steps: to the halt */
+  CHECK(s.T == NNT_TM_RUN_DEFAULT_MAX && s.run.halt_step == 6 && s.run.ones == 4 && s.run.nrows == 0);
   nnt_tm_sim_result_free(&s);
-  cfg.machine = "1RB0LA_1LA0RB"; /* never halts: T must be given */
-  CHECK(nnt_tm_sim_run(&cfg, &s) == NNT_EINVAL);
+  cfg.machine = "1RB0LA_1LA0RB", cfg.steps = 1000000; /* never halts */
+  CHECK(nnt_tm_sim_run(&cfg, &s) == 0 && s.run.halt_step == -1);
+  nnt_tm_sim_result_free(&s);
   nnt_tm_cfg_default(&cfg, 1);
   cfg.machine = "1RB0LA_1LA0RB", cfg.steps = 5000;
   CHECK(nnt_tm_sim_run(&cfg, &s) == 0);
-  CHECK(s.T == 200 && s.tr.halt_step == -1); /* the quick preset caps T */
+  CHECK(s.T == 200 && s.run.halt_step == -1); /* the quick preset caps T */
   nnt_tm_sim_result_free(&s);
+  cfg.steps = 100, cfg.trace_every = 30; /* rows 0, 30, 60, 90 and the last */
+  CHECK(nnt_tm_sim_run(&cfg, &s) == 0 && s.run.nrows == 5 && s.run.row_t[3] == 90 && s.run.row_t[4] == 100);
+  nnt_tm_sim_result_free(&s);
+  cfg.steps = 200, cfg.trace_every = 1;
+  cfg.max_steps = 0, cfg.steps = 100000000; /* 10^8 rows: refused before any work */
+  CHECK(nnt_tm_sim_run(&cfg, &s) == NNT_EINVAL);
 
   nnt_tm_cfg_default(&cfg, 0);
   cfg.machine = "1RB1RZ_1LB0RC_1LC1LA", cfg.beta_search = 1; /* BB(3): 21 steps */

@@ -42,6 +42,24 @@ static void busy_beavers(void) {
   }
 }
 
+/* The long-run simulator (growing tape, stops at the halt) against the recording one: every trace
+ * row, the halting step, the non-blank count, the head's range and the final state. */
+static int stream_differs(const nnt_tm *tm, long T) {
+  nnt_tm_trace tr;
+  nnt_tm_stream s;
+  if (nnt_tm_simulate(tm, T, &tr) || nnt_tm_stream_run(tm, T, 1, 0, &s)) return 1;
+  long last = tr.halt_step >= 0 ? tr.halt_step + (tr.state[tr.halt_step] < tm->k) : T;
+  int bad = s.halt_step != tr.halt_step || s.ones != tr.ones || s.min_head != tr.min_head || s.max_head != tr.max_head ||
+            s.state != tr.state[T] || s.head != tr.head[T] || s.nrows != last + 1;
+  for (long i = 0; !bad && i < s.nrows; i++)
+    bad = s.row_t[i] != i || s.row_state[i] != tr.state[i] || s.row_head[i] != tr.head[i] || s.row_sym[i] != tr.sym[i] ||
+          s.row_written[i] != tr.written[i];
+  if (bad) fprintf(stderr, "stream differs at T=%ld (halt %ld vs %ld, ones %ld vs %ld)\n", T, s.halt_step, tr.halt_step, s.ones, tr.ones);
+  nnt_tm_stream_free(&s);
+  nnt_tm_trace_free(&tr);
+  return bad;
+}
+
 /* Random machines with 2..5 states, 2..4 symbols, random inputs, halting or not. */
 static void random_machines(void) {
   nnt_rng r;
@@ -62,6 +80,7 @@ static void random_machines(void) {
     tm.m = (int)(nnt_rng_u64(&r) % 6);
     tm.input = malloc(sizeof(int) * 8);
     for (int i = 0; i < tm.m; i++) tm.input[i] = (int)(nnt_rng_u64(&r) % A);
+    bad += stream_differs(&tm, 1 + (long)(nnt_rng_u64(&r) % 6000));
     long T = 1 + (long)(nnt_rng_u64(&r) % 120);
     int e = run_check(&tm, T, (it & 1) ? NNT_TM_F32 : NNT_TM_F64, NNT_TM_HARD, 0);
     if (e) {

@@ -2,6 +2,11 @@
 # softmax and float32 paths, and bad input (one line, exit 2).
 set(TMEX ${NNT_SRC_DIR}/examples/tm)
 nnt_cli_test(tm_run_bb4 0 "steps=107 halt_step=107 nonblank=13" tm run ${TMEX}/bb4.tm --steps 107)
+# BB(5)'s champion runs to its halt (47,176,870 steps, 4098 ones: Marxen & Buntrock 1990,
+# bbchallenge 2024), and long runs keep no trace unless asked
+nnt_cli_test(tm_run_bb5 0 "halt_step=47176870 nonblank=4098" tm run 1RB1LC_1RC1RB_1RD0LE_1LA1LD_1RZ0LA)
+nnt_cli_test(tm_trace_needs_out 2 "give --out DIR" tm run 1RB1LB_1LA1RZ --trace)
+nnt_cli_test(tm_trace_too_long 2 "at most 10000000\\): trace every 11 steps or more" tm run 1RB0LA_1LA0RB --steps 100000000 --trace --out ${CMAKE_BINARY_DIR}/tm-never)
 nnt_cli_test(tm_run_string 0 "halt_step=6 nonblank=4" tm run 1RB1LB_1LA1RZ --steps 10)
 nnt_cli_test(tm_compile_bb2 0 "steps_checked=6 mismatches=0" tm compile ${TMEX}/bb2.tm)
 nnt_cli_test(tm_compile_bb3 0 "steps_checked=21 mismatches=0" tm compile ${TMEX}/bb3.tm --precision f32)
