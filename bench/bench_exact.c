@@ -4,6 +4,7 @@
  * needs: circuits tm approx
  */
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "commands.h"
@@ -20,6 +21,11 @@ static double peak_mb(void) {
   return ru.ru_maxrss / 1024.0;
 }
 
+static const char *base_name(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s ? s + 1 : path;
+}
+
 static int bench_circuit(const char *path, int correct) {
   nnt_circuit c;
   int st = nnt_circuit_read(path, &c);
@@ -33,7 +39,7 @@ static int bench_circuit(const char *path, int correct) {
   nnt_circuit_verify_counts r = nnt_circuit_verify(&c, &net, 20, 100000, 1);
   double t2 = nnt_now();
   nnt_mlp_stats s = nnt_mlp_stats_of(&net);
-  printf("%-44s %3s %8ld %9ld %9.3f %9.2f %8.1f\n", path, correct ? "yes" : "no", s.nonzero_params, r.checked, t1 - t0,
+  printf("%-44s %3s %8ld %9ld %9.3f %9.2f %8.1f\n", base_name(path), correct ? "yes" : "no", s.nonzero_params, r.checked, t1 - t0,
          t2 - t1, peak_mb());
   nnt_mlp_free(&net);
   nnt_circuit_layered_free(&L);
@@ -57,7 +63,7 @@ static int bench_machine(const char *spec, long T, nnt_tm_precision prec) {
   nnt_tm_run_result r;
   st = nnt_tm_net_run(&net, &tm, &tr, &o, &r);
   double t2 = nnt_now();
-  printf("%-30s %7ld %4s %9.3f %9.2f %10.1f %10.1f %8.1f\n", spec, T, prec == NNT_TM_F32 ? "f32" : "f64", t1 - t0,
+  printf("%-30s %7ld %4s %9.3f %9.2f %10.1f %10.1f %8.1f\n", base_name(spec), T, prec == NNT_TM_F32 ? "f32" : "f64", t1 - t0,
          t2 - t1, r.step_us[0], r.step_us[9], (double)r.cache_bytes / 1048576.0);
   nnt_tm_net_free(&net);
   nnt_tm_trace_free(&tr);
@@ -66,21 +72,46 @@ static int bench_machine(const char *spec, long T, nnt_tm_precision prec) {
   return st;
 }
 
+typedef struct {
+  const char *data;
+} bench_cfg;
+static void bench_defaults(void *cfg, int quick) {
+  (void)quick;
+  ((bench_cfg *)cfg)->data = NNT_SOURCE_DIR;
+}
+static const cli_opt bench_opts[] = {
+    CLI_STR("data", bench_cfg, data, "the nnt source folder holding examples/ (its sibling shared/reference/ adds c432)"),
+    {0}};
 static const cli_cmd bench_cmd = {.name = "bench exact",
                                   .about = "The exact constructions' cost: circuits compiled and verified, Turing machines compiled and\n"
-                                           "run step by step, the PWL engine (run from the source folder)."};
+                                           "run step by step, the PWL engine. Inputs missing under --data are skipped, with a line saying so.",
+                                  .opts = bench_opts,
+                                  .cfg_size = sizeof(bench_cfg),
+                                  .defaults = bench_defaults};
+
+/* DIR/rel into buf, or NULL (and a line saying so) when it does not exist. */
+static const char *input(char *buf, size_t n, const char *dir, const char *rel) {
+  nnt_path(buf, n, dir, rel);
+  if (nnt_file_exists(buf)) return buf;
+  printf("(skipped %s: not found under %s; see --data)\n", rel, dir);
+  return NULL;
+}
 
 static int run(int argc, char **argv) {
   cli_args a;
-  int st = cli_parse(&bench_cmd, argc, argv, NULL, &a);
+  bench_cfg c;
+  int st = cli_parse(&bench_cmd, argc, argv, &c, &a);
   if (st || a.co.help || (st = cli_begin(&a.co))) return st;
+  char path[1024];
 
   printf("circuits: compile (layer + Lemma B.1) and verify against direct evaluation, %d thread(s)\n", nnt_threads_get());
   printf("%-44s %3s %8s %9s %9s %9s %8s\n", "circuit", "cor", "nonzero", "inputs", "compile s", "verify s", "rss MB");
   static const char *circuits[] = {"examples/circuits/adder10.bench", "../shared/reference/circuits/c432.bench"};
-  for (int i = 0; i < 2; i++)
-    for (int corr = 0; corr < 2 && nnt_file_exists(circuits[i]); corr++)
-      if ((st = bench_circuit(circuits[i], corr))) return st;
+  for (int i = 0; i < 2; i++) {
+    const char *f = input(path, sizeof path, c.data, circuits[i]);
+    for (int corr = 0; corr < 2 && f; corr++)
+      if ((st = bench_circuit(f, corr))) return st;
+  }
 
   printf("\nTuring machines: compile and run the transformer, every step checked against the simulation\n");
   printf("%-30s %7s %4s %9s %9s %10s %10s %8s\n", "machine", "T", "prec", "compile s", "run s", "us/step 1st",
@@ -89,9 +120,11 @@ static int run(int argc, char **argv) {
     const char *spec;
     long T;
   } machines[] = {{"examples/tm/bb4.tm", 107}, {"examples/tm/counter.tm", 10000}};
-  for (int i = 0; i < 2; i++)
-    for (int p = 0; p < 2; p++)
-      if ((st = bench_machine(machines[i].spec, machines[i].T, p ? NNT_TM_F32 : NNT_TM_F64))) return st;
+  for (int i = 0; i < 2; i++) {
+    const char *f = input(path, sizeof path, c.data, machines[i].spec);
+    for (int p = 0; p < 2 && f; p++)
+      if ((st = bench_machine(f, machines[i].T, p ? NNT_TM_F32 : NNT_TM_F64))) return st;
+  }
 
   printf("\nexact piecewise-linear sweep of Delta^L on [0, 1]\n%4s %10s %9s %8s\n", "L", "pieces", "seconds", "rss MB");
   for (int L = 16; L <= 22; L += 2) {
