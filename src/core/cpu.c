@@ -1,8 +1,10 @@
 #include "nnt_cpu.h"
 
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "nnt_error.h"
 
@@ -79,4 +81,18 @@ const char *nnt_cpu_flags(void) {
 #endif
   if (!buf[0]) strcpy(buf, "none");
   return buf;
+}
+
+double nnt_mem_available(void) {
+  double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < phys) phys = (double)rl.rlim_cur;
+  return phys;
+}
+
+int nnt_mem_check(double bytes, const char *what) {
+  double have = nnt_mem_available();
+  if (bytes > have)
+    return nnt_fail(NNT_EINVAL, "%s needs %.3g GB, more than the %.3g GB this machine has", what, bytes / 1e9, have / 1e9);
+  return NNT_OK;
 }

@@ -31,6 +31,11 @@ const char *nnt_cpu_flags(void);
 /* Measured float32 peak of one core at the level in use, in GFLOP/s (independent multiply-add
  * chains in registers for about `seconds`): the denominator of the benchmarks' roofline figures. */
 double nnt_cpu_fma_peak(double seconds);
+/* The memory a run may use: physical memory, or the address-space limit (ulimit -v) when lower. */
+double nnt_mem_available(void);
+/* NNT_EINVAL "what needs X GB, more than the Y GB this machine has" when bytes exceed
+ * nnt_mem_available(): sizes that cannot fit are refused before anything is allocated. */
+int nnt_mem_check(double bytes, const char *what);
 
 /* Levels compiled into this build (CMake sets NNT_ISA_LEVELS: 1 off x86-64, else 2 or 3). */
 #ifndef NNT_ISA_LEVELS

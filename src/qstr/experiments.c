@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nnt_blas.h"
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_qstr.h"
 
@@ -54,6 +55,14 @@ int nnt_qstr_sweep_check(const nnt_qstr_sweep_cfg *s) {
     st = nnt_qstr_sweep_model(s, tc.N, t.D, &mo);
     nnt_qstr_task_free(&t);
     if (st) return st;
+    /* an estimate of what a run holds: the parameters in float64 and float32 with their gradients
+     * and Adam moments, a gradient per thread, the fast evaluator's folded copies of the MLP
+     * (m x D, twice, float64) and the fixed test set (prompts, targets, token indices) */
+    double bytes = (double)mo.np * ((8 + 4) * 4 + 8.0 * nnt_threads_get()) + 2.0 * 8 * s->m * t.D +
+                   (double)s->train.n_test * tc.N * ((double)t.D * 4 + 4 + 4.0 * tc.q);
+    char what[96];
+    snprintf(what, sizeof what, "the %s model at N = %d", nnt_qstr_arch_names[s->arch], tc.N);
+    if ((st = nnt_mem_check(bytes, what))) return st;
   }
   return NNT_OK;
 }

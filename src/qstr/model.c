@@ -19,8 +19,8 @@ int nnt_qstr_model_setup(nnt_qstr_model *mo, nnt_qstr_arch arch, int N, int D, i
   switch (arch) {
   case NNT_QSTR_TR:
     if (m < 1) return nnt_fail(NNT_EINVAL, "MLP width must be >= 1");
-    TAKE(win, 3 * D * D), TAKE(bin, 3 * D), TAKE(wo, D * D), TAKE(bo, D);
-    TAKE(w1, m * D), TAKE(b1, m), TAKE(w2, m), TAKE(b2, 1);
+    TAKE(win, (size_t)3 * D * D), TAKE(bin, 3 * (size_t)D), TAKE(wo, (size_t)D * D), TAKE(bo, D);
+    TAKE(w1, (size_t)m * D), TAKE(b1, m), TAKE(w2, m), TAKE(b2, 1);
     break;
   case NNT_QSTR_TRP:
     if (m < 1 || H < 1) return nnt_fail(NNT_EINVAL, "heads and MLP width must be >= 1");
@@ -41,8 +41,9 @@ int nnt_qstr_model_setup(nnt_qstr_model *mo, nnt_qstr_arch arch, int N, int D, i
   case NNT_QSTR_RNN: {
     if (H < 1) return nnt_fail(NNT_EINVAL, "hidden size must be >= 1");
     int G = arch == NNT_QSTR_GRU ? 3 : 1;
-    for (int r = 0; r < 2; r++) TAKE(gwi[r], G * H * D), TAKE(gwh[r], G * H * H), TAKE(gbi[r], G * H), TAKE(gbh[r], G * H);
-    TAKE(w2, 2 * H), TAKE(b2, 1);
+    for (int r = 0; r < 2; r++)
+      TAKE(gwi[r], (size_t)G * H * D), TAKE(gwh[r], (size_t)G * H * H), TAKE(gbi[r], (size_t)G * H), TAKE(gbh[r], (size_t)G * H);
+    TAKE(w2, 2 * (size_t)H), TAKE(b2, 1);
     break;
   }
   default:

@@ -41,3 +41,5 @@ set_tests_properties(cli/qstr_bench_peer_rnn cli/qstr_bench_peer_tr PROPERTIES L
 # The sweep engine's contract, on a real sweep: kill -9 mid-way, --resume, identical CSVs, no finished point recomputed.
 add_test(NAME qstr/kill_resume COMMAND bash ${NNT_SRC_DIR}/tests/qstr/kill_resume.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/qstr-kill)
 set_tests_properties(qstr/kill_resume PROPERTIES LABELS cli TIMEOUT 600)
+# Sizes that cannot fit are refused before any allocation (one line, exit 2), not by an abort.
+nnt_cli_test(qstr_too_big 2 "the rnn model at N = 2 needs [0-9.]+ GB, more than the" qstr sweep --model rnn --hidden-size 30000 --out ${CMAKE_BINARY_DIR}/qstr-never-big)
