@@ -38,7 +38,7 @@ cases=(
   "circuit_learn|circuit learn --quick --out OUT"
   "tm_run|tm run examples/tm/bb3.tm --trace --out OUT"
   "tm_compile|tm compile 1RB1LB_1LA1RZ --out OUT"
-  "bounds_sm|bounds sm --tm 1RB1LB_1LA1RZ --T 6 --quick --out OUT"
+  "bounds_sm|bounds sm --tm 1RB1LB_1LA1RZ --steps 6 --quick --out OUT"
 )
 
 # (A case marked csv-only keeps only its CSVs: its console table has a timing column.)

@@ -230,7 +230,7 @@ done:
 static void defaults(void *cfg, int quick) { nnt_bounds_sm_cfg_default(cfg, quick); }
 static const cli_opt sm_opts[] = {
     CLI_STR("tm", nnt_bounds_sm_cfg, tm, "a machine file or standard-notation string (see nnt tm --help)"),
-    CLI_LONG("T", nnt_bounds_sm_cfg, T, 1, 100000, "machine steps, with --tm (the net is run; --quick caps T at 200)"),
+    CLI_LONG("steps", nnt_bounds_sm_cfg, T, 1, 100000, "machine steps, with --tm (the net is run; --quick caps T at 200)"),
     CLI_STR("circuit", nnt_bounds_sm_cfg, circuit, ".bench, .blif or .aag circuit"),
     CLI_DOUBLE("gamma", nnt_bounds_sm_cfg, gamma, 1e-300, 1e300,
                "margin used in Lemma 2.3 (default: the illustrative sigma_zeta / (2 lambda))"),
@@ -238,7 +238,7 @@ static const cli_opt sm_opts[] = {
     {0}};
 static const cli_cmd sm_cmd = {
     .name = "bounds sm",
-    .args = "--tm MACHINE --T N | --circuit FILE",
+    .args = "--tm MACHINE --steps N | --circuit FILE",
     .about = "Compiles the machine (or circuit) with the constructions of Wei, Chen & Ma, checks it, and\n"
              "evaluates what can be evaluated of Lemma 2.3 and Theorem 4.1 (or 3.1): sizes W, d, p, the norm\n"
              "alpha = ||theta||_1, the ingredients of the all-layer-margin lower bound (rounding radius 1/3,\n"
@@ -261,11 +261,11 @@ static int cmd_sm(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   r.eps = cfg.eps, r.gamma_given = cfg.gamma > 0;
   if (cfg.tm) {
-    if (cfg.T < 0) return nnt_fail(NNT_EINVAL, "--tm needs --T N");
+    if (cfg.T < 0) return nnt_fail(NNT_EINVAL, "--tm needs --steps N");
     if (cfg.max_T > 0 && cfg.T > cfg.max_T) cfg.T = cfg.max_T;
     return bounds_tm(&a.co, cfg.tm, cfg.T, &r, cfg.gamma);
   }
-  if (cfg.T >= 0) return nnt_fail(NNT_EINVAL, "--T belongs to --tm");
+  if (cfg.T >= 0) return nnt_fail(NNT_EINVAL, "--steps belongs to --tm");
 #ifdef NNT_HAVE_CIRCUITS
   return bounds_circuit(&a.co, cfg.circuit, &r, cfg.gamma);
 #else
@@ -329,7 +329,7 @@ static int cmd_rcnn(int argc, char **argv) {
 }
 
 static const cli_sub subs[] = {
-    {"sm", cmd_sm, "--tm MACHINE --T N | --circuit FILE: Lemma 2.3 and Theorems 3.1 / 4.1, evaluated"},
+    {"sm", cmd_sm, "--tm MACHINE --steps N | --circuit FILE: Lemma 2.3 and Theorems 3.1 / 4.1, evaluated"},
     {"rcnn", cmd_rcnn, "--s S --eps E --delta D: Theorem 1 / Corollary 2 of seed 002 (RCNNs), in log10"},
 };
 
