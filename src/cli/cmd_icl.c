@@ -1,0 +1,12 @@
+/* nnt icl — seed 003's subcommands. Each helper's subcommand is one line in subs[]. */
+#include "commands.h"
+
+int cli_icl_construct(int argc, char **argv);       /* construct_icl.c */
+int cli_icl_construct_sweep(int argc, char **argv); /* construct_icl.c */
+
+static const cli_sub subs[] = {
+    {"construct", cli_icl_construct, "the explicit Theorem-1 transformer running projected GD, checked against direct GD"},
+    {"construct-sweep", cli_icl_construct_sweep, "the construction's error against the number M of ReLU pieces"},
+};
+
+int cmd_icl(int argc, char **argv) { return cli_dispatch("icl", subs, (int)(sizeof subs / sizeof *subs), argc, argv); }
