@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "nnt_rcnn_rule.h"
+#include "nnt_rcnn_nn.h"
 
 typedef struct {
   nnt_rcnn_learn_cfg l;
@@ -76,8 +76,61 @@ static int run_learn(int argc, char **argv) {
   return st;
 }
 
-static const cli_sub subs[] = {
-    {"learn", run_learn, "a parity learned by a 2-D TM inside the rule-level RCNN, checked against the direct TM"},
+static void compile_defaults(void *c, int quick) { nnt_rcnn_compile_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
+
+#define C nnt_rcnn_compile_cfg
+static const cli_opt compile_opts[] = {
+    CLI_CHOICE("learner", C, learner, nnt_rcnn_tm2d_learner_names, "the 2-D TM whose f̄ is compiled"),
+    CLI_INT("d", C, d, 1, 16, "input bits of the parity of the check roll-out"),
+    CLI_INT("m", C, m, 1, 64, "training examples of the check roll-out"),
+    CLI_INT("tests", C, tests, 0, 10000, "predictions in the check roll-out"),
+    {0}};
+#undef C
+static const cli_cmd compile_cmd = {
+    .name = "rcnn compile",
+    .about = "Compiles the learner's f̄_Conv2D with the structured \"default + corrections\" compiler into one\n"
+             "sparse 3-affine / 2-ReLU MLP per cell (Definition-5 layout, float64) and prints its layer widths,\n"
+             "nonzeros and the size of its finite weight-value set; then checks it on every distinct patch\n"
+             "that the rule-level RCNN visits while it runs Algorithm 1 and --tests predictions on a drawn\n"
+             "parity (--d, --m, --seed): value against f̄, gradient against f̄'s flags (∂/∂x00 in {0, 1},\n"
+             "all other partials 0), and the reverse pass against central finite differences.\n"
+             "Exit 1 when the value or gradient error exceeds 1e-9.",
+    .opts = compile_opts,
+    .cfg_size = sizeof(nnt_rcnn_compile_cfg),
+    .defaults = compile_defaults,
 };
 
-int cmd_rcnn(int argc, char **argv) { return cli_dispatch("rcnn", subs, 1, argc, argv); }
+static int run_compile(int argc, char **argv) {
+  nnt_rcnn_compile_cfg c;
+  cli_args a;
+  int st = cli_parse(&compile_cmd, argc, argv, &c, &a);
+  if (st || a.co.help) return st;
+  c.seed = a.co.seed;
+  if ((st = cli_begin(&a.co))) return st;
+  nnt_rcnn_compile_result r;
+  if ((st = nnt_rcnn_compile_run(&c, &r))) return st;
+  printf("rcnn compile: %s (%d states), K=%d, value universe %d (10 + 4|Q|, p included), structured compiler\n",
+         nnt_rcnn_tm2d_learner_names[c.learner], r.nstates, r.K, r.nvals);
+  printf("cell MLP (input the 3x3 patch; the 4 diagonal columns of V1 are empty):\n");
+  printf("  layer 1  V1 %d x 9, %ld nonzeros, + bias: %d ReLUs (4 per position and value, 2 per slope value)\n", r.h1, r.nnz_v1, r.h1);
+  printf("  V3       %d x %d, %ld nonzeros: %d indicators + %d ramps (no bias, no ReLU)\n", r.nf, r.h1, r.nnz_v3, r.nind, r.nf - r.nind);
+  printf("  layer 2  V4 %d x %d, %ld nonzeros, + bias: %d ReLUs for %d rule terms (%d with slope 1)\n", r.h2, r.nf, r.nnz_v4, r.h2,
+         r.nterms, r.nslope);
+  printf("  output   V5 1 x %d, %ld nonzeros; head g: 4 ReLUs\n", r.h2, r.nnz_v5);
+  printf("nonzero weights and biases: %ld, distinct values: %ld (the finite weight-value set)\n", r.nonzeros, r.nweight_values);
+  printf("visited: %ld distinct patches (rule level, parity d=%d m=%d seed=%llu: Algorithm 1 and %d predictions)\n", r.patches, c.d,
+         c.m, a.co.seed, c.tests);
+  printf("max value error %.3g, max gradient error %.3g (vs f̄ and its flags), reverse pass vs finite differences %.3g\n",
+         r.max_verr, r.max_gerr, r.max_fd_err);
+  printf("time: compile %.3f s, check %.3f s\n", r.compile_s, r.check_s);
+  if (!(r.max_verr <= 1e-9 && r.max_gerr <= 1e-9))
+    return nnt_fail(NNT_ECHECK, "the compiled net differs from f̄ by more than 1e-9");
+  return NNT_OK;
+}
+
+static const cli_sub subs[] = {
+    {"learn", run_learn, "a parity learned by a 2-D TM inside the rule-level RCNN, checked against the direct TM"},
+    {"compile", run_compile, "f̄ compiled into a sparse ReLU MLP per cell, checked on every visited patch"},
+};
+
+int cmd_rcnn(int argc, char **argv) { return cli_dispatch("rcnn", subs, 2, argc, argv); }

@@ -41,6 +41,9 @@ typedef struct {
   int32_t *newval;
   nnt_rcnn_tern_set seen;    /* every value a cell held in any roll-out */
   long last_change;          /* last layer of the latest roll-out in which a cell changed */
+  /* called for every cell evaluated (NULL: none): patch = c, up, down, left, right */
+  void (*visit)(void *ctx, const int32_t *patch, int32_t out, int flag);
+  void *visit_ctx;
 } nnt_rcnn_rule_net;
 
 /* A network for tm (kept by pointer) on m examples of dimension d with `work` 1s columns

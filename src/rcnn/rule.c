@@ -130,7 +130,9 @@ int nnt_rcnn_rule_forward(nnt_rcnn_rule_net *net, const signed char *x, int64_t 
     int nchanged = 0;
     for (int j = 0; j < ncand; j++) {
       int i = net->cand[j], r = i / C, c = i % C, flag;
-      int32_t v = nnt_rcnn_rule_cell(net, net->cur[i], at(net, r - 1, c), at(net, r + 1, c), at(net, r, c - 1), at(net, r, c + 1), &flag);
+      int32_t pt[5] = {net->cur[i], at(net, r - 1, c), at(net, r + 1, c), at(net, r, c - 1), at(net, r, c + 1)};
+      int32_t v = nnt_rcnn_rule_cell(net, pt[0], pt[1], pt[2], pt[3], pt[4], &flag);
+      if (net->visit) net->visit(net->visit_ctx, pt, v, flag);
       net->alive[i] &= (unsigned char)flag;
       net->newval[j] = v;
       if (v != net->cur[i]) net->list[nchanged++] = j;
