@@ -6,28 +6,23 @@
 #include "commands.h"
 #include "nnt_rcnn_nn.h"
 
-typedef struct {
-  nnt_rcnn_learn_cfg l;
-  int level;
-} learn_opts_cfg;
+static const char *const levels[] = {"rule", "nn", NULL};
 
-static const char *const levels[] = {"rule", NULL};
+static void learn_defaults(void *c, int quick) { nnt_rcnn_learn_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
 
-static void learn_defaults(void *c_, int quick) {
-  learn_opts_cfg *c = c_;
-  nnt_rcnn_learn_cfg_default(&c->l, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);
-  c->level = 0;
-}
-
-#define C learn_opts_cfg
+#define C nnt_rcnn_learn_cfg
 static const cli_opt learn_opts[] = {
-    CLI_CHOICE("learner", C, l.learner, nnt_rcnn_tm2d_learner_names, "the 2-D TM run inside the RCNN"),
-    CLI_INT("d", C, l.d, 1, 64, "input bits of the parity"),
-    CLI_INT("m", C, l.m, 1, 10000, "training examples"),
-    CLI_INT("tests", C, l.tests, 1, 1000000, "fresh test points"),
-    CLI_INT("work", C, l.work, 1, 100000, "columns of the 1s region right of the main grid (the paper: L)"),
-    CLI_INT("depth", C, l.depth, 0, 1000000000, "layers L (0: max(m+1, m+d+1, t+1), t the direct TM's largest step count)"),
-    CLI_CHOICE("level", C, level, levels, "rule: the exact cellular automaton f̄"),
+    CLI_CHOICE("learner", C, learner, nnt_rcnn_tm2d_learner_names, "the 2-D TM run inside the RCNN"),
+    CLI_INT("d", C, d, 1, 64, "input bits of the parity"),
+    CLI_INT("m", C, m, 1, 10000, "training examples"),
+    CLI_INT("tests", C, tests, 1, 1000000, "fresh test points"),
+    CLI_INT("work", C, work, 1, 100000, "columns of the 1s region right of the main grid (the paper: L)"),
+    CLI_INT("depth", C, depth, 0, 1000000000, "layers L (0: max(m+1, m+d+1, t+1), t the direct TM's largest step count)"),
+    CLI_CHOICE("level", C, level, levels,
+               "rule: the exact cellular automaton f̄; nn: also the compiled ReLU network (float64, real\n"
+               "gradients), whose outputs are then reported, each of its patch evaluations checked against f̄"),
+    CLI_FLAG("cache", C, cache, "nn: reuse value and gradient per domain patch (an acceleration; the MLP is affine within\n"
+                                "Delta of a domain point, so a hit returns what a fresh evaluation would, up to rounding)"),
     {0}};
 #undef C
 static const cli_cmd learn_cmd = {
@@ -38,25 +33,26 @@ static const cli_cmd learn_cmd = {
              "RCNN output, the direct TM output and the true label, the invariants, and\n"
              "agree_tm=A/N correct=C/N. Exit 1 on any RCNN/TM disagreement or failed invariant.",
     .opts = learn_opts,
-    .cfg_size = sizeof(learn_opts_cfg),
+    .cfg_size = sizeof(nnt_rcnn_learn_cfg),
     .defaults = learn_defaults,
 };
 
 static const char *pm(int v) { return v > 0 ? "+1" : v < 0 ? "-1" : "none"; }
 
 static int run_learn(int argc, char **argv) {
-  learn_opts_cfg c;
+  nnt_rcnn_learn_cfg c;
   cli_args a;
   int st = cli_parse(&learn_cmd, argc, argv, &c, &a);
   if (st || a.co.help) return st;
-  c.l.seed = a.co.seed;
+  c.seed = a.co.seed;
+  if (c.cache && c.level != 1) return nnt_fail(NNT_EINVAL, "--cache: only with --level nn");
   if ((st = cli_begin(&a.co))) return st;
   nnt_rcnn_learn_result r;
-  if ((st = nnt_rcnn_learn_run(&c.l, &r))) return st;
-  printf("rcnn learn: %s (%d states), parity d=%d m=%d seed=%llu, level %s\n", nnt_rcnn_tm2d_learner_names[c.l.learner], r.nstates,
-         c.l.d, c.l.m, a.co.seed, levels[c.level]);
-  printf("grid %d x %d (work %d), depth L=%d (largest TM step count t=%ld), K=%d trits after the point\n", c.l.m + 1,
-         c.l.d + 1 + r.work, r.work, r.L, r.t_max, r.K);
+  if ((st = nnt_rcnn_learn_run(&c, &r))) return st;
+  printf("rcnn learn: %s (%d states), parity d=%d m=%d seed=%llu, level %s\n", nnt_rcnn_tm2d_learner_names[c.learner], r.nstates,
+         c.d, c.m, a.co.seed, levels[c.level]);
+  printf("grid %d x %d (work %d), depth L=%d (largest TM step count t=%ld), K=%d trits after the point\n", c.m + 1,
+         c.d + 1 + r.work, r.work, r.L, r.t_max, r.K);
   printf("point  rcnn  tm    label  steps\n");
   for (int j = 0; j < r.tests; j++) {
     const nnt_rcnn_learn_point *p = &r.pt[j];
@@ -65,13 +61,25 @@ static int run_learn(int argc, char **argv) {
     printf("%s\n", p->rcnn != p->tm ? "  DISAGREE" : "");
   }
   printf("memorisation: W == (1/3)[y x, y] exactly: %s; f == 0 at %d/%d SGD steps\n", r.w_exact ? "yes" : "NO", r.fzero_steps,
-         c.l.m + 1);
+         c.m + 1);
   printf("values held: %ld, %s the %ld of 10 + 4|Q|\n", r.nvalues, r.values_ok ? "all within" : "NOT all within", r.nuniverse);
-  printf("time: train %.3f s, %d predictions %.3f s\n", r.train_s, r.tests, r.test_s);
+  if (c.level == 1) {
+    printf("network: cell MLP %d + %d ReLUs, %ld nonzero weights, shared by every cell and layer; patch cache %s\n", r.h1, r.h2,
+           r.nonzeros, c.cache ? "on (an acceleration)" : "off");
+    printf("nn memorisation: max |W - (1/3)[y x, y]| = %.3g; max |f| over the SGD steps = %.3g\n", r.w_err, r.f_sgd);
+    printf("nn vs rule level: %ld patch evaluations checked%s, max value error %.3g, max gradient error %.3g, off the value grid %ld;"
+           " max |f_nn - f_rule| over the points %.3g\n",
+           r.nchecked, c.cache ? " (distinct patches)" : "", r.max_verr, r.max_gerr, r.offgrid, r.f_err);
+    if (c.cache) printf("cache: %ld patches, %ld lookups, %.4f hit rate\n", r.ncache, r.nlookup, r.nlookup ? (double)r.nhit / r.nlookup : 0);
+    printf("time: nn train %.3f s, %d nn predictions %.3f s (rule level %.3f s)\n", r.train_s, r.tests, r.test_s, r.rule_s);
+  } else
+    printf("time: train %.3f s, %d predictions %.3f s\n", r.train_s, r.tests, r.test_s);
   printf("agree_tm=%d/%d correct=%d/%d\n", r.agree, r.tests, r.correct, r.tests);
   if (r.agree < r.tests) st = nnt_fail(NNT_ECHECK, "the RCNN disagrees with the direct TM on %d of %d points", r.tests - r.agree, r.tests);
-  else if (!r.w_exact || r.fzero_steps < c.l.m + 1 || !r.values_ok)
+  else if (!r.w_exact || r.fzero_steps < c.m + 1 || !r.values_ok)
     st = nnt_fail(NNT_ECHECK, "a memorisation or value-set invariant failed");
+  else if (c.level == 1 && !(r.w_err <= 1e-12 && r.f_sgd <= 1e-9 && r.max_verr <= 1e-9 && r.max_gerr <= 1e-9 && !r.offgrid))
+    st = nnt_fail(NNT_ECHECK, "the network's memorisation or its agreement with f̄ is outside tolerance (W 1e-12, f and patches 1e-9)");
   nnt_rcnn_learn_result_free(&r);
   return st;
 }

@@ -269,12 +269,15 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
   nnt_rcnn_tern_set us;
   nnt_rcnn_tern_universe(&us, t, tm->nstates);
   n->vals = xmalloc(sizeof *n->vals * (size_t)us.count);
-  for (int32_t i = 0; i <= 2 * t->half; i++)
-    if (us.in[i]) n->vals[n->nvals++] = i - t->half;
-  n->vals[n->nvals++] = P;
+  for (int32_t i = 0; i <= 2 * t->half; i++) /* ascending; p = 1/6 in its place */
+    if (us.in[i]) {
+      if (2 * (i - t->half) > t->scale / 3 && !n->nvals_p) n->vals[n->nvals++] = P, n->nvals_p = 1;
+      n->vals[n->nvals++] = i - t->half;
+    }
   nnt_rcnn_tern_set_free(&us);
   int nv = n->nvals;
-  uni u = {nv, nv - 1, {0}};
+  uni u = {nv, 0, {0}};
+  while (n->vals[u.vp] != P) u.vp++;
   for (int p = 0; p < NPOS; p++) u.full[p] = xmalloc((size_t)nv), memset(u.full[p], 1, (size_t)nv);
   u.full[0][u.vp] = 0; /* the centre is never p */
   n->delta = 0.05 / t->scale;
@@ -283,24 +286,29 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
   term_list tl = {0};
   build_terms(tm, t, &u, n->vals, &tl);
 
-  /* layer 1: 4 bump ReLUs per (position, value); then 2 ramp ReLUs per slope-1 centre value */
+  /* layer 1: per (position, value v) the ReLUs σ(v−Δ − x), σ(v−2Δ − x), σ(x − (v+Δ)), σ(x − (v+2Δ));
+   * then 2 ramp ReLUs per slope-1 centre value */
   int32_t slope_v[2] = {-(t->scale / 9), 0};
-  int(*feat)[NPOS] = xmalloc(sizeof *feat * (size_t)nv); /* [value][position] */
+  int(*lo)[NPOS] = xmalloc(sizeof *lo * (size_t)nv), (*hi)[NPOS] = xmalloc(sizeof *hi * (size_t)nv); /* feature indices */
   csr_b b1, b3;
   csr_begin(&b1, &n->V1, 9), csr_begin(&b3, &n->V3, 0);
   int h = 0, nf = 0;
   double *bias = NULL;
   for (int p = 0; p < NPOS; p++)
     for (int i = 0; i < nv; i++) {
-      feat[i][p] = -1;
       if (!u.full[p][i]) continue;
       double x0 = nnt_rcnn_tern_to_double(t, n->vals[i]), bp[4] = {x0 - 2 * D, x0 - D, x0 + D, x0 + 2 * D};
       bias = xrealloc(bias, sizeof *bias * (size_t)(h + 4));
-      for (int j = 0; j < 4; j++) csr_add(&b1, patch_idx[p], 1.0), csr_row(&b1), bias[h + j] = -bp[j];
-      /* ψ_v: slopes from the stored breakpoints, so the plateau is 1 to the last bit */
+      csr_add(&b1, patch_idx[p], -1.0), csr_row(&b1), bias[h] = bp[1];
+      csr_add(&b1, patch_idx[p], -1.0), csr_row(&b1), bias[h + 1] = bp[0];
+      csr_add(&b1, patch_idx[p], 1.0), csr_row(&b1), bias[h + 2] = -bp[2];
+      csr_add(&b1, patch_idx[p], 1.0), csr_row(&b1), bias[h + 3] = -bp[3];
+      /* lo_v = [x below v]: 1 for x <= v−2Δ, 0 (every ReLU off) for x >= v−Δ; hi_v = [x above v]:
+       * 0 (every ReLU off) for x <= v+Δ, 1 for x >= v+2Δ; slopes from the stored breakpoints */
       double s1 = 1 / (bp[1] - bp[0]), s3 = 1 / (bp[3] - bp[2]);
-      csr_add(&b3, h, s1), csr_add(&b3, h + 1, -s1), csr_add(&b3, h + 2, -s3), csr_add(&b3, h + 3, s3), csr_row(&b3);
-      feat[i][p] = nf++, h += 4;
+      csr_add(&b3, h, s1), csr_add(&b3, h + 1, -s1), csr_row(&b3), lo[i][p] = nf++;
+      csr_add(&b3, h + 2, s3), csr_add(&b3, h + 3, -s3), csr_row(&b3), hi[i][p] = nf++;
+      h += 4;
     }
   n->nind = nf;
   int ramp_feat[2];
@@ -316,12 +324,17 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
   n->b1 = bias, n->h1 = h, n->nf = nf;
   n->V3.cols = h;
 
-  /* layer 2: per term a flat unit σ(Σ_pos [x_pos ∈ S_pos] − k + ½) (weight 2y), and for slope
-   * terms σ(ramp + 4(Σ over the neighbours − k′)) (weight 1; the flat one then 2(y − r0)) */
+  /* layer 2. [x_pos ∈ S] is a sum over the runs [a, b] of S (consecutive universe values) of
+   * 1 − lo_a − hi_b: inside the run every ReLU involved is off, so the run's term is exactly 1.
+   * A term becomes one unit per choice of run at each constrained position (at most 16, else one
+   * unit summing all runs: then a firing unit may carry rounding from the other runs' ReLUs):
+   * σ(Σ_pos [x_pos ∈ run_pos] − k + ½), weight 2y; a slope term adds σ(ramp + 4(Σ over the
+   * neighbours − k′)), weight 1, and the flat unit's weight becomes 2(y − r0). */
   csr_b b4;
   csr_begin(&b4, &n->V4, nf);
   double *b4v = NULL, *v5 = NULL;
   int nu = 0;
+  int *runa = xmalloc(sizeof *runa * (size_t)NPOS * nv), *runb = xmalloc(sizeof *runb * (size_t)NPOS * nv);
   for (int i = 0; i < tl.n; i++) {
     const term *tm_ = &tl.t[i];
     double y = (double)tm_->y / t->scale;
@@ -333,34 +346,53 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
         if (n->vals[vi] == slope_v[s]) si = s;
       if (si < 0) abort(); /* only −1/9 and 0 carry slope (spec §4.3) */
     }
-    for (int pass = 0; pass < 1 + tm_->slope; pass++) {
-      double bsum = 0;
-      int k = 0;
-      for (int p = pass ? 1 : 0; p < NPOS; p++) {
-        const unsigned char *s = tm_->r + p * nv;
-        if (set_is_full(&u, s, p)) continue;
-        int cnt = 0, tot = 0;
-        for (int j = 0; j < nv; j++) cnt += s[j], tot += u.full[p][j];
-        int neg = 2 * cnt > tot; /* [x ∈ S] = 1 − [x ∈ complement]: fewer weights */
-        double w = pass ? 4.0 : 1.0;
-        for (int j = 0; j < nv; j++)
-          if (u.full[p][j] && s[j] != neg) csr_add(&b4, feat[j][p], neg ? -w : w);
-        bsum += neg ? w : 0, k++;
+    int nr[NPOS] = {0}, cons[NPOS], nc = 0;
+    long combos = 1;
+    for (int p = 0; p < NPOS; p++) {
+      const unsigned char *s = tm_->r + p * nv;
+      if (set_is_full(&u, s, p)) continue;
+      int open = 0;
+      for (int j = 0; j < nv; j++) { /* runs over the position's values (the centre skips p) */
+        if (!u.full[p][j]) continue;
+        if (s[j]) {
+          if (!open) runa[p * nv + nr[p]] = j, open = 1;
+          runb[p * nv + nr[p]] = j;
+        } else if (open) nr[p]++, open = 0;
       }
-      if (pass) csr_add(&b4, ramp_feat[si], 1.0);
-      csr_row(&b4);
-      b4v = xrealloc(b4v, sizeof *b4v * (size_t)(nu + 1)), v5 = xrealloc(v5, sizeof *v5 * (size_t)(nu + 1));
-      if (!pass) b4v[nu] = bsum - k + 0.5, v5[nu] = tm_->slope ? 2 * (y - ramp_r0[si]) : 2 * y;
-      else b4v[nu] = bsum - 4.0 * k, v5[nu] = 1.0;
-      nu++;
+      nr[p] += open;
+      cons[nc++] = p, combos *= nr[p];
+    }
+    int split = combos <= 16;
+    int pick[NPOS] = {0};
+    for (long cb = 0; cb < (split ? combos : 1); cb++) {
+      for (long r = cb, j = nc - 1; j >= 0; j--) pick[cons[j]] = (int)(r % nr[cons[j]]), r /= nr[cons[j]];
+      for (int pass = 0; pass < 1 + tm_->slope; pass++) {
+        double w = pass ? 4.0 : 1.0, bsum = 0;
+        int k = 0;
+        for (int c = 0; c < nc; c++) {
+          int p = cons[c];
+          if (pass && p == 0) continue;
+          for (int q = split ? pick[p] : 0; q < (split ? pick[p] + 1 : nr[p]); q++) {
+            csr_add(&b4, lo[runa[p * nv + q]][p], -w), csr_add(&b4, hi[runb[p * nv + q]][p], -w);
+            bsum += w;
+          }
+          k++;
+        }
+        if (pass) csr_add(&b4, ramp_feat[si], 1.0);
+        csr_row(&b4);
+        b4v = xrealloc(b4v, sizeof *b4v * (size_t)(nu + 1)), v5 = xrealloc(v5, sizeof *v5 * (size_t)(nu + 1));
+        if (!pass) b4v[nu] = bsum - k + 0.5, v5[nu] = tm_->slope ? 2 * (y - ramp_r0[si]) : 2 * y;
+        else b4v[nu] = bsum - 4.0 * k, v5[nu] = 1.0;
+        nu++;
+      }
     }
     n->nslope += tm_->slope;
     free(tm_->r);
   }
-  free(tl.t);
+  free(tl.t), free(runa), free(runb);
   n->nterms = tl.n, n->h2 = nu, n->b4 = b4v, n->v5 = v5;
   for (int p = 0; p < NPOS; p++) free(u.full[p]);
-  free(feat);
+  free(lo), free(hi);
   /* the head: g(u) = −1 + 18σ(u+1/6) − 36σ(u) + 36σ(u−1/9) − 18σ(u−1/6) */
   const double hb[4] = {1.0 / 6, 0, -1.0 / 9, -1.0 / 6}, hw[4] = {18, -36, 36, -18};
   for (int j = 0; j < 4; j++) n->hu[j] = 1, n->hb[j] = hb[j], n->hw[j] = hw[j];

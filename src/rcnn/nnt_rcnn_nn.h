@@ -41,7 +41,7 @@ typedef struct {
 
 typedef struct {
   nnt_rcnn_tern tern;     /* the codec the compiler used (K from the machine's state count) */
-  int nvals;              /* the universe, p included */
+  int nvals, nvals_p;     /* the universe in ascending order, p (1/6) included in its place */
   int32_t *vals;
   double delta;
   int h1, nf, h2;         /* widths: layer-1 ReLUs, features, layer-2 ReLUs */

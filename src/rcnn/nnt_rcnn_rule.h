@@ -77,6 +77,8 @@ typedef struct {
   uint64_t seed;
   int work;         /* 1s columns */
   int depth;        /* 0: L = max(m+1, m+d+1, t+1), t the direct TM's largest step count */
+  int level;        /* 0: the rule level; 1: also the compiled ReLU network (nnt_rcnn_nn.h), whose outputs are reported */
+  int cache;        /* level 1: the patch cache (an acceleration) */
 } nnt_rcnn_learn_cfg;
 void nnt_rcnn_learn_cfg_default(nnt_rcnn_learn_cfg *c, nnt_preset preset);
 
@@ -86,6 +88,7 @@ typedef struct {
   int tm;           /* the direct simulator's output (0: no readout) */
   int truth;        /* the parity's label */
   long steps;       /* the direct TM's steps t */
+  double f_rule;    /* level 1: the rule level's output (the reference of f) */
 } nnt_rcnn_learn_point;
 
 typedef struct {
@@ -98,10 +101,20 @@ typedef struct {
   int tests, agree, correct;
   nnt_rcnn_learn_point *pt;
   double train_s, test_s;
+  /* level 1: the compiled network */
+  int h1, h2;
+  long nonzeros;
+  double w_err;          /* max |W − (1/3)[y·x, y]| after SGD */
+  double f_sgd;          /* max |f| over the SGD steps */
+  double f_err;          /* max |f − f_rule| over the test points */
+  double max_verr, max_gerr; /* per patch evaluation against f̄ and its flags */
+  long nchecked, offgrid, ncache, nlookup, nhit;
+  double rule_s;         /* the rule level's training and predictions */
 } nnt_rcnn_learn_result;
 
 /* Draws the dataset (nnt_rcnn_tm2d_parity, stream 0 of seed) and `tests` test points (stream 1),
- * trains, and runs both the RCNN and the direct TM on every point. NNT_OK whatever the
+ * trains, and runs both the RCNN and the direct TM on every point. Level 1 trains the compiled
+ * network too (real gradients) and reports its outputs; the rule level is its reference. NNT_OK whatever the
  * comparisons find; NNT_EINVAL on a bad config, NNT_ECHECK when a roll-out leaves the domain. */
 int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r);
 void nnt_rcnn_learn_result_free(nnt_rcnn_learn_result *r);

@@ -1,10 +1,12 @@
 /* rule_learn.c — the rule-level experiment: a parity dataset, Algorithm 1, and every test point
  * run both inside the RCNN and on the direct 2-D TM simulator. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nnt_error.h"
 #include "nnt_progress.h"
+#include "nnt_rcnn_nn.h"
 #include "nnt_rcnn_rule.h"
 #include "nnt_rng.h"
 
@@ -13,13 +15,52 @@ void nnt_rcnn_learn_cfg_default(nnt_rcnn_learn_cfg *c, nnt_preset preset) {
   if (preset == NNT_PRESET_QUICK) c->d = 4, c->m = 10, c->tests = 20;
 }
 
+/* Level 1: Algorithm 1 and the predictions again on the compiled network, each evaluated patch
+ * checked against the trained rule net's f̄; the rule level's outputs become the reference. */
+static int learn_nn(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_tm2d *tm, nnt_rcnn_rule_net *rule, const signed char *X,
+                    const signed char *y, const signed char *xs, nnt_rcnn_learn_result *r) {
+  nnt_rcnn_cnet cn;
+  nnt_rcnn_nn nn;
+  int st = nnt_rcnn_cnet_compile(&cn, tm);
+  if (st) return st;
+  if ((st = nnt_rcnn_nn_init(&nn, &cn, rule, c->m, c->d, c->work, r->L, c->cache))) return nnt_rcnn_cnet_free(&cn), st;
+  r->h1 = cn.h1, r->h2 = cn.h2;
+  long nv;
+  nnt_rcnn_cnet_stats(&cn, &r->nonzeros, &nv);
+  r->rule_s = r->train_s + r->test_s;
+  double *f = malloc(sizeof *f * (size_t)(c->m + 1)), t0 = nnt_now();
+  if (!f) abort();
+  nnt_rcnn_nn_train(&nn, X, y, f);
+  r->train_s = nnt_now() - t0;
+  r->w_err = nnt_rcnn_nn_w_err(&nn, X, y);
+  for (int i = 0; i <= c->m; i++)
+    if (fabs(f[i]) > r->f_sgd) r->f_sgd = fabs(f[i]);
+  free(f);
+  t0 = nnt_now();
+  r->agree = r->correct = 0;
+  for (int j = 0; j < c->tests; j++) {
+    nnt_rcnn_learn_point *p = &r->pt[j];
+    p->f_rule = p->f;
+    p->f = nnt_rcnn_nn_forward(&nn, xs + (size_t)j * c->d);
+    p->rcnn = fabs(p->f - 1) < 1e-6 ? 1 : fabs(p->f + 1) < 1e-6 ? -1 : 0;
+    if (fabs(p->f - p->f_rule) > r->f_err) r->f_err = fabs(p->f - p->f_rule);
+    r->agree += p->rcnn == p->tm, r->correct += p->rcnn == p->truth;
+  }
+  r->test_s = nnt_now() - t0;
+  r->max_verr = nn.max_verr, r->max_gerr = nn.max_gerr, r->nchecked = nn.nchecked, r->offgrid = nn.offgrid;
+  r->ncache = nn.ncache, r->nlookup = nn.nlookup, r->nhit = nn.nhit;
+  nnt_rcnn_nn_free(&nn);
+  nnt_rcnn_cnet_free(&cn);
+  return NNT_OK;
+}
+
 int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
   memset(r, 0, sizeof *r);
   int nl = 0;
   while (nnt_rcnn_tm2d_learner_names[nl]) nl++;
   if (c->learner < 0 || c->learner >= nl) return nnt_fail(NNT_EINVAL, "rcnn learn: learner %d is not one of the %d bundled", c->learner, nl);
-  if (c->d < 1 || c->d > 64 || c->m < 1 || c->m > 10000 || c->tests < 1 || c->work < 1 || c->depth < 0)
-    return nnt_fail(NNT_EINVAL, "rcnn learn: need 1 <= d <= 64, 1 <= m <= 10000, tests >= 1, work >= 1, depth >= 0");
+  if (c->d < 1 || c->d > 64 || c->m < 1 || c->m > 10000 || c->tests < 1 || c->work < 1 || c->depth < 0 || c->level < 0 || c->level > 1)
+    return nnt_fail(NNT_EINVAL, "rcnn learn: need 1 <= d <= 64, 1 <= m <= 10000, tests >= 1, work >= 1, depth >= 0, level 0 or 1");
   int d = c->d, m = c->m, st;
   nnt_rcnn_tm2d tm;
   if ((st = nnt_rcnn_tm2d_learner(&tm, nnt_rcnn_tm2d_learner_names[c->learner]))) return st;
@@ -68,6 +109,7 @@ int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
       r->agree += p->rcnn == p->tm, r->correct += p->rcnn == p->truth;
     }
     r->test_s = nnt_now() - t0;
+    if (!st && c->level == 1) st = learn_nn(c, &tm, &net, X, y, xs, r);
     nnt_rcnn_tern_set u;
     nnt_rcnn_tern_universe(&u, &net.tern, tm.nstates);
     r->nvalues = net.seen.count, r->nuniverse = u.count, r->values_ok = nnt_rcnn_tern_set_within(&net.seen, &u);
