@@ -97,6 +97,13 @@ void nnt_rcnn_nn_train(nnt_rcnn_nn *net, const signed char *X, const signed char
 /* max |W − (1/3)[y·x, y]| (dummy row (1/3)[1_d, 1]). */
 double nnt_rcnn_nn_w_err(const nnt_rcnn_nn *net, const signed char *X, const signed char *y);
 
+/* The RCNN as a learner (the parity benchmark): learner `name` inside the RCNN, L from the direct
+ * TM's largest step count over the n queries xs, Algorithm 1 on (X, y), then pred[j] (±1, 0 when f
+ * is not ±1) and the direct TM's output tm_out[j] per query. nn: the compiled network with the
+ * patch cache, else the rule level. */
+int nnt_rcnn_learn_points(const char *name, int nn, int m, int d, const signed char *X, const signed char *y, int n,
+                          const signed char *xs, int *pred, int *tm_out);
+
 /* ---- nnt rcnn compile: the compiled net checked on every patch a small roll-out visits */
 typedef struct {
   int learner, d, m, tests;

@@ -123,3 +123,48 @@ int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
 }
 
 void nnt_rcnn_learn_result_free(nnt_rcnn_learn_result *r) { free(r->pt), r->pt = NULL; }
+
+int nnt_rcnn_learn_points(const char *name, int nn, int m, int d, const signed char *X, const signed char *y, int n,
+                          const signed char *xs, int *pred, int *tm_out) {
+  nnt_rcnn_tm2d tm;
+  int st = nnt_rcnn_tm2d_learner(&tm, name);
+  if (st) return st;
+  long tmax = 0;
+  for (int j = 0; j < n && !st; j++) {
+    nnt_rcnn_tm2d_tape tape;
+    nnt_rcnn_tm2d_result tr;
+    if (!(st = nnt_rcnn_tm2d_tape_xor(&tape, m, d, 1, X, y, xs + (size_t)j * d)))
+      st = nnt_rcnn_tm2d_run(&tm, &tape, 1000000000, &tr), nnt_rcnn_tm2d_tape_free(&tape);
+    tm_out[j] = st ? 0 : tr.output;
+    if (!st && tr.steps > tmax) tmax = tr.steps;
+  }
+  int L = m + d + 1 > tmax + 1 ? m + d + 1 : (int)tmax + 1;
+  nnt_rcnn_rule_net net;
+  if (!st && !(st = nnt_rcnn_rule_init(&net, &tm, m, d, 1, L))) {
+    if (!nn) {
+      st = nnt_rcnn_rule_train(&net, X, y, NULL);
+      for (int j = 0; j < n && !st; j++) {
+        int64_t F;
+        st = nnt_rcnn_rule_forward(&net, xs + (size_t)j * d, &F);
+        pred[j] = F == net.tern.scale ? 1 : F == -net.tern.scale ? -1 : 0;
+      }
+    } else {
+      nnt_rcnn_cnet cn;
+      nnt_rcnn_nn net_nn;
+      if (!(st = nnt_rcnn_cnet_compile(&cn, &tm))) {
+        if (!(st = nnt_rcnn_nn_init(&net_nn, &cn, NULL, m, d, 1, L, 1))) {
+          nnt_rcnn_nn_train(&net_nn, X, y, NULL);
+          for (int j = 0; j < n; j++) {
+            double f = nnt_rcnn_nn_forward(&net_nn, xs + (size_t)j * d);
+            pred[j] = fabs(f - 1) < 1e-6 ? 1 : fabs(f + 1) < 1e-6 ? -1 : 0;
+          }
+          nnt_rcnn_nn_free(&net_nn);
+        }
+        nnt_rcnn_cnet_free(&cn);
+      }
+    }
+    nnt_rcnn_rule_free(&net);
+  }
+  nnt_rcnn_tm2d_free(&tm);
+  return st;
+}

@@ -96,3 +96,9 @@ nnt_cli_test(rcnn_compile_quick 0 "layer 1  V1 5400 x 9, 5400 nonzeros.*distinct
              rcnn compile --quick)
 nnt_cli_test(rcnn_compile_first_label 0 "first-label \\(16 states\\).*value universe 74.*max gradient error 0 " rcnn compile --learner first-label --d 3 --m 5)
 nnt_cli_test(rcnn_compile_bad_d 2 "--d: 17 is out of range" rcnn compile --d 17)
+# The RCNN learners in the parity benchmark: rule level and compiled network agree with the direct TM
+# on every query (agree_tm = 1) and learn the parity once m >> d; rcnn-nn refuses large d (exit 2).
+nnt_cli_test(parity_rcnn 0 "agree_tm\n.* 4 +16 +rcnn +1\\.0000 +0\\.0000 +[0-9.e-]+ +1\\.0000\n +4 +16 +rcnn-nn +1\\.0000 +0\\.0000 +[0-9.e-]+ +1\\.0000"
+             parity bench --quick --d 4 --m 8,16 --learners gauss,rcnn,rcnn-nn --reps 1 --rcnn-tests 5 --force --out ${CMAKE_BINARY_DIR}/parity-rcnn)
+nnt_cli_test(parity_rcnn_nn_big_d 2 "rcnn-nn needs d <= 8 and m <= 64 \\(got d=16 m=8\\)"
+             parity bench --d 16 --m 8 --learners rcnn-nn --out ${CMAKE_BINARY_DIR}/parity-never)
