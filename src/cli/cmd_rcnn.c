@@ -4,6 +4,8 @@
 #include <stdio.h>
 
 #include "commands.h"
+#include "nnt_file.h"
+#include "nnt_plot.h"
 #include "nnt_rcnn_nn.h"
 
 static const char *const levels[] = {"rule", "nn", NULL};
@@ -136,9 +138,72 @@ static int run_compile(int argc, char **argv) {
   return NNT_OK;
 }
 
+static void snapshot_defaults(void *c, int quick) { nnt_rcnn_snapshot_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
+
+#define C nnt_rcnn_snapshot_cfg
+static const cli_opt snapshot_opts[] = {
+    CLI_CHOICE("learner", C, learner, nnt_rcnn_tm2d_learner_names, "the 2-D TM run inside the RCNN"),
+    CLI_INT("d", C, d, 1, 32, "input bits of the parity"),
+    CLI_INT("m", C, m, 1, 128, "training examples"),
+    CLI_INT("work", C, work, 1, 256, "columns of the 1s region"),
+    CLI_INT("step", C, step, 0, 129, "SGD step shown in the memorisation phase (0: the middle one)"),
+    CLI_INT("mem-layer", C, mem_layer, 0, 1000000000, "its layer (0: half way to the bottom row)"),
+    CLI_INT("compute-layer", C, compute_layer, 0, 1000000000, "layer of the test point's roll-out shown (0: t/2)"),
+    {0}};
+#undef C
+static const cli_cmd snapshot_cmd = {
+    .name = "rcnn snapshot",
+    .about = "Grid snapshots of the rule-level RCNN on a drawn parity (the paper's Figure 3), cell values as\n"
+             "heat maps in OUT (PNG and SVG): memorise (a layer of SGD step --step: the rows above are memorised\n"
+             "at +-1/3, the -1/9 band of the memorisation phase spreads from the step's row), memory (the memory\n"
+             "layer at the test point after training: the XOR tape, then the 1s region), compute (a layer of the\n"
+             "test point's roll-out: the compute phase, cells + 1/9, and the head's cell + 1/27 + state) and\n"
+             "final (after L layers: only the output cell (1,1) is non-blank in the main grid).",
+    .opts = snapshot_opts,
+    .cfg_size = sizeof(nnt_rcnn_snapshot_cfg),
+    .defaults = snapshot_defaults,
+    .common = CLI_OUT};
+
+static int run_snapshot(int argc, char **argv) {
+  nnt_rcnn_snapshot_cfg c;
+  cli_args a;
+  int st = cli_parse(&snapshot_cmd, argc, argv, &c, &a);
+  if (st || a.co.help) return st;
+  if (!a.co.out) return nnt_fail(NNT_EINVAL, "rcnn snapshot: --out DIR is required");
+  c.seed = a.co.seed;
+  if ((st = cli_begin(&a.co))) return st;
+  nnt_rcnn_snapshot_result r;
+  if ((st = nnt_rcnn_snapshot_run(&c, &r))) return st;
+  char title[4][160];
+  snprintf(title[0], sizeof title[0], "memorisation phase: SGD step %d, layer %d (%s, d=%d, m=%d)", r.step, r.mem_layer,
+           nnt_rcnn_tm2d_learner_names[c.learner], c.d, c.m);
+  snprintf(title[1], sizeof title[1], "memory layer at a test point after SGD: the XOR tape | 1s region");
+  snprintf(title[2], sizeof title[2], "compute phase: layer %d of L=%d (TM step %d of t=%d)", r.compute_layer, r.L, r.compute_layer - 1, r.t);
+  snprintf(title[3], sizeof title[3], "after L=%d layers: the output in cell (1,1)", r.L);
+  const char *base[4] = {"memorise", "memory", "compute", "final"};
+  const double *z[4] = {r.memorise, r.memory, r.compute, r.final};
+  if (!(st = nnt_mkdirs(a.co.out)))
+    for (int i = 0; i < 4 && !st; i++) st = nnt_heatmap_save(z[i], r.rows, r.cols, title[i], "column (features, label | 1s)", "row (examples, test point)", a.co.out, base[i]);
+  if (!st) {
+    printf("rcnn snapshot: grid %d x %d (work %d), L=%d, t=%d\n", r.rows, r.cols, c.work, r.L, r.t);
+    for (int i = 0; i < 4; i++) {
+      printf("%s: %s\n", base[i], title[i]);
+      for (int row = 0; row < r.rows; row++) {
+        printf("  ");
+        for (int col = 0; col < r.cols; col++) printf("%7.4f%s", z[i][row * r.cols + col], col == c.d ? " |" : "");
+        printf("\n");
+      }
+    }
+    printf("wrote %s/{memorise,memory,compute,final}.{png,svg}\n", a.co.out);
+  }
+  nnt_rcnn_snapshot_result_free(&r);
+  return st;
+}
+
 static const cli_sub subs[] = {
     {"learn", run_learn, "a parity learned by a 2-D TM inside the rule-level RCNN, checked against the direct TM"},
     {"compile", run_compile, "f̄ compiled into a sparse ReLU MLP per cell, checked on every visited patch"},
+    {"snapshot", run_snapshot, "grid snapshots of the memorisation and compute phases as images (the paper's Figure 3)"},
 };
 
-int cmd_rcnn(int argc, char **argv) { return cli_dispatch("rcnn", subs, 2, argc, argv); }
+int cmd_rcnn(int argc, char **argv) { return cli_dispatch("rcnn", subs, 3, argc, argv); }

@@ -411,16 +411,25 @@ int nnt_rcnn_cnet_ws(const nnt_rcnn_cnet *n) { return 2 * (n->h1 + n->nf + n->h2
 double nnt_rcnn_cnet_cell(const nnt_rcnn_cnet *n, const double *patch, double *grad, double *ws) {
   double *h1 = ws, *ft = h1 + n->h1, *h2 = ft + n->nf;
   const nnt_rcnn_csr *V1 = &n->V1, *V3 = &n->V3, *V4 = &n->V4;
-  for (int r = 0; r < n->h1; r++) { /* h1 = σ(V1·patch + b1) */
-    double s = n->b1[r];
-    for (int j = V1->rp[r]; j < V1->rp[r + 1]; j++) s += V1->v[j] * patch[V1->ci[j]];
-    h1[r] = s > 0 ? s : 0;
-  }
-  for (int r = 0; r < n->nf; r++) { /* ft = V3·h1 */
-    double s = 0;
-    for (int j = V3->rp[r]; j < V3->rp[r + 1]; j++) s += V3->v[j] * h1[V3->ci[j]];
-    ft[r] = s;
-  }
+  if (V1->nnz == V1->rows) /* the compiler's layout: one weight a row (the same sums, no row loop) */
+    for (int r = 0; r < n->h1; r++) {
+      double s = n->b1[r] + V1->v[r] * patch[V1->ci[r]];
+      h1[r] = s > 0 ? s : 0;
+    }
+  else
+    for (int r = 0; r < n->h1; r++) { /* h1 = σ(V1·patch + b1) */
+      double s = n->b1[r];
+      for (int j = V1->rp[r]; j < V1->rp[r + 1]; j++) s += V1->v[j] * patch[V1->ci[j]];
+      h1[r] = s > 0 ? s : 0;
+    }
+  if (V3->nnz == 2 * V3->rows) /* two weights a row */
+    for (int r = 0; r < n->nf; r++) ft[r] = V3->v[2 * r] * h1[V3->ci[2 * r]] + V3->v[2 * r + 1] * h1[V3->ci[2 * r + 1]];
+  else
+    for (int r = 0; r < n->nf; r++) { /* ft = V3·h1 */
+      double s = 0;
+      for (int j = V3->rp[r]; j < V3->rp[r + 1]; j++) s += V3->v[j] * h1[V3->ci[j]];
+      ft[r] = s;
+    }
   double out = 0;
   for (int r = 0; r < n->h2; r++) { /* h2 = σ(V4·ft + b4), out = V5·h2 */
     double s = n->b4[r];

@@ -67,6 +67,8 @@ int nnt_rcnn_rule_forward(nnt_rcnn_rule_net *net, const signed char *x, int64_t 
 /* Algorithm 1 on X (m×d) and y. fzero[i] = 1 when f == 0 at SGD step i (m+1 entries, the dummy
  * last); may be NULL. */
 int nnt_rcnn_rule_train(nnt_rcnn_rule_net *net, const signed char *X, const signed char *y, unsigned char *fzero);
+/* The first `steps` SGD steps of Algorithm 1 only (W^(steps+1)); fzero as above. */
+int nnt_rcnn_rule_train_steps(nnt_rcnn_rule_net *net, const signed char *X, const signed char *y, int steps, unsigned char *fzero);
 /* Lemma 2, part 1: W == (1/3)[y·x, y] exactly, the dummy row (1/3)[1_d, 1]. */
 int nnt_rcnn_rule_w_exact(const nnt_rcnn_rule_net *net, const signed char *X, const signed char *y);
 
@@ -118,5 +120,24 @@ typedef struct {
  * comparisons find; NNT_EINVAL on a bad config, NNT_ECHECK when a roll-out leaves the domain. */
 int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r);
 void nnt_rcnn_learn_result_free(nnt_rcnn_learn_result *r);
+
+/* ---- grid snapshots (the paper's Figure 3): the cell values at chosen layers of two roll-outs */
+typedef struct {
+  int learner, d, m, work;
+  uint64_t seed;
+  int step;          /* SGD step shown in the memorisation phase (1..m+1; 0: the middle one) */
+  int mem_layer;     /* layer of that roll-out shown (0: the step's row distance to the bottom, half way) */
+  int compute_layer; /* layer of the first test point's roll-out shown (0: t/2) */
+} nnt_rcnn_snapshot_cfg;
+void nnt_rcnn_snapshot_cfg_default(nnt_rcnn_snapshot_cfg *c, nnt_preset preset);
+typedef struct {
+  int rows, cols, L, t, step, mem_layer, compute_layer;
+  double *memory;    /* rows×cols: the memory layer's output at the test point after training (the XOR tape) */
+  double *memorise;  /* the grid at mem_layer of SGD step `step` */
+  double *compute;   /* the grid at compute_layer of the test point's roll-out */
+  double *final;     /* the grid after all L layers of that roll-out */
+} nnt_rcnn_snapshot_result;
+int nnt_rcnn_snapshot_run(const nnt_rcnn_snapshot_cfg *c, nnt_rcnn_snapshot_result *r);
+void nnt_rcnn_snapshot_result_free(nnt_rcnn_snapshot_result *r);
 
 #endif

@@ -102,3 +102,15 @@ nnt_cli_test(parity_rcnn 0 "agree_tm\n.* 4 +16 +rcnn +1\\.0000 +0\\.0000 +[0-9.e
              parity bench --quick --d 4 --m 8,16 --learners gauss,rcnn,rcnn-nn --reps 1 --rcnn-tests 5 --force --out ${CMAKE_BINARY_DIR}/parity-rcnn)
 nnt_cli_test(parity_rcnn_nn_big_d 2 "rcnn-nn needs d <= 8 and m <= 64 \\(got d=16 m=8\\)"
              parity bench --d 16 --m 8 --learners rcnn-nn --out ${CMAKE_BINARY_DIR}/parity-never)
+# Grid snapshots (the paper's Figure 3) as images: at SGD step 5, layer 3 the -1/9 band of the
+# memorisation phase covers rows 3..7 between memorised rows and unreached zeros; after L layers
+# only the output cell (1,1) is non-blank; four PNG + SVG pairs; --out is required.
+set(snap ${CMAKE_BINARY_DIR}/rcnn-snapshot)
+add_test(NAME cli/rcnn_snapshot
+         COMMAND sh -c "rm -rf '${snap}' && '${NNT_EXE}' rcnn snapshot --out '${snap}' > '${snap}.txt' && \
+grep -q 'memorise: memorisation phase: SGD step 5, layer 3' '${snap}.txt' && \
+grep -A4 'memorise:' '${snap}.txt' | tail -2 | grep -q '^ *-0.1111-0.1111-0.1111-0.1111-0.1111 | 1.0000' && \
+grep -A2 '^final:' '${snap}.txt' | tail -1 | grep -q '^ *-0.1856 0.1111 0.1111 0.1111 0.1111 | 0.1111' && \
+for f in memorise memory compute final; do test -s '${snap}/'$f.png && test -s '${snap}/'$f.svg || exit 1; done")
+set_tests_properties(cli/rcnn_snapshot PROPERTIES LABELS cli)
+nnt_cli_test(rcnn_snapshot_no_out 2 "--out DIR is required" rcnn snapshot)
