@@ -86,6 +86,8 @@ static int run_learn(int argc, char **argv) {
   return st;
 }
 
+static const char *const compilers[] = {"structured", "lemma", NULL};
+
 static void compile_defaults(void *c, int quick) { nnt_rcnn_compile_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
 
 #define C nnt_rcnn_compile_cfg
@@ -94,6 +96,9 @@ static const cli_opt compile_opts[] = {
     CLI_INT("d", C, d, 1, 16, "input bits of the parity of the check roll-out"),
     CLI_INT("m", C, m, 1, 64, "training examples of the check roll-out"),
     CLI_INT("tests", C, tests, 0, 10000, "predictions in the check roll-out"),
+    CLI_CHOICE("compiler", C, compiler, compilers,
+               "structured: default + corrections over the value universe (spec §4.8); lemma: the paper's\n"
+               "Lemma 5/6 construction with the visited patches as its domain (small roll-outs only)"),
     {0}};
 #undef C
 static const cli_cmd compile_cmd = {
@@ -119,6 +124,28 @@ static int run_compile(int argc, char **argv) {
   if ((st = cli_begin(&a.co))) return st;
   nnt_rcnn_compile_result r;
   if ((st = nnt_rcnn_compile_run(&c, &r))) return st;
+  if (c.compiler == 1) {
+    static const char *const maps[5] = {"W1", "W1'", "W1+", "W2'", "W2+"};
+    printf("rcnn compile: %s (%d states), K=%d, the paper's Lemma 5/6 compiler on the visited patches\n",
+           nnt_rcnn_tm2d_learner_names[c.learner], r.nstates, r.K);
+    printf("domain X: %ld distinct patches (rule level, parity d=%d m=%d seed=%llu: Algorithm 1 and %d predictions), d_in = 5, d_out = 1,"
+           " |X_i| = %d coordinate values, |Y_i| = %d output values, G = {0, 1}\n",
+           r.patches, c.d, c.m, a.co.seed, c.tests, r.l_nxi, r.l_nyi);
+    printf("widths: d1 = %d ReLUs (10 d_in |X_i|), %d bumps psi, d2 = %d ReLUs (3 per tau), %d thresholds tau (d_in d_out |X|)\n", r.l_d1,
+           r.l_d1p, r.l_d2, r.l_d2p);
+    int ok = 1;
+    for (int k = 0; k < 5; k++) {
+      printf("  %-4s %8ld nonzeros, |U| = %ld (Lemma 6 bound %ld), all in U: %s\n", maps[k], r.l6.nnz[k], r.l6.size[k], r.l6.bound[k],
+             r.l6.within[k] ? "yes" : "NO");
+      ok &= r.l6.within[k] && r.l6.size[k] <= r.l6.bound[k];
+    }
+    printf("nonzero weights and biases: %ld\n", r.nonzeros);
+    printf("max value error %.3g, max gradient error %.3g on X (vs f̄ and its flags)\n", r.max_verr, r.max_gerr);
+    printf("time: compile %.3f s, check %.3f s\n", r.compile_s, r.check_s);
+    if (!ok) return nnt_fail(NNT_ECHECK, "a weight outside Lemma 6's value sets");
+    if (!(r.max_verr <= 1e-9 && r.max_gerr <= 1e-9)) return nnt_fail(NNT_ECHECK, "the Lemma 5 net differs from f̄ by more than 1e-9");
+    return NNT_OK;
+  }
   printf("rcnn compile: %s (%d states), K=%d, value universe %d (10 + 4|Q|, p included), structured compiler\n",
          nnt_rcnn_tm2d_learner_names[c.learner], r.nstates, r.K, r.nvals);
   printf("cell MLP (input the 3x3 patch; the 4 diagonal columns of V1 are empty):\n");

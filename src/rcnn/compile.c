@@ -25,15 +25,11 @@ static void *xrealloc(void *p, size_t n) {
 }
 
 /* ---- CSR built row by row */
-typedef struct {
-  nnt_rcnn_csr *m;
-  int cap;
-} csr_b;
-static void csr_begin(csr_b *b, nnt_rcnn_csr *m, int cols) {
+void nnt_rcnn_csr_begin(nnt_rcnn_csr_b *b, nnt_rcnn_csr *m, int cols) {
   *m = (nnt_rcnn_csr){0, cols, 0, xmalloc(sizeof(int)), NULL, NULL};
   m->rp[0] = 0, b->m = m, b->cap = 0;
 }
-static void csr_add(csr_b *b, int col, double v) {
+void nnt_rcnn_csr_add(nnt_rcnn_csr_b *b, int col, double v) {
   nnt_rcnn_csr *m = b->m;
   if (m->nnz == b->cap) {
     b->cap = b->cap ? 2 * b->cap : 1024;
@@ -41,13 +37,12 @@ static void csr_add(csr_b *b, int col, double v) {
   }
   m->ci[m->nnz] = col, m->v[m->nnz++] = v;
 }
-static void csr_row(csr_b *b) { /* closes the current row */
+void nnt_rcnn_csr_row(nnt_rcnn_csr_b *b) {
   nnt_rcnn_csr *m = b->m;
   m->rp = xrealloc(m->rp, sizeof *m->rp * (size_t)(m->rows + 2));
   m->rp[++m->rows] = m->nnz;
 }
-static void csr_free(nnt_rcnn_csr *m) { free(m->rp), free(m->ci), free(m->v); }
-
+void nnt_rcnn_csr_free(nnt_rcnn_csr *m) { free(m->rp), free(m->ci), free(m->v); }
 /* ---- regions: a conjunction "x_pos ∈ S_pos" for the 5 positions, sets over the universe */
 typedef struct {
   int nv, vp;         /* universe size, index of p */
@@ -290,8 +285,8 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
    * then 2 ramp ReLUs per slope-1 centre value */
   int32_t slope_v[2] = {-(t->scale / 9), 0};
   int(*lo)[NPOS] = xmalloc(sizeof *lo * (size_t)nv), (*hi)[NPOS] = xmalloc(sizeof *hi * (size_t)nv); /* feature indices */
-  csr_b b1, b3;
-  csr_begin(&b1, &n->V1, 9), csr_begin(&b3, &n->V3, 0);
+  nnt_rcnn_csr_b b1, b3;
+  nnt_rcnn_csr_begin(&b1, &n->V1, 9), nnt_rcnn_csr_begin(&b3, &n->V3, 0);
   int h = 0, nf = 0;
   double *bias = NULL;
   for (int p = 0; p < NPOS; p++)
@@ -299,15 +294,15 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
       if (!u.full[p][i]) continue;
       double x0 = nnt_rcnn_tern_to_double(t, n->vals[i]), bp[4] = {x0 - 2 * D, x0 - D, x0 + D, x0 + 2 * D};
       bias = xrealloc(bias, sizeof *bias * (size_t)(h + 4));
-      csr_add(&b1, patch_idx[p], -1.0), csr_row(&b1), bias[h] = bp[1];
-      csr_add(&b1, patch_idx[p], -1.0), csr_row(&b1), bias[h + 1] = bp[0];
-      csr_add(&b1, patch_idx[p], 1.0), csr_row(&b1), bias[h + 2] = -bp[2];
-      csr_add(&b1, patch_idx[p], 1.0), csr_row(&b1), bias[h + 3] = -bp[3];
+      nnt_rcnn_csr_add(&b1, patch_idx[p], -1.0), nnt_rcnn_csr_row(&b1), bias[h] = bp[1];
+      nnt_rcnn_csr_add(&b1, patch_idx[p], -1.0), nnt_rcnn_csr_row(&b1), bias[h + 1] = bp[0];
+      nnt_rcnn_csr_add(&b1, patch_idx[p], 1.0), nnt_rcnn_csr_row(&b1), bias[h + 2] = -bp[2];
+      nnt_rcnn_csr_add(&b1, patch_idx[p], 1.0), nnt_rcnn_csr_row(&b1), bias[h + 3] = -bp[3];
       /* lo_v = [x below v]: 1 for x <= v−2Δ, 0 (every ReLU off) for x >= v−Δ; hi_v = [x above v]:
        * 0 (every ReLU off) for x <= v+Δ, 1 for x >= v+2Δ; slopes from the stored breakpoints */
       double s1 = 1 / (bp[1] - bp[0]), s3 = 1 / (bp[3] - bp[2]);
-      csr_add(&b3, h, s1), csr_add(&b3, h + 1, -s1), csr_row(&b3), lo[i][p] = nf++;
-      csr_add(&b3, h + 2, s3), csr_add(&b3, h + 3, -s3), csr_row(&b3), hi[i][p] = nf++;
+      nnt_rcnn_csr_add(&b3, h, s1), nnt_rcnn_csr_add(&b3, h + 1, -s1), nnt_rcnn_csr_row(&b3), lo[i][p] = nf++;
+      nnt_rcnn_csr_add(&b3, h + 2, s3), nnt_rcnn_csr_add(&b3, h + 3, -s3), nnt_rcnn_csr_row(&b3), hi[i][p] = nf++;
       h += 4;
     }
   n->nind = nf;
@@ -316,9 +311,9 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
   for (int s = 0; s < 2; s++) { /* σ(c − (v−Δ)) − 2σ(c − (v+Δ)): slope exactly 1 near v, ≤ 0 beyond v+3Δ */
     double x0 = nnt_rcnn_tern_to_double(t, slope_v[s]);
     bias = xrealloc(bias, sizeof *bias * (size_t)(h + 2));
-    csr_add(&b1, patch_idx[0], 1.0), csr_row(&b1), bias[h] = -(x0 - D);
-    csr_add(&b1, patch_idx[0], 1.0), csr_row(&b1), bias[h + 1] = -(x0 + D);
-    csr_add(&b3, h, 1.0), csr_add(&b3, h + 1, -2.0), csr_row(&b3);
+    nnt_rcnn_csr_add(&b1, patch_idx[0], 1.0), nnt_rcnn_csr_row(&b1), bias[h] = -(x0 - D);
+    nnt_rcnn_csr_add(&b1, patch_idx[0], 1.0), nnt_rcnn_csr_row(&b1), bias[h + 1] = -(x0 + D);
+    nnt_rcnn_csr_add(&b3, h, 1.0), nnt_rcnn_csr_add(&b3, h + 1, -2.0), nnt_rcnn_csr_row(&b3);
     ramp_feat[s] = nf++, ramp_r0[s] = x0 - (x0 - D), h += 2;
   }
   n->b1 = bias, n->h1 = h, n->nf = nf;
@@ -330,8 +325,8 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
    * unit summing all runs: then a firing unit may carry rounding from the other runs' ReLUs):
    * σ(Σ_pos [x_pos ∈ run_pos] − k + ½), weight 2y; a slope term adds σ(ramp + 4(Σ over the
    * neighbours − k′)), weight 1, and the flat unit's weight becomes 2(y − r0). */
-  csr_b b4;
-  csr_begin(&b4, &n->V4, nf);
+  nnt_rcnn_csr_b b4;
+  nnt_rcnn_csr_begin(&b4, &n->V4, nf);
   double *b4v = NULL, *v5 = NULL;
   int nu = 0;
   int *runa = xmalloc(sizeof *runa * (size_t)NPOS * nv), *runb = xmalloc(sizeof *runb * (size_t)NPOS * nv);
@@ -373,13 +368,13 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
           int p = cons[c];
           if (pass && p == 0) continue;
           for (int q = split ? pick[p] : 0; q < (split ? pick[p] + 1 : nr[p]); q++) {
-            csr_add(&b4, lo[runa[p * nv + q]][p], -w), csr_add(&b4, hi[runb[p * nv + q]][p], -w);
+            nnt_rcnn_csr_add(&b4, lo[runa[p * nv + q]][p], -w), nnt_rcnn_csr_add(&b4, hi[runb[p * nv + q]][p], -w);
             bsum += w;
           }
           k++;
         }
-        if (pass) csr_add(&b4, ramp_feat[si], 1.0);
-        csr_row(&b4);
+        if (pass) nnt_rcnn_csr_add(&b4, ramp_feat[si], 1.0);
+        nnt_rcnn_csr_row(&b4);
         b4v = xrealloc(b4v, sizeof *b4v * (size_t)(nu + 1)), v5 = xrealloc(v5, sizeof *v5 * (size_t)(nu + 1));
         if (!pass) b4v[nu] = bsum - k + 0.5, v5[nu] = tm_->slope ? 2 * (y - ramp_r0[si]) : 2 * y;
         else b4v[nu] = bsum - 4.0 * k, v5[nu] = 1.0;
@@ -401,7 +396,7 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
 }
 
 void nnt_rcnn_cnet_free(nnt_rcnn_cnet *n) {
-  csr_free(&n->V1), csr_free(&n->V3), csr_free(&n->V4);
+  nnt_rcnn_csr_free(&n->V1), nnt_rcnn_csr_free(&n->V3), nnt_rcnn_csr_free(&n->V4);
   free(n->b1), free(n->b4), free(n->v5), free(n->vals);
   nnt_rcnn_tern_free(&n->tern);
 }

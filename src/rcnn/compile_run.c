@@ -26,6 +26,11 @@ typedef struct {
   long cap, n;
 } vset;
 
+static int dbl_cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
 static uint64_t vhash(const int32_t *k) {
   uint64_t h = 0x9E3779B97F4A7C15ull;
   for (int i = 0; i < 5; i++) h = (h ^ (uint32_t)k[i]) * 0xBF58476D1CE4E5B9ull, h ^= h >> 29;
@@ -50,13 +55,59 @@ static void visit(void *ctx, const int32_t *k, int32_t out, int flag) {
   }
 }
 
+/* Lemma 5 on the visited patches: X = the patches (c, up, down, left, right), f = f̄, g = (flag,
+ * 0, 0, 0, 0); the net checked on X and its weights against Lemma 6's sets (Y_i: the values f̄
+ * takes, G = {0, 1}). */
+static int lemma_on_patches(const nnt_rcnn_cnet *cn, const vset *vs, nnt_rcnn_compile_result *r) {
+  long n = vs->n;
+  if (n > 2000) /* |X|² work to check, d2 ∝ |X|: the gap of spec §4.8 */
+    return nnt_fail(NNT_EINVAL, "rcnn compile --compiler lemma: %ld visited patches, the limit is 2000 (Lemma 5's widths grow with |X|; use a "
+                                "smaller learner or roll-out)", n);
+  double *X = malloc(sizeof *X * (size_t)(5 * n)), *f = malloc(sizeof *f * (size_t)n), *g = calloc((size_t)(5 * n), sizeof *g);
+  if (!X || !f || !g) abort();
+  long k = 0;
+  for (long i = 0; i < vs->cap; i++) {
+    const vpatch *e = &vs->e[i];
+    if (!e->used) continue;
+    for (int q = 0; q < 5; q++) X[5 * k + q] = nnt_rcnn_tern_to_double(&cn->tern, e->k[q]);
+    f[k] = nnt_rcnn_tern_to_double(&cn->tern, e->out), g[5 * k] = e->flag, k++;
+  }
+  double t0 = nnt_now();
+  nnt_rcnn_lemma5 L5;
+  int st = nnt_rcnn_lemma5_build(&L5, 5, 1, (int)n, X, f, g);
+  r->compile_s = nnt_now() - t0;
+  if (!st) {
+    r->l_d1 = L5.W1.rows, r->l_d1p = L5.W1p.rows, r->l_d2 = L5.W1plus.rows, r->l_d2p = L5.W2p.rows, r->l_nxi = L5.nxi;
+    double *yi = malloc(sizeof *yi * (size_t)n), G[2] = {0, 1};
+    if (!yi) abort();
+    memcpy(yi, f, sizeof *f * (size_t)n);
+    qsort(yi, (size_t)n, sizeof *yi, dbl_cmp);
+    for (long i = 0; i < n; i++)
+      if (!i || yi[i] != yi[r->l_nyi - 1]) yi[r->l_nyi++] = yi[i];
+    nnt_rcnn_lemma6_check(&L5, r->l_nyi, yi, 2, G, &r->l6);
+    for (int q = 0; q < 5; q++) r->nonzeros += r->l6.nnz[q];
+    free(yi);
+    for (long i = 0; i < n; i++) {
+      double out, jac[5];
+      nnt_rcnn_lemma5_eval(&L5, X + 5 * i, &out, jac);
+      if (fabs(out - f[i]) > r->max_verr) r->max_verr = fabs(out - f[i]);
+      for (int q = 0; q < 5; q++)
+        if (fabs(jac[q] - g[5 * i + q]) > r->max_gerr) r->max_gerr = fabs(jac[q] - g[5 * i + q]);
+    }
+    r->patches = n;
+    nnt_rcnn_lemma5_free(&L5);
+  }
+  free(X), free(f), free(g);
+  return st;
+}
+
 int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result *r) {
   memset(r, 0, sizeof *r);
   int nl = 0;
   while (nnt_rcnn_tm2d_learner_names[nl]) nl++;
   if (c->learner < 0 || c->learner >= nl) return nnt_fail(NNT_EINVAL, "rcnn compile: learner %d is not one of the %d bundled", c->learner, nl);
-  if (c->d < 1 || c->d > 16 || c->m < 1 || c->m > 64 || c->tests < 0)
-    return nnt_fail(NNT_EINVAL, "rcnn compile: need 1 <= d <= 16, 1 <= m <= 64, tests >= 0");
+  if (c->d < 1 || c->d > 16 || c->m < 1 || c->m > 64 || c->tests < 0 || c->compiler < 0 || c->compiler > 1)
+    return nnt_fail(NNT_EINVAL, "rcnn compile: need 1 <= d <= 16, 1 <= m <= 64, tests >= 0, compiler 0 or 1");
   nnt_rcnn_tm2d tm;
   int st = nnt_rcnn_tm2d_learner(&tm, nnt_rcnn_tm2d_learner_names[c->learner]);
   if (st) return st;
@@ -65,9 +116,11 @@ int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result 
   if ((st = nnt_rcnn_cnet_compile(&cn, &tm))) return nnt_rcnn_tm2d_free(&tm), st;
   r->compile_s = nnt_now() - t0;
   r->nstates = tm.nstates, r->K = cn.tern.K, r->nvals = cn.nvals;
-  r->h1 = cn.h1, r->nf = cn.nf, r->nind = cn.nind, r->h2 = cn.h2, r->nterms = cn.nterms, r->nslope = cn.nslope;
-  r->nnz_v1 = cn.V1.nnz, r->nnz_v3 = cn.V3.nnz, r->nnz_v4 = cn.V4.nnz, r->nnz_v5 = cn.h2;
-  nnt_rcnn_cnet_stats(&cn, &r->nonzeros, &r->nweight_values);
+  if (!c->compiler) {
+    r->h1 = cn.h1, r->nf = cn.nf, r->nind = cn.nind, r->h2 = cn.h2, r->nterms = cn.nterms, r->nslope = cn.nslope;
+    r->nnz_v1 = cn.V1.nnz, r->nnz_v3 = cn.V3.nnz, r->nnz_v4 = cn.V4.nnz, r->nnz_v5 = cn.h2;
+    nnt_rcnn_cnet_stats(&cn, &r->nonzeros, &r->nweight_values);
+  }
 
   /* the rule-level roll-outs: Algorithm 1, then `tests` predictions; L = t+1 from the direct TM */
   int d = c->d, m = c->m;
@@ -102,12 +155,13 @@ int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result 
     }
     nnt_rcnn_rule_free(&net);
   }
+  if (!st && c->compiler == 1) st = lemma_on_patches(&cn, &vs, r);
   /* the net on every visited patch: value and gradient vs f̄, reverse mode vs finite differences */
   double *ws = malloc(sizeof *ws * (size_t)nnt_rcnn_cnet_ws(&cn));
   if (!ws) abort();
   const int pidx[5] = {4, 1, 7, 3, 5};
   double h = cn.delta / 2; /* inside the box |x − x0| < Δ where the MLP is affine */
-  for (long i = 0; i < vs.cap && !st; i++) {
+  for (long i = 0; i < vs.cap && !st && !c->compiler; i++) {
     const vpatch *e = &vs.e[i];
     if (!e->used) continue;
     double p9[9] = {0}, g9[9], gp[9];

@@ -38,6 +38,14 @@ typedef struct {
   int *rp, *ci; /* CSR */
   double *v;
 } nnt_rcnn_csr;
+typedef struct {
+  nnt_rcnn_csr *m;
+  int cap;
+} nnt_rcnn_csr_b; /* builds a CSR row by row: add entries, then close the row */
+void nnt_rcnn_csr_begin(nnt_rcnn_csr_b *b, nnt_rcnn_csr *m, int cols);
+void nnt_rcnn_csr_add(nnt_rcnn_csr_b *b, int col, double v);
+void nnt_rcnn_csr_row(nnt_rcnn_csr_b *b);
+void nnt_rcnn_csr_free(nnt_rcnn_csr *m);
 
 typedef struct {
   nnt_rcnn_tern tern;     /* the codec the compiler used (K from the machine's state count) */
@@ -104,9 +112,37 @@ double nnt_rcnn_nn_w_err(const nnt_rcnn_nn *net, const signed char *X, const sig
 int nnt_rcnn_learn_points(const char *name, int nn, int m, int d, const signed char *X, const signed char *y, int n,
                           const signed char *xs, int *pred, int *tm_out);
 
+/* ---- the paper's generic compiler (Lemma 5, with Lemma 6's split into five linear maps), for a
+ * small finite domain X ⊂ ℝ^{d_in}: values f (|X|×d_out) and partials g (|X|×d_out×d_in) matched
+ * on X exactly as the proof builds them: Δ = min(1, smallest gap of X_i)/10; W1: 5 ReLUs per
+ * (coordinate i, γ ∈ {0,1}, x0 ∈ X_i) at ζ0, x0±Δ, x0±2Δ; W1′: the bumps ψ_{x0}^(γ); W1⁺: per
+ * (x0 ∈ X, output j, i′) the sum Σ_i ψ_{(x0)_i}^([i=i′])(x_i) into 3 ReLUs at ζ0′, d_in−2Δ, d_in−Δ;
+ * W2′: the thresholds τ with value f(x0)_j·[i′=1] and slope g(x0, j, i′); W2⁺: the sums. ReLUs
+ * after W1 and W1⁺. X_i is the set of values of every coordinate (Lemma 6). */
+typedef struct {
+  int din, dout, npts, nxi;
+  double *xi;           /* X_i, ascending */
+  double delta, zeta0, zeta0t;
+  nnt_rcnn_csr W1, W1p, W1plus, W2p, W2plus;
+  double *b1, *b1p, *b1plus, *b2p, *b2plus;
+} nnt_rcnn_lemma5;
+/* X: npts distinct points (row-major); NNT_EINVAL when d_in·d_out·|X| > 1e7. */
+int nnt_rcnn_lemma5_build(nnt_rcnn_lemma5 *n, int din, int dout, int npts, const double *X, const double *f, const double *g);
+void nnt_rcnn_lemma5_free(nnt_rcnn_lemma5 *n);
+/* out (d_out) at x; jac (d_out × d_in, may be NULL) by forward mode through the five maps. */
+void nnt_rcnn_lemma5_eval(const nnt_rcnn_lemma5 *n, const double *x, double *out, double *jac);
+/* Lemma 6: the sets U(W) for W1, W1′, W1⁺, W2′, W2⁺ built from (X_i, Y_i, G) alone, their sizes
+ * against the lemma's bounds, and whether every nonzero weight and bias of each map is in its set. */
+typedef struct {
+  long size[5], bound[5], nnz[5];
+  int within[5];
+} nnt_rcnn_lemma6;
+void nnt_rcnn_lemma6_check(const nnt_rcnn_lemma5 *n, int nyi, const double *yi, int ng, const double *G, nnt_rcnn_lemma6 *r);
+
 /* ---- nnt rcnn compile: the compiled net checked on every patch a small roll-out visits */
 typedef struct {
   int learner, d, m, tests;
+  int compiler;     /* 0: structured (default + corrections); 1: the paper's Lemma 5/6 on the visited patches */
   uint64_t seed;
 } nnt_rcnn_compile_cfg;
 void nnt_rcnn_compile_cfg_default(nnt_rcnn_compile_cfg *c, nnt_preset preset);
@@ -118,9 +154,13 @@ typedef struct {
   long patches;          /* distinct patches visited by the rule-level roll-outs */
   double max_verr, max_gerr, max_fd_err; /* value, gradient vs f̄; backprop vs finite differences */
   double compile_s, check_s;
+  /* compiler 1 */
+  int l_d1, l_d1p, l_d2, l_d2p, l_nxi, l_nyi;
+  nnt_rcnn_lemma6 l6;
 } nnt_rcnn_compile_result;
-/* Compiles the learner, then runs Algorithm 1 and `tests` predictions at rule level on a drawn
- * parity, and evaluates the net on every distinct patch the roll-outs visited. */
+/* Runs Algorithm 1 and `tests` predictions at rule level on a drawn parity, compiles the learner's
+ * f̄ (structured: the whole value universe; lemma: the visited patches as the domain X, d_in = 5,
+ * g = f̄'s flags) and evaluates the net on every distinct patch the roll-outs visited. */
 int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result *r);
 
 #endif

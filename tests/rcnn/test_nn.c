@@ -304,7 +304,63 @@ static void depth(void) {
   undraw(&D);
 }
 
+/* Lemma 5 on a random finite domain in R^3 with two outputs: values and every prescribed partial
+ * (g ∈ {0, 1, -2}) on X, weights in Lemma 6's sets within its bounds; a point off X (between two
+ * grid values) is not constrained, a changed target shows. */
+static void lemma5(void) {
+  nnt_rng g;
+  nnt_rng_init(&g, 17, 0);
+  enum { N = 40, DI = 3, DO = 2 };
+  double X[N * DI], f[N * DO], gr[N * DO * DI], G[3] = {0, 1, -2}, Y[4] = {-1, 0.5, 2, 1.0 / 3};
+  for (int p = 0; p < N; p++) {
+    int dup;
+    do { /* distinct points on the grid {0, 0.25, ..., 1.75} */
+      for (int i = 0; i < DI; i++) X[p * DI + i] = 0.25 * (double)(nnt_rng_u64(&g) % 8);
+      dup = 0;
+      for (int q = 0; q < p; q++) dup |= !memcmp(X + q * DI, X + p * DI, sizeof(double) * DI);
+    } while (dup);
+    for (int j = 0; j < DO; j++) {
+      f[p * DO + j] = Y[nnt_rng_u64(&g) % 4];
+      for (int i = 0; i < DI; i++) gr[(p * DO + j) * DI + i] = G[nnt_rng_u64(&g) % 3];
+    }
+  }
+  nnt_rcnn_lemma5 L;
+  CHECK(nnt_rcnn_lemma5_build(&L, DI, DO, N, X, f, gr) == NNT_OK);
+  CHECK(L.nxi == 8 && fabs(L.delta - 0.025) < 1e-15 && L.W1.rows == 10 * DI * 8 && L.W2p.rows == DI * DO * N);
+  double ve = 0, ge = 0;
+  for (int p = 0; p < N; p++) {
+    double out[DO], jac[DO * DI];
+    nnt_rcnn_lemma5_eval(&L, X + p * DI, out, jac);
+    for (int j = 0; j < DO; j++) {
+      ve = fmax(ve, fabs(out[j] - f[p * DO + j]));
+      for (int i = 0; i < DI; i++) ge = fmax(ge, fabs(jac[j * DI + i] - gr[(p * DO + j) * DI + i]));
+    }
+  }
+  CHECK_MSG(ve < 1e-12 && ge < 1e-9, "lemma 5: value error %g, gradient error %g", ve, ge);
+  nnt_rcnn_lemma6 r;
+  nnt_rcnn_lemma6_check(&L, 4, Y, 3, G, &r);
+  for (int k = 0; k < 5; k++) CHECK_MSG(r.within[k] && r.size[k] <= r.bound[k] && r.nnz[k] > 0, "map %d: %ld of %ld", k, r.size[k], r.bound[k]);
+  /* the sets depend on (X_i, Y_i, G) only: a net for other targets on the same domain fits them too */
+  double f2[N * DO];
+  for (int p = 0; p < N * DO; p++) f2[p] = Y[(p + 1) % 4];
+  nnt_rcnn_lemma5 L2;
+  nnt_rcnn_lemma5_build(&L2, DI, DO, N, X, f2, gr);
+  nnt_rcnn_lemma6_check(&L2, 4, Y, 3, G, &r);
+  for (int k = 0; k < 5; k++) CHECK(r.within[k]);
+  int ok = 1, changed = 0;
+  for (int p = 0; p < N; p++) {
+    double o1[DO], o2[DO];
+    nnt_rcnn_lemma5_eval(&L, X + p * DI, o1, NULL), nnt_rcnn_lemma5_eval(&L2, X + p * DI, o2, NULL);
+    for (int j = 0; j < DO; j++) ok &= fabs(o2[j] - f2[p * DO + j]) < 1e-12, changed += f[p * DO + j] != f2[p * DO + j] && o1[j] != o2[j];
+  }
+  CHECK(ok && changed > 10);
+  nnt_rcnn_lemma6_check(&L2, 3, Y + 1, 3, G, &r); /* without the value -1 in Y_i: outside */
+  CHECK(!r.within[3]);
+  nnt_rcnn_lemma5_free(&L), nnt_rcnn_lemma5_free(&L2);
+}
+
 int main(void) {
+  lemma5();
   head();
   cells();
   fd();
