@@ -318,6 +318,8 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
   }
   n->b1 = bias, n->h1 = h, n->nf = nf;
   n->V3.cols = h;
+  n->v3_pairs = n->V3.nnz == 2 * nf && h == 2 * nf;
+  for (int r = 0; r < nf && n->v3_pairs; r++) n->v3_pairs = n->V3.ci[2 * r] == 2 * r && n->V3.ci[2 * r + 1] == 2 * r + 1;
 
   /* layer 2. [x_pos ∈ S] is a sum over the runs [a, b] of S (consecutive universe values) of
    * 1 − lo_a − hi_b: inside the run every ReLU involved is off, so the run's term is exactly 1.
@@ -406,20 +408,25 @@ int nnt_rcnn_cnet_ws(const nnt_rcnn_cnet *n) { return 2 * (n->h1 + n->nf + n->h2
 double nnt_rcnn_cnet_cell(const nnt_rcnn_cnet *n, const double *patch, double *grad, double *ws) {
   double *h1 = ws, *ft = h1 + n->h1, *h2 = ft + n->nf;
   const nnt_rcnn_csr *V1 = &n->V1, *V3 = &n->V3, *V4 = &n->V4;
-  if (V1->nnz == V1->rows) /* the compiler's layout: one weight a row (the same sums, no row loop) */
+  if (V1->nnz == V1->rows) { /* the compiler's layout: one weight a row (the same sums, no row loop) */
+    const double *restrict b1 = n->b1, *restrict w = V1->v;
+    const int *restrict ci = V1->ci;
+    double *restrict o = h1;
     for (int r = 0; r < n->h1; r++) {
-      double s = n->b1[r] + V1->v[r] * patch[V1->ci[r]];
-      h1[r] = s > 0 ? s : 0;
+      double s = b1[r] + w[r] * patch[ci[r]];
+      o[r] = s > 0 ? s : 0;
     }
-  else
+  } else
     for (int r = 0; r < n->h1; r++) { /* h1 = σ(V1·patch + b1) */
       double s = n->b1[r];
       for (int j = V1->rp[r]; j < V1->rp[r + 1]; j++) s += V1->v[j] * patch[V1->ci[j]];
       h1[r] = s > 0 ? s : 0;
     }
-  if (V3->nnz == 2 * V3->rows) /* two weights a row */
-    for (int r = 0; r < n->nf; r++) ft[r] = V3->v[2 * r] * h1[V3->ci[2 * r]] + V3->v[2 * r + 1] * h1[V3->ci[2 * r + 1]];
-  else
+  if (n->v3_pairs) { /* feature r reads ReLUs 2r and 2r+1 */
+    const double *restrict w = V3->v, *restrict h = h1;
+    double *restrict o = ft;
+    for (int r = 0; r < n->nf; r++) o[r] = w[2 * r] * h[2 * r] + w[2 * r + 1] * h[2 * r + 1];
+  } else
     for (int r = 0; r < n->nf; r++) { /* ft = V3·h1 */
       double s = 0;
       for (int j = V3->rp[r]; j < V3->rp[r + 1]; j++) s += V3->v[j] * h1[V3->ci[j]];
