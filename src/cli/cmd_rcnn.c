@@ -71,7 +71,7 @@ static int run_learn(int argc, char **argv) {
     printf("nn memorisation: max |W - (1/3)[y x, y]| = %.3g; max |f| over the SGD steps = %.3g\n", r.w_err, r.f_sgd);
     printf("nn vs rule level: %ld patch evaluations checked%s, max value error %.3g, max gradient error %.3g, off the value grid %ld;"
            " max |f_nn - f_rule| over the points %.3g\n",
-           r.nchecked, c.cache ? " (distinct patches)" : "", r.max_verr, r.max_gerr, r.offgrid, r.f_err);
+           r.nchecked, c.cache ? " (distinct patches per thread)" : "", r.max_verr, r.max_gerr, r.offgrid, r.f_err);
     if (c.cache) printf("cache: %ld patches, %ld lookups, %.4f hit rate\n", r.ncache, r.nlookup, r.nlookup ? (double)r.nhit / r.nlookup : 0);
     printf("time: nn train %.3f s, %d nn predictions %.3f s (rule level %.3f s)\n", r.train_s, r.tests, r.test_s, r.rule_s);
   } else

@@ -28,6 +28,9 @@ typedef struct {
 } thread_stats;
 
 static const int pidx[5] = {4, 1, 7, 3, 5}; /* centre, up, down, left, right in the 3×3 patch */
+/* A layer is split over threads only from this many cells: below it the barrier per layer costs
+ * more than the cells (and spinning threads starve a shared machine); run points in parallel. */
+enum { NN_PAR_CELLS = 1024 };
 
 static void *xcalloc(size_t n, size_t s) {
   void *p = calloc(n ? n : 1, s);
@@ -168,7 +171,7 @@ double nnt_rcnn_nn_forward(nnt_rcnn_nn *net, const signed char *x) {
   for (int k = 1; k <= net->L; k++) {
     const double *Zp = net->Z + (size_t)(k - 1) * n;
     double *Zk = net->Z + (size_t)k * n;
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1 && n >= NN_PAR_CELLS)
     for (int i = 0; i < n; i++) {
       int t = omp_get_thread_num();
       double p9[9];
@@ -196,7 +199,7 @@ void nnt_rcnn_nn_backward(nnt_rcnn_nn *net, const signed char *x, double *dW) {
   for (int k = net->L; k >= 1; k--) {
     const double *Zp = net->Z + (size_t)(k - 1) * n;
     /* cells with a zero adjoint contribute nothing: their Jacobians are skipped */
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1 && n >= NN_PAR_CELLS)
     for (int i = 0; i < n; i++) {
       if (adj[i] == 0) continue;
       int t = omp_get_thread_num();

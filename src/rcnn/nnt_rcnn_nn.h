@@ -84,7 +84,7 @@ typedef struct {
   double *adj, *adj2;   /* rows×cols */
   double *jac;          /* rows×cols×5: a layer's local Jacobians in the backward pass */
   double *ws;           /* threads × cnet_ws */
-  int nthreads;         /* at most 64; 1 with the cache */
+  int nthreads;         /* at most 64; 1 with the cache; a layer runs in parallel from 1024 cells */
   void *tab;            /* the cache */
   long ncache, nlookup, nhit;
   long nchecked;        /* patch evaluations compared with f̄ (with the cache: distinct patches) */

@@ -1,6 +1,7 @@
 /* rule_learn.c — the rule-level experiment: a parity dataset, Algorithm 1, and every test point
  * run both inside the RCNN and on the direct 2-D TM simulator. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,20 +37,38 @@ static int learn_nn(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_tm2d *tm, nnt_rc
   for (int i = 0; i <= c->m; i++)
     if (fabs(f[i]) > r->f_sgd) r->f_sgd = fabs(f[i]);
   free(f);
+  /* the predictions in parallel, one network (grid, cache) per thread, the trained W copied */
+  int nt = omp_get_max_threads() < c->tests ? omp_get_max_threads() : c->tests;
+  nnt_rcnn_nn *nets = calloc((size_t)nt, sizeof *nets);
+  if (!nets) abort();
+  nets[0] = nn;
+  for (int k = 1; k < nt; k++) {
+    nnt_rcnn_nn_init(&nets[k], &cn, rule, c->m, c->d, c->work, r->L, c->cache); /* sizes already accepted */
+    memcpy(nets[k].W, nn.W, sizeof *nn.W * (size_t)(c->m + 1) * (c->d + 1));
+  }
   t0 = nnt_now();
-  r->agree = r->correct = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
   for (int j = 0; j < c->tests; j++) {
     nnt_rcnn_learn_point *p = &r->pt[j];
     p->f_rule = p->f;
-    p->f = nnt_rcnn_nn_forward(&nn, xs + (size_t)j * c->d);
+    p->f = nnt_rcnn_nn_forward(&nets[omp_get_thread_num()], xs + (size_t)j * c->d);
     p->rcnn = fabs(p->f - 1) < 1e-6 ? 1 : fabs(p->f + 1) < 1e-6 ? -1 : 0;
+  }
+  r->test_s = nnt_now() - t0;
+  r->agree = r->correct = 0;
+  for (int j = 0; j < c->tests; j++) {
+    const nnt_rcnn_learn_point *p = &r->pt[j];
     if (fabs(p->f - p->f_rule) > r->f_err) r->f_err = fabs(p->f - p->f_rule);
     r->agree += p->rcnn == p->tm, r->correct += p->rcnn == p->truth;
   }
-  r->test_s = nnt_now() - t0;
-  r->max_verr = nn.max_verr, r->max_gerr = nn.max_gerr, r->nchecked = nn.nchecked, r->offgrid = nn.offgrid;
-  r->ncache = nn.ncache, r->nlookup = nn.nlookup, r->nhit = nn.nhit;
-  nnt_rcnn_nn_free(&nn);
+  for (int k = 0; k < nt; k++) {
+    const nnt_rcnn_nn *q = &nets[k];
+    if (q->max_verr > r->max_verr) r->max_verr = q->max_verr;
+    if (q->max_gerr > r->max_gerr) r->max_gerr = q->max_gerr;
+    r->nchecked += q->nchecked, r->offgrid += q->offgrid, r->ncache += q->ncache, r->nlookup += q->nlookup, r->nhit += q->nhit;
+    nnt_rcnn_nn_free(&nets[k]);
+  }
+  free(nets);
   nnt_rcnn_cnet_free(&cn);
   return NNT_OK;
 }

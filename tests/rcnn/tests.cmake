@@ -84,7 +84,7 @@ nnt_cli_test(rcnn_learn_bad_work 2 "--work: 0 is out of range" rcnn learn --work
 # The compiled ReLU network (--level nn): Algorithm 1 with real gradients memorises exactly, every
 # patch evaluation matches f̄, every point agrees with the direct TM; with the cache (d = 4, and the
 # contract's d = 8, m = 18, 100 points: seconds, label slow) and without it (a small learner).
-nnt_cli_test(rcnn_learn_nn_quick 0 "level nn.*nn memorisation: max \\|W - \\(1/3\\)\\[y x, y\\]\\| = 0; max \\|f\\| over the SGD steps = 0\nnn vs rule level: [0-9]+ patch evaluations checked \\(distinct patches\\), max value error [0-9.e-]+, max gradient error 0, off the value grid 0.*agree_tm=5/5 correct=5/5"
+nnt_cli_test(rcnn_learn_nn_quick 0 "level nn.*nn memorisation: max \\|W - \\(1/3\\)\\[y x, y\\]\\| = 0; max \\|f\\| over the SGD steps = 0\nnn vs rule level: [0-9]+ patch evaluations checked \\(distinct patches per thread\\), max value error [0-9.e-]+, max gradient error 0, off the value grid 0.*agree_tm=5/5 correct=5/5"
              rcnn learn --d 4 --m 10 --tests 5 --seed 1 --level nn --cache)
 nnt_cli_test(rcnn_learn_nn_nocache 0 "patch cache off.*max \\|W - \\(1/3\\)\\[y x, y\\]\\| = 0.*max gradient error 0, off the value grid 0.*agree_tm=6/6"
              rcnn learn --learner first-label --d 3 --m 5 --tests 6 --seed 2 --level nn)
