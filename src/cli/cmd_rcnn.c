@@ -23,8 +23,9 @@ static const cli_opt learn_opts[] = {
     CLI_CHOICE("level", C, level, levels,
                "rule: the exact cellular automaton f̄; nn: also the compiled ReLU network (float64, real\n"
                "gradients), whose outputs are then reported, each of its patch evaluations checked against f̄"),
-    CLI_FLAG("cache", C, cache, "nn: reuse value and gradient per domain patch (an acceleration; the MLP is affine within\n"
-                                "Delta of a domain point, so a hit returns what a fresh evaluation would, up to rounding)"),
+    CLI_FLAG("no-cache", C, nocache, "nn: evaluate every cell by the MLP. By default a patch cache (an acceleration) reuses\n"
+                                     "value and gradient per domain patch: the MLP is affine within Delta of a domain point,\n"
+                                     "so a hit returns what a fresh evaluation would, up to rounding"),
     {0}};
 #undef C
 static const cli_cmd learn_cmd = {
@@ -47,7 +48,7 @@ static int run_learn(int argc, char **argv) {
   int st = cli_parse(&learn_cmd, argc, argv, &c, &a);
   if (st || a.co.help) return st;
   c.seed = a.co.seed;
-  if (c.cache && c.level != 1) return nnt_fail(NNT_EINVAL, "--cache: only with --level nn");
+  if (c.nocache && c.level != 1) return nnt_fail(NNT_EINVAL, "--no-cache: only with --level nn");
   if ((st = cli_begin(&a.co))) return st;
   nnt_rcnn_learn_result r;
   if ((st = nnt_rcnn_learn_run(&c, &r))) return st;
@@ -67,12 +68,12 @@ static int run_learn(int argc, char **argv) {
   printf("values held: %ld, %s the %ld of 10 + 4|Q|\n", r.nvalues, r.values_ok ? "all within" : "NOT all within", r.nuniverse);
   if (c.level == 1) {
     printf("network: cell MLP %d + %d ReLUs, %ld nonzero weights, shared by every cell and layer; patch cache %s\n", r.h1, r.h2,
-           r.nonzeros, c.cache ? "on (an acceleration)" : "off");
+           r.nonzeros, !c.nocache ? "on (an acceleration; --no-cache turns it off)" : "off");
     printf("nn memorisation: max |W - (1/3)[y x, y]| = %.3g; max |f| over the SGD steps = %.3g\n", r.w_err, r.f_sgd);
     printf("nn vs rule level: %ld patch evaluations checked%s, max value error %.3g, max gradient error %.3g, off the value grid %ld;"
            " max |f_nn - f_rule| over the points %.3g\n",
-           r.nchecked, c.cache ? " (distinct patches per thread)" : "", r.max_verr, r.max_gerr, r.offgrid, r.f_err);
-    if (c.cache) printf("cache: %ld patches, %ld lookups, %.4f hit rate\n", r.ncache, r.nlookup, r.nlookup ? (double)r.nhit / r.nlookup : 0);
+           r.nchecked, !c.nocache ? " (distinct patches per thread)" : "", r.max_verr, r.max_gerr, r.offgrid, r.f_err);
+    if (!c.nocache) printf("cache: %ld patches, %ld lookups, %.4f hit rate\n", r.ncache, r.nlookup, r.nlookup ? (double)r.nhit / r.nlookup : 0);
     printf("time: nn train %.3f s, %d nn predictions %.3f s (rule level %.3f s)\n", r.train_s, r.tests, r.test_s, r.rule_s);
   } else
     printf("time: train %.3f s, %d predictions %.3f s\n", r.train_s, r.tests, r.test_s);

@@ -94,10 +94,10 @@ int tour_rcnn(cli_tour *t) {
   nnt_rcnn_learn_result_free(&lr);
 
   /* the same as a real network: the compiled ReLU cell MLP, float64, gradients by backprop */
-  lc.level = 1, lc.cache = 1;
+  lc.level = 1;
   if ((st = nnt_rcnn_learn_run(&lc, &lr))) return st;
   ok = lr.w_err <= 1e-12 && lr.f_sgd <= 1e-9 && lr.max_verr <= 1e-9 && lr.max_gerr <= 1e-9 && !lr.offgrid && lr.agree == lr.tests;
-  cli_tour_printf(t, "The same as a ReLU network (`nnt rcnn learn ... --level nn --cache`): f̄ compiled into one sparse "
+  cli_tour_printf(t, "The same as a ReLU network (`nnt rcnn learn ... --level nn`): f̄ compiled into one sparse "
                   "2-ReLU-layer MLP per cell (%d + %d ReLUs, %ld nonzero weights, shared by every cell and layer), float64, "
                   "Algorithm 1 with backpropagated gradients, every patch checked against the rule level.\n\n"
                   "| check | result |\n|---|---|\n| max \\|W − (1/3)[y·x, y]\\| after SGD | %.3g |\n"

@@ -80,7 +80,7 @@ typedef struct {
   int work;         /* 1s columns */
   int depth;        /* 0: L = max(m+1, m+d+1, t+1), t the direct TM's largest step count */
   int level;        /* 0: the rule level; 1: also the compiled ReLU network (nnt_rcnn_nn.h), whose outputs are reported */
-  int cache;        /* level 1: the patch cache (an acceleration) */
+  int nocache;      /* level 1: no patch cache (the cache, an acceleration, is on by default) */
 } nnt_rcnn_learn_cfg;
 void nnt_rcnn_learn_cfg_default(nnt_rcnn_learn_cfg *c, nnt_preset preset);
 

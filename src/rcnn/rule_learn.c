@@ -24,7 +24,7 @@ static int learn_nn(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_tm2d *tm, nnt_rc
   nnt_rcnn_nn nn;
   int st = nnt_rcnn_cnet_compile(&cn, tm);
   if (st) return st;
-  if ((st = nnt_rcnn_nn_init(&nn, &cn, rule, c->m, c->d, c->work, r->L, c->cache))) return nnt_rcnn_cnet_free(&cn), st;
+  if ((st = nnt_rcnn_nn_init(&nn, &cn, rule, c->m, c->d, c->work, r->L, !c->nocache))) return nnt_rcnn_cnet_free(&cn), st;
   r->h1 = cn.h1, r->h2 = cn.h2;
   long nv;
   nnt_rcnn_cnet_stats(&cn, &r->nonzeros, &nv);
@@ -43,7 +43,7 @@ static int learn_nn(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_tm2d *tm, nnt_rc
   if (!nets) abort();
   nets[0] = nn;
   for (int k = 1; k < nt; k++) {
-    nnt_rcnn_nn_init(&nets[k], &cn, rule, c->m, c->d, c->work, r->L, c->cache); /* sizes already accepted */
+    nnt_rcnn_nn_init(&nets[k], &cn, rule, c->m, c->d, c->work, r->L, !c->nocache); /* sizes already accepted */
     memcpy(nets[k].W, nn.W, sizeof *nn.W * (size_t)(c->m + 1) * (c->d + 1));
   }
   t0 = nnt_now();

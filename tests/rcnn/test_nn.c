@@ -365,7 +365,7 @@ static void lemma5(void) {
 static void threads(void) {
   nnt_rcnn_learn_cfg c;
   nnt_rcnn_learn_cfg_default(&c, NNT_PRESET_QUICK);
-  c.learner = 0, c.d = 3, c.m = 4, c.tests = 6, c.level = 1;
+  c.learner = 0, c.d = 3, c.m = 4, c.tests = 6, c.level = 1, c.nocache = 1;
   nnt_rcnn_learn_result r[2];
   for (int k = 0; k < 2; k++) {
     omp_set_num_threads(k + 1);
@@ -376,7 +376,7 @@ static void threads(void) {
   CHECK(same);
   /* the patch cache returns what the MLP returns, up to rounding */
   nnt_rcnn_learn_result rc;
-  c.cache = 1;
+  c.nocache = 0;
   CHECK(nnt_rcnn_learn_run(&c, &rc) == NNT_OK);
   double worst = 0;
   for (int j = 0; j < c.tests; j++) worst = fmax(worst, fabs(rc.pt[j].f - r[0].pt[j].f));

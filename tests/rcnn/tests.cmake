@@ -76,22 +76,23 @@ nnt_cli_test(rcnn_learn_depth_ok 0 "depth L=1192 \\(largest TM step count t=1191
 nnt_cli_test(rcnn_learn_depth_short 1 "    1  none  -1    -1     1191.*DISAGREE.*agree_tm=0/1.*disagrees with the direct TM on 1 of 1 points"
              rcnn learn --d 4 --m 10 --tests 1 --seed 1 --depth 1191)
 nnt_cli_test(rcnn_learn_bad_level 2 "--level: 'gpu' is not one of rule\\|nn" rcnn learn --level gpu)
-nnt_cli_test(rcnn_learn_bad_cache 2 "--cache: only with --level nn" rcnn learn --cache)
+nnt_cli_test(rcnn_learn_bad_cache 2 "--no-cache: only with --level nn" rcnn learn --no-cache)
 nnt_cli_test(rcnn_learn_bad_d 2 "--d: 0 is out of range" rcnn learn --d 0)
 nnt_cli_test(rcnn_learn_bad_learner 2 "--learner: 'gauss' is not one of" rcnn learn --learner gauss)
 nnt_cli_test(rcnn_learn_bad_work 2 "--work: 0 is out of range" rcnn learn --work 0)
 
 # The compiled ReLU network (--level nn): Algorithm 1 with real gradients memorises exactly, every
-# patch evaluation matches f̄, every point agrees with the direct TM; with the cache (d = 4, and the
-# contract's d = 8, m = 18, 100 points: seconds, label slow) and without it (a small learner).
+# patch evaluation matches f̄, every point agrees with the direct TM; with the patch cache, the
+# default (d = 4, and the contract's d = 8, m = 18, 100 points: seconds, label slow) and without it
+# (--no-cache, a small learner).
 nnt_cli_test(rcnn_learn_nn_quick 0 "level nn.*nn memorisation: max \\|W - \\(1/3\\)\\[y x, y\\]\\| = 0; max \\|f\\| over the SGD steps = 0\nnn vs rule level: [0-9]+ patch evaluations checked \\(distinct patches per thread\\), max value error [0-9.e-]+, max gradient error 0, off the value grid 0.*agree_tm=5/5 correct=5/5"
-             rcnn learn --d 4 --m 10 --tests 5 --seed 1 --level nn --cache)
+             rcnn learn --d 4 --m 10 --tests 5 --seed 1 --level nn)
 nnt_cli_test(rcnn_learn_nn_nocache 0 "patch cache off.*max \\|W - \\(1/3\\)\\[y x, y\\]\\| = 0.*max gradient error 0, off the value grid 0.*agree_tm=6/6"
-             rcnn learn --learner first-label --d 3 --m 5 --tests 6 --seed 2 --level nn)
+             rcnn learn --learner first-label --d 3 --m 5 --tests 6 --seed 2 --level nn --no-cache)
 nnt_cli_test(rcnn_learn_nn_d8 0 "max gradient error 0, off the value grid 0.*agree_tm=100/100 correct=100/100"
-             rcnn learn --learner gauss-parity --d 8 --m 18 --tests 100 --level nn --cache)
+             rcnn learn --learner gauss-parity --d 8 --m 18 --tests 100 --level nn)
 set_tests_properties(cli/rcnn_learn_nn_d8 PROPERTIES LABELS "cli;slow")
-nnt_cli_test(rcnn_learn_nn_depth_short 1 "DISAGREE.*agree_tm=0/1" rcnn learn --d 3 --m 7 --tests 1 --seed 11 --depth 500 --level nn --cache)
+nnt_cli_test(rcnn_learn_nn_depth_short 1 "DISAGREE.*agree_tm=0/1" rcnn learn --d 3 --m 7 --tests 1 --seed 11 --depth 500 --level nn)
 nnt_cli_test(rcnn_compile_quick 0 "layer 1  V1 5400 x 9, 5400 nonzeros.*distinct values: [0-9]+ .*visited: [0-9]+ distinct patches.*max value error [0-9.e-]+, max gradient error 0 "
              rcnn compile --quick)
 nnt_cli_test(rcnn_compile_first_label 0 "first-label \\(16 states\\).*value universe 74.*max gradient error 0 " rcnn compile --learner first-label --d 3 --m 5)
