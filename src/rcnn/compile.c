@@ -104,16 +104,16 @@ static void reg_minus(const uni *u, const unsigned char *r, const unsigned char 
 typedef struct {
   region r;
   int64_t y;
-  int slope;
+  int slope, nv;
   uint64_t hash;
 } term;
 typedef struct {
   term *t;
   int n, cap;
 } term_list;
-static void tl_push(term_list *l, region r, int64_t y, int slope) {
+static void tl_push(term_list *l, const uni *u, region r, int64_t y, int slope) {
   if (l->n == l->cap) l->cap = l->cap ? 2 * l->cap : 256, l->t = xrealloc(l->t, sizeof *l->t * (size_t)l->cap);
-  l->t[l->n++] = (term){r, y, slope, 0};
+  l->t[l->n++] = (term){r, y, slope, u->nv, 0};
 }
 
 /* A first-match entry: a conjunction (a region, centre full), its value and slope. */
@@ -134,7 +134,7 @@ static void decide(const uni *u, int vi, int64_t y0, int s0, entry *e, int ne, t
     reg_list next = {0};
     for (int j = 0; j < rem.n; j++) {
       region f = reg_new(u);
-      if (reg_and(u, rem.r[j], e[k].c, f) && (e[k].y != y0 || e[k].slope != s0)) tl_push(out, f, e[k].y - y0, e[k].slope - s0);
+      if (reg_and(u, rem.r[j], e[k].c, f) && (e[k].y != y0 || e[k].slope != s0)) tl_push(out, u, f, e[k].y - y0, e[k].slope - s0);
       else free(f);
       reg_minus(u, rem.r[j], e[k].c, &next);
       free(rem.r[j]);
@@ -146,7 +146,7 @@ static void decide(const uni *u, int vi, int64_t y0, int s0, entry *e, int ne, t
   free(rem.r);
   region d = reg_full(u); /* the default term: the centre alone */
   memset(d, 0, (size_t)u->nv), d[vi] = 1;
-  if (y0 || s0) tl_push(out, d, y0, s0);
+  if (y0 || s0) tl_push(out, u, d, y0, s0);
   else free(d);
 }
 
@@ -162,13 +162,12 @@ static uint64_t term_hash(const uni *u, const term *t) {
   for (int i = u->nv; i < NPOS * u->nv; i++) h = (h ^ t->r[i]) * 1099511628211ull;
   return h;
 }
-static const uni *sort_u;
 static int term_cmp(const void *a_, const void *b_) {
   const term *a = a_, *b = b_;
   if (a->slope != b->slope) return a->slope - b->slope;
   if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
   if (a->y != b->y) return a->y < b->y ? -1 : 1;
-  return memcmp(a->r + sort_u->nv, b->r + sort_u->nv, (size_t)(NPOS - 1) * sort_u->nv);
+  return memcmp(a->r + a->nv, b->r + b->nv, (size_t)(NPOS - 1) * a->nv);
 }
 
 /* γ of a head value: halting states are absorbing no-ops (the layers go on after the halt). */
@@ -242,7 +241,6 @@ static void build_terms(const nnt_rcnn_tm2d *tm, const nnt_rcnn_tern *t, const u
   free(M), free(C), free(H), free(A), free(Pset), free(One), free(G), free(dg), free(e);
   /* merge flat terms equal but for the centre: one unit for the union of their centres */
   for (int i = 0; i < tl->n; i++) tl->t[i].hash = term_hash(u, &tl->t[i]);
-  sort_u = u;
   qsort(tl->t, (size_t)tl->n, sizeof *tl->t, term_cmp);
   int w = 0;
   for (int i = 0; i < tl->n; i++) {
@@ -263,10 +261,11 @@ int nnt_rcnn_cnet_compile(nnt_rcnn_cnet *n, const nnt_rcnn_tm2d *tm) {
   const nnt_rcnn_tern *t = &n->tern;
   nnt_rcnn_tern_set us;
   nnt_rcnn_tern_universe(&us, t, tm->nstates);
+  int has_p = 0;
   n->vals = xmalloc(sizeof *n->vals * (size_t)us.count);
   for (int32_t i = 0; i <= 2 * t->half; i++) /* ascending; p = 1/6 in its place */
     if (us.in[i]) {
-      if (2 * (i - t->half) > t->scale / 3 && !n->nvals_p) n->vals[n->nvals++] = P, n->nvals_p = 1;
+      if (6 * (i - t->half) > t->scale && !has_p) n->vals[n->nvals++] = P, has_p = 1; /* p = 1/6 before the first value above it */
       n->vals[n->nvals++] = i - t->half;
     }
   nnt_rcnn_tern_set_free(&us);

@@ -49,7 +49,7 @@ void nnt_rcnn_csr_free(nnt_rcnn_csr *m);
 
 typedef struct {
   nnt_rcnn_tern tern;     /* the codec the compiler used (K from the machine's state count) */
-  int nvals, nvals_p;     /* the universe in ascending order, p (1/6) included in its place */
+  int nvals;              /* the universe in ascending order, p (1/6) included in its place */
   int32_t *vals;
   double delta;
   int h1, nf, h2;         /* widths: layer-1 ReLUs, features, layer-2 ReLUs */
