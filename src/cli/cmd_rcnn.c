@@ -73,7 +73,8 @@ static int run_learn(int argc, char **argv) {
     printf("nn vs rule level: %ld patch evaluations checked%s, max value error %.3g, max gradient error %.3g, off the value grid %ld;"
            " max |f_nn - f_rule| over the points %.3g\n",
            r.nchecked, !c.nocache ? " (distinct patches per thread)" : "", r.max_verr, r.max_gerr, r.offgrid, r.f_err);
-    if (!c.nocache) printf("cache: %ld patches, %ld lookups, %.4f hit rate\n", r.ncache, r.nlookup, r.nlookup ? (double)r.nhit / r.nlookup : 0);
+    if (!c.nocache)
+      printf("cache: %ld patches, %ld lookups, %.4f hit rate\n", r.ncache, r.nlookup, r.nlookup ? (double)r.nhit / r.nlookup : 0);
     printf("time: nn train %.3f s, %d nn predictions %.3f s (rule level %.3f s)\n", r.train_s, r.tests, r.test_s, r.rule_s);
   } else
     printf("time: train %.3f s, %d predictions %.3f s\n", r.train_s, r.tests, r.test_s);
@@ -211,7 +212,9 @@ static int run_snapshot(int argc, char **argv) {
   const char *base[4] = {"memorise", "memory", "compute", "final"};
   const double *z[4] = {r.memorise, r.memory, r.compute, r.final};
   if (!(st = nnt_mkdirs(a.co.out)))
-    for (int i = 0; i < 4 && !st; i++) st = nnt_heatmap_save(z[i], r.rows, r.cols, title[i], "column (features, label | 1s)", "row (examples, test point)", a.co.out, base[i]);
+    for (int i = 0; i < 4 && !st; i++)
+      st = nnt_heatmap_save(z[i], r.rows, r.cols, title[i], "column (features, label | 1s)", "row (examples, test point)", a.co.out,
+                            base[i]);
   if (!st) {
     printf("rcnn snapshot: grid %d x %d (work %d), L=%d, t=%d\n", r.rows, r.cols, c.work, r.L, r.t);
     for (int i = 0; i < 4; i++) {
