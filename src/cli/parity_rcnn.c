@@ -25,9 +25,13 @@ static void bench_defaults(void *c_, int quick) {
 static const cli_opt bench_opts[] = {
     CLI_INTS("d", B, b.ds, b.nd, 1, NNT_RCNN_PARITY_MAX_D, "input bits"),
     CLI_INTS("m", B, b.ms, b.nm, 1, 16777215, "training examples"),
-    CLI_STR("learners", B, learners, "comma-separated subset of gauss, mlp, majority (default all three)"),
+    CLI_STR("learners", B, learners,
+            "comma-separated subset of gauss, mlp, majority, rcnn (the RCNN running the gauss-parity TM after\n"
+            "Algorithm 1, rule level), rcnn-nn (the compiled ReLU network, patch cache on; d <= 8, m <= 64)\n"
+            "(default gauss,mlp,majority)"),
     CLI_INT("reps", B, b.reps, 1, 1000, "repetitions per (d, m, learner)"),
     CLI_INT("tests", B, b.tests, 1, 100000000, "fresh test examples per point"),
+    CLI_INT("rcnn-tests", B, b.rcnn_tests, 1, 100000000, "of which the RCNN learners predict the first (each query re-runs the TM)"),
     CLI_INT("k", B, b.k, 0, NNT_RCNN_PARITY_MAX_D, "parity support size (0: full parity over all d bits)"),
     CLI_DOUBLE("noise", B, b.noise, 0, 0.4999999, "training-label flip rate"),
     CLI_INT("hidden", B, b.mlp.hidden, 1, 4096, "MLP hidden width"),
@@ -38,8 +42,9 @@ static const cli_opt bench_opts[] = {
 static const cli_cmd bench_cmd = {
     .name = "parity bench",
     .about = "Test accuracy and wall time vs m for parities over d bits: Gaussian elimination over GF(2),\n"
-             "a 2-layer ReLU MLP trained by SGD on the m examples (sample-limited regime), and the majority\n"
-             "baseline. Every (d, m, learner, rep) point is stored in OUT/results.sqlite as it finishes\n"
+             "a 2-layer ReLU MLP trained by SGD on the m examples (sample-limited regime), the majority\n"
+             "baseline, and on request the RCNN (rule level or compiled network; agree_tm in points.csv: the\n"
+             "fraction of its queries equal to the direct TM). Every (d, m, learner, rep) point is stored in OUT/results.sqlite as it finishes\n"
              "(--resume continues a killed run). Writes points.csv, summary.csv, accuracy.png, run.json.",
     .opts = bench_opts,
     .cfg_size = sizeof(bench_opts_cfg),
@@ -51,11 +56,11 @@ static int report(const nnt_rcnn_parity_bench_cfg *c, const nnt_rcnn_parity_benc
   int st = NNT_OK;
   if (dir) {
     nnt_csv csv;
-    if (!(st = nnt_csv_open(&csv, dir, "points.csv", "d,m,learner,rep,test_acc,train_acc,determined,wall_s"))) {
+    if (!(st = nnt_csv_open(&csv, dir, "points.csv", "d,m,learner,rep,test_acc,train_acc,determined,wall_s,agree_tm"))) {
       for (int i = 0; i < r->npoints; i++) {
         const nnt_rcnn_parity_point *p = &r->points[i];
-        nnt_csv_row(&csv, "%d,%d,%s,%d,%.6f,%.6f,%.6f,%.6g", p->d, p->m, names[p->learner], p->rep, p->acc, p->train_acc, p->determined,
-                    p->wall_s);
+        nnt_csv_row(&csv, "%d,%d,%s,%d,%.6f,%.6f,%.6f,%.6g,%.6f", p->d, p->m, names[p->learner], p->rep, p->acc, p->train_acc,
+                    p->determined, p->wall_s, p->agree_tm);
       }
       st = nnt_csv_close(&csv);
     }
@@ -91,6 +96,7 @@ static int report(const nnt_rcnn_parity_bench_cfg *c, const nnt_rcnn_parity_benc
       for (int b = 0; b < c->nm; b++) cJSON_AddItemToArray(jm, cJSON_CreateNumber(c->ms[b]));
       for (int l = 0; l < c->nlearners; l++) cJSON_AddItemToArray(jl, cJSON_CreateString(names[c->learners[l]]));
       cJSON_AddNumberToObject(j, "reps", c->reps), cJSON_AddNumberToObject(j, "tests", c->tests);
+      cJSON_AddNumberToObject(j, "rcnn_tests", c->rcnn_tests);
       cJSON_AddNumberToObject(j, "k", c->k), cJSON_AddNumberToObject(j, "noise", c->noise);
       cJSON_AddNumberToObject(j, "hidden", c->mlp.hidden), cJSON_AddNumberToObject(j, "epochs", c->mlp.epochs);
       cJSON_AddNumberToObject(j, "lr", c->mlp.lr);
@@ -102,10 +108,15 @@ static int report(const nnt_rcnn_parity_bench_cfg *c, const nnt_rcnn_parity_benc
   printf("parity over d bits (%s), %d repetitions, %d test examples, training-label noise %g\n",
          c->k ? "k-sparse" : "full", c->reps, c->tests, c->noise);
   if (c->k) printf("k = %d\n", c->k);
-  printf("%6s %8s %10s %10s %8s %12s\n", "d", "m", "learner", "test acc", "sd", "wall s/rep");
+  int rcnn = 0; /* the RCNN learners add a column: agreement with the direct TM */
+  for (int l = 0; l < c->nlearners; l++) rcnn |= c->learners[l] >= NNT_RCNN_PARITY_RCNN;
+  if (rcnn) printf("rcnn, rcnn-nn: the first %d test examples; agree_tm = fraction equal to the direct TM\n", c->rcnn_tests);
+  printf("%6s %8s %10s %10s %8s %12s%s\n", "d", "m", "learner", "test acc", "sd", "wall s/rep", rcnn ? "   agree_tm" : "");
   for (int a = 0; a < r->nagg; a++) {
     const nnt_rcnn_parity_agg *g = &r->agg[a];
-    printf("%6d %8d %10s %10.4f %8.4f %12.3g\n", g->d, g->m, names[g->learner], g->acc_mean, g->acc_sd, g->wall_mean);
+    printf("%6d %8d %10s %10.4f %8.4f %12.3g", g->d, g->m, names[g->learner], g->acc_mean, g->acc_sd, g->wall_mean);
+    if (rcnn && g->learner >= NNT_RCNN_PARITY_RCNN) printf(" %10.4f", g->agree_tm);
+    printf("\n");
   }
   printf("points: %d computed, %d read from results.sqlite\n", r->computed, r->stored);
   return NNT_OK;
@@ -129,7 +140,7 @@ static int run_bench(int argc, char **argv) {
 }
 
 static const cli_sub subs[] = {
-    {"bench", run_bench, "accuracy vs m: GF(2) elimination, SGD on a ReLU MLP, majority (seed 002)"},
+    {"bench", run_bench, "accuracy vs m: GF(2) elimination, SGD on a ReLU MLP, majority, the RCNN (seed 002)"},
 };
 
 int cmd_parity(int argc, char **argv) { return cli_dispatch("parity", subs, 1, argc, argv); }

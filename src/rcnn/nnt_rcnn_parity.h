@@ -34,10 +34,13 @@ void nnt_rcnn_parity_data_make(nnt_rcnn_parity_data *D, int d, int n, const uint
 void nnt_rcnn_parity_data_free(nnt_rcnn_parity_data *D);
 
 /* ---------------------------------------------------------------- learners */
-/* The RCNN learners of spec §7.6 (iii: rule level with the gauss_parity TM; iv: NN level) join
- * this list before NNT_RCNN_PARITY_NLEARNERS when src/rcnn has them. */
-typedef enum { NNT_RCNN_PARITY_GAUSS, NNT_RCNN_PARITY_MLP, NNT_RCNN_PARITY_MAJORITY, NNT_RCNN_PARITY_NLEARNERS } nnt_rcnn_parity_learner;
-extern const char *const nnt_rcnn_parity_learner_names[]; /* "gauss", "mlp", "majority", NULL */
+/* The RCNN learners of spec §7.6: the RCNN running the gauss-parity TM after Algorithm 1, at rule
+ * level (iii) and as the compiled ReLU network with the patch cache (iv, small d). */
+typedef enum {
+  NNT_RCNN_PARITY_GAUSS, NNT_RCNN_PARITY_MLP, NNT_RCNN_PARITY_MAJORITY, NNT_RCNN_PARITY_RCNN, NNT_RCNN_PARITY_RCNN_NN,
+  NNT_RCNN_PARITY_NLEARNERS
+} nnt_rcnn_parity_learner;
+extern const char *const nnt_rcnn_parity_learner_names[]; /* "gauss", "mlp", "majority", "rcnn", "rcnn-nn", NULL */
 /* "gauss,mlp" → out[*n]; NNT_EINVAL with one line on an unknown or repeated name. */
 int nnt_rcnn_parity_learners_parse(const char *s, int *out, int *n);
 
@@ -94,6 +97,7 @@ typedef struct {
   double acc;        /* test accuracy against the noiseless parity */
   double train_acc;  /* accuracy on the (noisy) training labels */
   double determined; /* gauss: fraction of test queries in the span of the examples; NaN otherwise */
+  double agree_tm;   /* rcnn, rcnn-nn: fraction of test queries where the RCNN equals the direct TM; NaN otherwise */
   double wall_s;     /* training and testing time of the learner */
 } nnt_rcnn_parity_point;
 
@@ -101,6 +105,7 @@ typedef struct {
 typedef struct {
   int d, m, learner, reps;
   double acc_mean, acc_sd, wall_mean;
+  double agree_tm;   /* mean of the points' agree_tm (NaN but for the RCNN learners) */
 } nnt_rcnn_parity_agg;
 
 typedef struct {
@@ -108,6 +113,7 @@ typedef struct {
   int ms[64], nm;
   int learners[NNT_RCNN_PARITY_NLEARNERS], nlearners;
   int reps, tests;
+  int rcnn_tests; /* the RCNN learners predict only the first rcnn_tests test examples (each query re-runs the learner) */
   int k;          /* sparsity; 0 = full parity over all d bits */
   double noise;   /* training-label flip rate in [0, 1/2) */
   nnt_rcnn_parity_mlp_cfg mlp;

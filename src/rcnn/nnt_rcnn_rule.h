@@ -41,6 +41,9 @@ typedef struct {
   int32_t *newval;
   nnt_rcnn_tern_set seen;    /* every value a cell held in any roll-out */
   long last_change;          /* last layer of the latest roll-out in which a cell changed */
+  /* called for every cell evaluated (NULL: none): patch = c, up, down, left, right */
+  void (*visit)(void *ctx, const int32_t *patch, int32_t out, int flag);
+  void *visit_ctx;
 } nnt_rcnn_rule_net;
 
 /* A network for tm (kept by pointer) on m examples of dimension d with `work` 1s columns
@@ -64,6 +67,8 @@ int nnt_rcnn_rule_forward(nnt_rcnn_rule_net *net, const signed char *x, int64_t 
 /* Algorithm 1 on X (m×d) and y. fzero[i] = 1 when f == 0 at SGD step i (m+1 entries, the dummy
  * last); may be NULL. */
 int nnt_rcnn_rule_train(nnt_rcnn_rule_net *net, const signed char *X, const signed char *y, unsigned char *fzero);
+/* The first `steps` SGD steps of Algorithm 1 only (W^(steps+1)); fzero as above. */
+int nnt_rcnn_rule_train_steps(nnt_rcnn_rule_net *net, const signed char *X, const signed char *y, int steps, unsigned char *fzero);
 /* Lemma 2, part 1: W == (1/3)[y·x, y] exactly, the dummy row (1/3)[1_d, 1]. */
 int nnt_rcnn_rule_w_exact(const nnt_rcnn_rule_net *net, const signed char *X, const signed char *y);
 
@@ -74,6 +79,8 @@ typedef struct {
   uint64_t seed;
   int work;         /* 1s columns */
   int depth;        /* 0: L = max(m+1, m+d+1, t+1), t the direct TM's largest step count */
+  int level;        /* 0: the rule level; 1: also the compiled ReLU network (nnt_rcnn_nn.h), whose outputs are reported */
+  int nocache;      /* level 1: no patch cache (the cache, an acceleration, is on by default) */
 } nnt_rcnn_learn_cfg;
 void nnt_rcnn_learn_cfg_default(nnt_rcnn_learn_cfg *c, nnt_preset preset);
 
@@ -83,6 +90,7 @@ typedef struct {
   int tm;           /* the direct simulator's output (0: no readout) */
   int truth;        /* the parity's label */
   long steps;       /* the direct TM's steps t */
+  double f_rule;    /* level 1: the rule level's output (the reference of f) */
 } nnt_rcnn_learn_point;
 
 typedef struct {
@@ -95,12 +103,41 @@ typedef struct {
   int tests, agree, correct;
   nnt_rcnn_learn_point *pt;
   double train_s, test_s;
+  /* level 1: the compiled network */
+  int h1, h2;
+  long nonzeros;
+  double w_err;          /* max |W − (1/3)[y·x, y]| after SGD */
+  double f_sgd;          /* max |f| over the SGD steps */
+  double f_err;          /* max |f − f_rule| over the test points */
+  double max_verr, max_gerr; /* per patch evaluation against f̄ and its flags */
+  long nchecked, offgrid, ncache, nlookup, nhit;
+  double rule_s;         /* the rule level's training and predictions */
 } nnt_rcnn_learn_result;
 
 /* Draws the dataset (nnt_rcnn_tm2d_parity, stream 0 of seed) and `tests` test points (stream 1),
- * trains, and runs both the RCNN and the direct TM on every point. NNT_OK whatever the
+ * trains, and runs both the RCNN and the direct TM on every point. Level 1 trains the compiled
+ * network too (real gradients) and reports its outputs; the rule level is its reference. NNT_OK whatever the
  * comparisons find; NNT_EINVAL on a bad config, NNT_ECHECK when a roll-out leaves the domain. */
 int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r);
 void nnt_rcnn_learn_result_free(nnt_rcnn_learn_result *r);
+
+/* ---- grid snapshots (the paper's Figure 3): the cell values at chosen layers of two roll-outs */
+typedef struct {
+  int learner, d, m, work;
+  uint64_t seed;
+  int step;          /* SGD step shown in the memorisation phase (1..m+1; 0: the middle one) */
+  int mem_layer;     /* layer of that roll-out shown (0: the step's row distance to the bottom, half way) */
+  int compute_layer; /* layer of the first test point's roll-out shown (0: t/2) */
+} nnt_rcnn_snapshot_cfg;
+void nnt_rcnn_snapshot_cfg_default(nnt_rcnn_snapshot_cfg *c, nnt_preset preset);
+typedef struct {
+  int rows, cols, L, t, step, mem_layer, compute_layer;
+  double *memory;    /* rows×cols: the memory layer's output at the test point after training (the XOR tape) */
+  double *memorise;  /* the grid at mem_layer of SGD step `step` */
+  double *compute;   /* the grid at compute_layer of the test point's roll-out */
+  double *final;     /* the grid after all L layers of that roll-out */
+} nnt_rcnn_snapshot_result;
+int nnt_rcnn_snapshot_run(const nnt_rcnn_snapshot_cfg *c, nnt_rcnn_snapshot_result *r);
+void nnt_rcnn_snapshot_result_free(nnt_rcnn_snapshot_result *r);
 
 #endif

@@ -6,7 +6,7 @@
 #include "nnt_error.h"
 #include "nnt_rcnn_parity.h"
 
-const char *const nnt_rcnn_parity_learner_names[] = {"gauss", "mlp", "majority", NULL};
+const char *const nnt_rcnn_parity_learner_names[] = {"gauss", "mlp", "majority", "rcnn", "rcnn-nn", NULL};
 
 int nnt_rcnn_parity_dot(const uint64_t *a, const uint64_t *b, int nw) {
   uint64_t acc = 0;
@@ -55,7 +55,7 @@ int nnt_rcnn_parity_learners_parse(const char *s, int *out, int *n) {
     int found = -1;
     for (int l = 0; nnt_rcnn_parity_learner_names[l]; l++)
       if (strlen(nnt_rcnn_parity_learner_names[l]) == len && !strncmp(p, nnt_rcnn_parity_learner_names[l], len)) found = l;
-    if (found < 0) return nnt_fail(NNT_EINVAL, "--learners: '%.*s' is not one of gauss, mlp, majority", (int)len, p);
+    if (found < 0) return nnt_fail(NNT_EINVAL, "--learners: '%.*s' is not one of gauss, mlp, majority, rcnn, rcnn-nn", (int)len, p);
     for (int i = 0; i < *n; i++)
       if (out[i] == found) return nnt_fail(NNT_EINVAL, "--learners: '%.*s' twice", (int)len, p);
     out[(*n)++] = found;

@@ -8,6 +8,7 @@
 
 #include "nnt_error.h"
 #include "nnt_progress.h"
+#include "nnt_rcnn_nn.h"
 #include "nnt_rcnn_parity.h"
 
 void nnt_rcnn_parity_bench_cfg_default(nnt_rcnn_parity_bench_cfg *c, nnt_preset preset) {
@@ -18,9 +19,9 @@ void nnt_rcnn_parity_bench_cfg_default(nnt_rcnn_parity_bench_cfg *c, nnt_preset 
   c->nd = quick ? 2 : 3, c->nm = quick ? 5 : 9;
   memcpy(c->ds, quick ? ds_quick : ds_full, (size_t)c->nd * sizeof *c->ds);
   memcpy(c->ms, quick ? ms_quick : ms_full, (size_t)c->nm * sizeof *c->ms);
-  c->nlearners = NNT_RCNN_PARITY_NLEARNERS;
+  c->nlearners = NNT_RCNN_PARITY_RCNN; /* the RCNN learners on request */
   for (int l = 0; l < c->nlearners; l++) c->learners[l] = l;
-  c->reps = quick ? 2 : 5, c->tests = quick ? 500 : 2000;
+  c->reps = quick ? 2 : 5, c->tests = quick ? 500 : 2000, c->rcnn_tests = quick ? 10 : 50;
   c->mlp = (nnt_rcnn_parity_mlp_cfg){.hidden = quick ? 32 : 128, .epochs = quick ? 40 : 100, .lr = 0.05};
   c->seed = 1;
 }
@@ -41,6 +42,15 @@ int nnt_rcnn_parity_bench_check(const nnt_rcnn_parity_bench_cfg *c) {
   }
   for (int i = 0; i < c->nlearners; i++)
     if (c->learners[i] < 0 || c->learners[i] >= NNT_RCNN_PARITY_NLEARNERS) return nnt_fail(NNT_EINVAL, "parity bench: unknown learner %d", c->learners[i]);
+  for (int i = 0; i < c->nlearners; i++)
+    for (int a = 0; a < c->nd; a++)
+      for (int b = 0; b < c->nm; b++) {
+        if (c->learners[i] == NNT_RCNN_PARITY_RCNN && (c->ds[a] > 64 || c->ms[b] > 1024))
+          return nnt_fail(NNT_EINVAL, "parity bench: rcnn needs d <= 64 and m <= 1024 (got d=%d m=%d)", c->ds[a], c->ms[b]);
+        if (c->learners[i] == NNT_RCNN_PARITY_RCNN_NN && (c->ds[a] > 8 || c->ms[b] > 64))
+          return nnt_fail(NNT_EINVAL, "parity bench: rcnn-nn needs d <= 8 and m <= 64 (got d=%d m=%d)", c->ds[a], c->ms[b]);
+      }
+  if (c->rcnn_tests < 1) return nnt_fail(NNT_EINVAL, "--rcnn-tests must be >= 1 (got %d)", c->rcnn_tests);
   if (c->reps < 1 || c->reps > 1000) return nnt_fail(NNT_EINVAL, "--reps: %d is out of range [1, 1000]", c->reps);
   if (c->tests < 1) return nnt_fail(NNT_EINVAL, "--tests must be >= 1 (got %d)", c->tests);
   if (c->k < 0) return nnt_fail(NNT_EINVAL, "--k must be >= 0 (got %d)", c->k);
@@ -59,6 +69,30 @@ static uint64_t point_id(int d, int m, int learner, int rep) {
 enum { ROLE_SECRET, ROLE_TRAIN, ROLE_TEST, ROLE_LEARNER };
 static void stream(nnt_rng *r, uint64_t seed, uint64_t id, int role) { nnt_rng_init(r, seed, id << 2 | (uint64_t)role); }
 
+/* The RCNN learners: bits to ±1 ((−1)^x, (−1)^y), Algorithm 1 and the first rcnn_tests test
+ * queries (nnt_rcnn_learn_points); the training accuracy is not measured (NaN: each query would be
+ * another depth-L roll-out). */
+static int rcnn_point(const nnt_rcnn_parity_bench_cfg *c, int learner, const nnt_rcnn_parity_data *tr, const nnt_rcnn_parity_data *te,
+                      nnt_rcnn_parity_point *p) {
+  int d = tr->d, m = tr->n, n = te->n < c->rcnn_tests ? te->n : c->rcnn_tests;
+  signed char *X = nnt_xmalloc((size_t)m * d), *y = nnt_xmalloc((size_t)m), *xs = nnt_xmalloc((size_t)n * d);
+  int *pred = nnt_xmalloc(sizeof *pred * (size_t)n), *tmo = nnt_xmalloc(sizeof *tmo * (size_t)n);
+  for (int i = 0; i < m; i++) {
+    for (int b = 0; b < d; b++) X[(size_t)i * d + b] = (signed char)(tr->x[(size_t)i * tr->nw + b / 64] >> (b % 64) & 1 ? -1 : 1);
+    y[i] = (signed char)(tr->y[i] ? -1 : 1);
+  }
+  for (int j = 0; j < n; j++)
+    for (int b = 0; b < d; b++) xs[(size_t)j * d + b] = (signed char)(te->x[(size_t)j * te->nw + b / 64] >> (b % 64) & 1 ? -1 : 1);
+  int st = nnt_rcnn_learn_points("gauss-parity", learner == NNT_RCNN_PARITY_RCNN_NN, m, d, X, y, n, xs, pred, tmo);
+  if (!st) {
+    int ok = 0, agree = 0;
+    for (int j = 0; j < n; j++) ok += pred[j] == (te->y[j] ? -1 : 1), agree += pred[j] == tmo[j];
+    p->acc = (double)ok / n, p->agree_tm = (double)agree / n, p->train_acc = NAN;
+  }
+  free(X), free(y), free(xs), free(pred), free(tmo);
+  return st;
+}
+
 int nnt_rcnn_parity_bench_point(const nnt_rcnn_parity_bench_cfg *c, int d, int m, int learner, int rep, nnt_rcnn_parity_point *p) {
   uint64_t data_id = point_id(d, m, 0, rep), id = point_id(d, m, learner, rep);
   nnt_rng rs, rtr, rte, rl;
@@ -69,8 +103,14 @@ int nnt_rcnn_parity_bench_point(const nnt_rcnn_parity_bench_cfg *c, int d, int m
   nnt_rcnn_parity_data tr, te;
   nnt_rcnn_parity_data_make(&tr, d, m, w, c->noise, &rtr);
   nnt_rcnn_parity_data_make(&te, d, c->tests, w, 0, &rte);
-  *p = (nnt_rcnn_parity_point){.d = d, .m = m, .learner = learner, .rep = rep, .determined = NAN};
+  *p = (nnt_rcnn_parity_point){.d = d, .m = m, .learner = learner, .rep = rep, .determined = NAN, .agree_tm = NAN};
   double t0 = nnt_now();
+  if (learner == NNT_RCNN_PARITY_RCNN || learner == NNT_RCNN_PARITY_RCNN_NN) {
+    int st = rcnn_point(c, learner, &tr, &te, p);
+    p->wall_s = nnt_now() - t0;
+    nnt_rcnn_parity_data_free(&tr), nnt_rcnn_parity_data_free(&te);
+    return st;
+  }
   int st = NNT_OK, ok_train = 0, ok_test = 0, det = 0;
   nnt_rcnn_parity_gauss g;
   nnt_rcnn_parity_mlp net;
@@ -82,7 +122,7 @@ int nnt_rcnn_parity_bench_point(const nnt_rcnn_parity_bench_cfg *c, int d, int m
       st = nnt_rcnn_parity_mlp_train(&net, &tr, &c->mlp, &rl);
       break;
     case NNT_RCNN_PARITY_MAJORITY: constant = nnt_rcnn_parity_majority_fit(&tr); break;
-    case NNT_RCNN_PARITY_NLEARNERS: break;
+    default: break;
   }
   for (int pass = 0; pass < 2 && !st; pass++) {
     const nnt_rcnn_parity_data *D = pass ? &te : &tr;
@@ -121,7 +161,8 @@ static const nnt_sweep_col cols[] = {
     NNT_SWEEP_INT(nnt_rcnn_parity_point, d),        NNT_SWEEP_INT(nnt_rcnn_parity_point, m),
     NNT_SWEEP_INT(nnt_rcnn_parity_point, learner),  NNT_SWEEP_INT(nnt_rcnn_parity_point, rep),
     NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, acc),   NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, train_acc),
-    NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, determined), NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, wall_s)};
+    NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, determined), NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, wall_s),
+    NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, agree_tm)};
 
 int nnt_rcnn_parity_bench_run(const nnt_rcnn_parity_bench_cfg *c, nnt_rcnn_parity_bench_result *r) {
   memset(r, 0, sizeof *r);
@@ -140,11 +181,13 @@ int nnt_rcnn_parity_bench_run(const nnt_rcnn_parity_bench_cfg *c, nnt_rcnn_parit
           pd[i] = d, pm[i] = m, pl[i] = L, pr[i] = q, ids[i] = point_id(d, m, L, q);
           /* the MLP's epochs dominate; elimination and majority cost about one data pass */
           cost[i] = (double)(m + c->tests) * d * (L == NNT_RCNN_PARITY_MLP ? (double)c->mlp.hidden * c->mlp.epochs : 1);
+          if (L >= NNT_RCNN_PARITY_RCNN) /* m + rcnn_tests roll-outs of about m·d² steps */
+            cost[i] = (double)(m + c->rcnn_tests) * m * d * d * (L == NNT_RCNN_PARITY_RCNN_NN ? 1000 : 1);
         }
   /* everything a point depends on except the lists themselves (a resume may extend them) */
   char config[256];
-  snprintf(config, sizeof config, "k=%d noise=%.17g tests=%d hidden=%d epochs=%d lr=%.17g seed=%" PRIu64, c->k, c->noise, c->tests,
-           c->mlp.hidden, c->mlp.epochs, c->mlp.lr, c->seed);
+  snprintf(config, sizeof config, "k=%d noise=%.17g tests=%d rcnn_tests=%d hidden=%d epochs=%d lr=%.17g seed=%" PRIu64, c->k, c->noise,
+           c->tests, c->rcnn_tests, c->mlp.hidden, c->mlp.epochs, c->mlp.lr, c->seed);
   bench_ctx bc = {c, pd, pm, pl, pr};
   r->points = nnt_xcalloc((size_t)n, sizeof *r->points);
   nnt_sweep sw = {.name = "parity bench", .config = config, .npoints = n, .ids = ids, .cost = cost,
@@ -159,11 +202,12 @@ int nnt_rcnn_parity_bench_run(const nnt_rcnn_parity_bench_cfg *c, nnt_rcnn_parit
   r->agg = nnt_xcalloc((size_t)na, sizeof *r->agg);
   for (int a = 0; a < na; a++) { /* the reps of aggregate a are points a*reps .. a*reps + reps-1 */
     const nnt_rcnn_parity_point *p = r->points + (size_t)a * c->reps;
-    double s = 0, s2 = 0, w = 0;
-    for (int q = 0; q < c->reps; q++) s += p[q].acc, w += p[q].wall_s;
+    double s = 0, s2 = 0, w = 0, ag = 0;
+    for (int q = 0; q < c->reps; q++) s += p[q].acc, w += p[q].wall_s, ag += p[q].agree_tm;
     double mean = s / c->reps;
     for (int q = 0; q < c->reps; q++) s2 += (p[q].acc - mean) * (p[q].acc - mean);
-    r->agg[a] = (nnt_rcnn_parity_agg){p->d, p->m, p->learner, c->reps, mean, c->reps > 1 ? sqrt(s2 / (c->reps - 1)) : 0, w / c->reps};
+    r->agg[a] = (nnt_rcnn_parity_agg){p->d, p->m, p->learner, c->reps, mean, c->reps > 1 ? sqrt(s2 / (c->reps - 1)) : 0, w / c->reps,
+                                ag / c->reps};
   }
   return NNT_OK;
 }

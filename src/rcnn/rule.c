@@ -130,7 +130,9 @@ int nnt_rcnn_rule_forward(nnt_rcnn_rule_net *net, const signed char *x, int64_t 
     int nchanged = 0;
     for (int j = 0; j < ncand; j++) {
       int i = net->cand[j], r = i / C, c = i % C, flag;
-      int32_t v = nnt_rcnn_rule_cell(net, net->cur[i], at(net, r - 1, c), at(net, r + 1, c), at(net, r, c - 1), at(net, r, c + 1), &flag);
+      int32_t pt[5] = {net->cur[i], at(net, r - 1, c), at(net, r + 1, c), at(net, r, c - 1), at(net, r, c + 1)};
+      int32_t v = nnt_rcnn_rule_cell(net, pt[0], pt[1], pt[2], pt[3], pt[4], &flag);
+      if (net->visit) net->visit(net->visit_ctx, pt, v, flag);
       net->alive[i] &= (unsigned char)flag;
       net->newval[j] = v;
       if (v != net->cur[i]) net->list[nchanged++] = j;
@@ -164,12 +166,16 @@ int nnt_rcnn_rule_forward(nnt_rcnn_rule_net *net, const signed char *x, int64_t 
 }
 
 int nnt_rcnn_rule_train(nnt_rcnn_rule_net *net, const signed char *X, const signed char *y, unsigned char *fzero) {
+  return nnt_rcnn_rule_train_steps(net, X, y, net->m + 1, fzero);
+}
+
+int nnt_rcnn_rule_train_steps(nnt_rcnn_rule_net *net, const signed char *X, const signed char *y, int steps, unsigned char *fzero) {
   int m = net->m, D = net->d, C = net->cols;
   int64_t S = net->tern.scale;
   signed char *z = xcalloc((size_t)D, 1);
   memset(net->W, 0, sizeof *net->W * (size_t)(m + 1) * (D + 1));
   int st = NNT_OK;
-  for (int i = 0; i <= m && !st; i++) {
+  for (int i = 0; i <= m && i < steps && !st; i++) {
     int yi = i < m ? y[i] : 1; /* the dummy example (1_d, +1) comes last */
     for (int b = 0; b < D; b++) z[b] = i < m ? X[(size_t)i * D + b] : 1;
     int64_t F;

@@ -1,10 +1,13 @@
 /* rule_learn.c — the rule-level experiment: a parity dataset, Algorithm 1, and every test point
  * run both inside the RCNN and on the direct 2-D TM simulator. */
+#include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nnt_error.h"
 #include "nnt_progress.h"
+#include "nnt_rcnn_nn.h"
 #include "nnt_rcnn_rule.h"
 #include "nnt_rng.h"
 
@@ -13,13 +16,70 @@ void nnt_rcnn_learn_cfg_default(nnt_rcnn_learn_cfg *c, nnt_preset preset) {
   if (preset == NNT_PRESET_QUICK) c->d = 4, c->m = 10, c->tests = 20;
 }
 
+/* Level 1: Algorithm 1 and the predictions again on the compiled network, each evaluated patch
+ * checked against the trained rule net's f̄; the rule level's outputs become the reference. */
+static int learn_nn(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_tm2d *tm, nnt_rcnn_rule_net *rule, const signed char *X,
+                    const signed char *y, const signed char *xs, nnt_rcnn_learn_result *r) {
+  nnt_rcnn_cnet cn;
+  nnt_rcnn_nn nn;
+  int st = nnt_rcnn_cnet_compile(&cn, tm);
+  if (st) return st;
+  if ((st = nnt_rcnn_nn_init(&nn, &cn, rule, c->m, c->d, c->work, r->L, !c->nocache))) return nnt_rcnn_cnet_free(&cn), st;
+  r->h1 = cn.h1, r->h2 = cn.h2;
+  long nv;
+  nnt_rcnn_cnet_stats(&cn, &r->nonzeros, &nv);
+  r->rule_s = r->train_s + r->test_s;
+  double *f = malloc(sizeof *f * (size_t)(c->m + 1)), t0 = nnt_now();
+  if (!f) abort();
+  nnt_rcnn_nn_train(&nn, X, y, f);
+  r->train_s = nnt_now() - t0;
+  r->w_err = nnt_rcnn_nn_w_err(&nn, X, y);
+  for (int i = 0; i <= c->m; i++)
+    if (fabs(f[i]) > r->f_sgd) r->f_sgd = fabs(f[i]);
+  free(f);
+  /* the predictions in parallel, one network (grid, cache) per thread, the trained W copied */
+  int nt = omp_get_max_threads() < c->tests ? omp_get_max_threads() : c->tests;
+  nnt_rcnn_nn *nets = calloc((size_t)nt, sizeof *nets);
+  if (!nets) abort();
+  nets[0] = nn;
+  for (int k = 1; k < nt; k++) {
+    nnt_rcnn_nn_init(&nets[k], &cn, rule, c->m, c->d, c->work, r->L, !c->nocache); /* sizes already accepted */
+    memcpy(nets[k].W, nn.W, sizeof *nn.W * (size_t)(c->m + 1) * (c->d + 1));
+  }
+  t0 = nnt_now();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+  for (int j = 0; j < c->tests; j++) {
+    nnt_rcnn_learn_point *p = &r->pt[j];
+    p->f_rule = p->f;
+    p->f = nnt_rcnn_nn_forward(&nets[omp_get_thread_num()], xs + (size_t)j * c->d);
+    p->rcnn = fabs(p->f - 1) < 1e-6 ? 1 : fabs(p->f + 1) < 1e-6 ? -1 : 0;
+  }
+  r->test_s = nnt_now() - t0;
+  r->agree = r->correct = 0;
+  for (int j = 0; j < c->tests; j++) {
+    const nnt_rcnn_learn_point *p = &r->pt[j];
+    if (fabs(p->f - p->f_rule) > r->f_err) r->f_err = fabs(p->f - p->f_rule);
+    r->agree += p->rcnn == p->tm, r->correct += p->rcnn == p->truth;
+  }
+  for (int k = 0; k < nt; k++) {
+    const nnt_rcnn_nn *q = &nets[k];
+    if (q->max_verr > r->max_verr) r->max_verr = q->max_verr;
+    if (q->max_gerr > r->max_gerr) r->max_gerr = q->max_gerr;
+    r->nchecked += q->nchecked, r->offgrid += q->offgrid, r->ncache += q->ncache, r->nlookup += q->nlookup, r->nhit += q->nhit;
+    nnt_rcnn_nn_free(&nets[k]);
+  }
+  free(nets);
+  nnt_rcnn_cnet_free(&cn);
+  return NNT_OK;
+}
+
 int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
   memset(r, 0, sizeof *r);
   int nl = 0;
   while (nnt_rcnn_tm2d_learner_names[nl]) nl++;
   if (c->learner < 0 || c->learner >= nl) return nnt_fail(NNT_EINVAL, "rcnn learn: learner %d is not one of the %d bundled", c->learner, nl);
-  if (c->d < 1 || c->d > 64 || c->m < 1 || c->m > 10000 || c->tests < 1 || c->work < 1 || c->depth < 0)
-    return nnt_fail(NNT_EINVAL, "rcnn learn: need 1 <= d <= 64, 1 <= m <= 10000, tests >= 1, work >= 1, depth >= 0");
+  if (c->d < 1 || c->d > 64 || c->m < 1 || c->m > 10000 || c->tests < 1 || c->work < 1 || c->depth < 0 || c->level < 0 || c->level > 1)
+    return nnt_fail(NNT_EINVAL, "rcnn learn: need 1 <= d <= 64, 1 <= m <= 10000, tests >= 1, work >= 1, depth >= 0, level 0 or 1");
   int d = c->d, m = c->m, st;
   nnt_rcnn_tm2d tm;
   if ((st = nnt_rcnn_tm2d_learner(&tm, nnt_rcnn_tm2d_learner_names[c->learner]))) return st;
@@ -68,6 +128,7 @@ int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
       r->agree += p->rcnn == p->tm, r->correct += p->rcnn == p->truth;
     }
     r->test_s = nnt_now() - t0;
+    if (!st && c->level == 1) st = learn_nn(c, &tm, &net, X, y, xs, r);
     nnt_rcnn_tern_set u;
     nnt_rcnn_tern_universe(&u, &net.tern, tm.nstates);
     r->nvalues = net.seen.count, r->nuniverse = u.count, r->values_ok = nnt_rcnn_tern_set_within(&net.seen, &u);
@@ -81,3 +142,48 @@ int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
 }
 
 void nnt_rcnn_learn_result_free(nnt_rcnn_learn_result *r) { free(r->pt), r->pt = NULL; }
+
+int nnt_rcnn_learn_points(const char *name, int nn, int m, int d, const signed char *X, const signed char *y, int n,
+                          const signed char *xs, int *pred, int *tm_out) {
+  nnt_rcnn_tm2d tm;
+  int st = nnt_rcnn_tm2d_learner(&tm, name);
+  if (st) return st;
+  long tmax = 0;
+  for (int j = 0; j < n && !st; j++) {
+    nnt_rcnn_tm2d_tape tape;
+    nnt_rcnn_tm2d_result tr;
+    if (!(st = nnt_rcnn_tm2d_tape_xor(&tape, m, d, 1, X, y, xs + (size_t)j * d)))
+      st = nnt_rcnn_tm2d_run(&tm, &tape, 1000000000, &tr), nnt_rcnn_tm2d_tape_free(&tape);
+    tm_out[j] = st ? 0 : tr.output;
+    if (!st && tr.steps > tmax) tmax = tr.steps;
+  }
+  int L = m + d + 1 > tmax + 1 ? m + d + 1 : (int)tmax + 1;
+  nnt_rcnn_rule_net net;
+  if (!st && !(st = nnt_rcnn_rule_init(&net, &tm, m, d, 1, L))) {
+    if (!nn) {
+      st = nnt_rcnn_rule_train(&net, X, y, NULL);
+      for (int j = 0; j < n && !st; j++) {
+        int64_t F;
+        st = nnt_rcnn_rule_forward(&net, xs + (size_t)j * d, &F);
+        pred[j] = F == net.tern.scale ? 1 : F == -net.tern.scale ? -1 : 0;
+      }
+    } else {
+      nnt_rcnn_cnet cn;
+      nnt_rcnn_nn net_nn;
+      if (!(st = nnt_rcnn_cnet_compile(&cn, &tm))) {
+        if (!(st = nnt_rcnn_nn_init(&net_nn, &cn, NULL, m, d, 1, L, 1))) {
+          nnt_rcnn_nn_train(&net_nn, X, y, NULL);
+          for (int j = 0; j < n; j++) {
+            double f = nnt_rcnn_nn_forward(&net_nn, xs + (size_t)j * d);
+            pred[j] = fabs(f - 1) < 1e-6 ? 1 : fabs(f + 1) < 1e-6 ? -1 : 0;
+          }
+          nnt_rcnn_nn_free(&net_nn);
+        }
+        nnt_rcnn_cnet_free(&cn);
+      }
+    }
+    nnt_rcnn_rule_free(&net);
+  }
+  nnt_rcnn_tm2d_free(&tm);
+  return st;
+}

@@ -75,7 +75,46 @@ endforeach()
 nnt_cli_test(rcnn_learn_depth_ok 0 "depth L=1192 \\(largest TM step count t=1191\\).*agree_tm=1/1" rcnn learn --d 4 --m 10 --tests 1 --seed 1)
 nnt_cli_test(rcnn_learn_depth_short 1 "    1  none  -1    -1     1191.*DISAGREE.*agree_tm=0/1.*disagrees with the direct TM on 1 of 1 points"
              rcnn learn --d 4 --m 10 --tests 1 --seed 1 --depth 1191)
-nnt_cli_test(rcnn_learn_bad_level 2 "--level: 'nn' is not one of rule" rcnn learn --level nn)
+nnt_cli_test(rcnn_learn_bad_level 2 "--level: 'gpu' is not one of rule\\|nn" rcnn learn --level gpu)
+nnt_cli_test(rcnn_learn_bad_cache 2 "--no-cache: only with --level nn" rcnn learn --no-cache)
 nnt_cli_test(rcnn_learn_bad_d 2 "--d: 0 is out of range" rcnn learn --d 0)
 nnt_cli_test(rcnn_learn_bad_learner 2 "--learner: 'gauss' is not one of" rcnn learn --learner gauss)
 nnt_cli_test(rcnn_learn_bad_work 2 "--work: 0 is out of range" rcnn learn --work 0)
+
+# The compiled ReLU network (--level nn): Algorithm 1 with real gradients memorises exactly, every
+# patch evaluation matches f̄, every point agrees with the direct TM; with the patch cache, the
+# default (d = 4, and the contract's d = 8, m = 18, 100 points: seconds, label slow) and without it
+# (--no-cache, a small learner).
+nnt_cli_test(rcnn_learn_nn_quick 0 "level nn.*nn memorisation: max \\|W - \\(1/3\\)\\[y x, y\\]\\| = 0; max \\|f\\| over the SGD steps = 0\nnn vs rule level: [0-9]+ patch evaluations checked \\(distinct patches per thread\\), max value error [0-9.e-]+, max gradient error 0, off the value grid 0.*agree_tm=5/5 correct=5/5"
+             rcnn learn --d 4 --m 10 --tests 5 --seed 1 --level nn)
+nnt_cli_test(rcnn_learn_nn_nocache 0 "patch cache off.*max \\|W - \\(1/3\\)\\[y x, y\\]\\| = 0.*max gradient error 0, off the value grid 0.*agree_tm=6/6"
+             rcnn learn --learner first-label --d 3 --m 5 --tests 6 --seed 2 --level nn --no-cache)
+nnt_cli_test(rcnn_learn_nn_d8 0 "max gradient error 0, off the value grid 0.*agree_tm=100/100 correct=100/100"
+             rcnn learn --learner gauss-parity --d 8 --m 18 --tests 100 --level nn)
+set_tests_properties(cli/rcnn_learn_nn_d8 PROPERTIES LABELS "cli;slow")
+nnt_cli_test(rcnn_learn_nn_depth_short 1 "DISAGREE.*agree_tm=0/1" rcnn learn --d 3 --m 7 --tests 1 --seed 11 --depth 500 --level nn)
+nnt_cli_test(rcnn_compile_quick 0 "layer 1  V1 5400 x 9, 5400 nonzeros.*distinct values: [0-9]+ .*visited: [0-9]+ distinct patches.*max value error [0-9.e-]+, max gradient error 0 "
+             rcnn compile --quick)
+nnt_cli_test(rcnn_compile_first_label 0 "first-label \\(16 states\\).*value universe 74.*max gradient error 0 " rcnn compile --learner first-label --d 3 --m 5)
+nnt_cli_test(rcnn_compile_bad_d 2 "--d: 17 is out of range" rcnn compile --d 17)
+# The RCNN learners in the parity benchmark: rule level and compiled network agree with the direct TM
+# on every query (agree_tm = 1) and learn the parity once m >> d; rcnn-nn refuses large d (exit 2).
+nnt_cli_test(parity_rcnn 0 "agree_tm\n.* 4 +16 +rcnn +1\\.0000 +0\\.0000 +[0-9.e-]+ +1\\.0000\n +4 +16 +rcnn-nn +1\\.0000 +0\\.0000 +[0-9.e-]+ +1\\.0000"
+             parity bench --quick --d 4 --m 8,16 --learners gauss,rcnn,rcnn-nn --reps 1 --rcnn-tests 5 --force --out ${CMAKE_BINARY_DIR}/parity-rcnn)
+nnt_cli_test(parity_rcnn_nn_big_d 2 "rcnn-nn needs d <= 8 and m <= 64 \\(got d=16 m=8\\)"
+             parity bench --d 16 --m 8 --learners rcnn-nn --out ${CMAKE_BINARY_DIR}/parity-never)
+# Grid snapshots (the paper's Figure 3) as images: at SGD step 5, layer 3 the -1/9 band of the
+# memorisation phase covers rows 3..7 between memorised rows and unreached zeros; after L layers
+# only the output cell (1,1) is non-blank; four PNG + SVG pairs; --out is required.
+set(snap ${CMAKE_BINARY_DIR}/rcnn-snapshot)
+add_test(NAME cli/rcnn_snapshot
+         COMMAND sh -c "rm -rf '${snap}' && '${NNT_EXE}' rcnn snapshot --out '${snap}' > '${snap}.txt' && \
+grep -q 'memorise: memorisation phase: SGD step 5, layer 3' '${snap}.txt' && \
+grep -A4 'memorise:' '${snap}.txt' | tail -2 | grep -q '^ *-0.1111-0.1111-0.1111-0.1111-0.1111 | 1.0000' && \
+grep -A1 '^final:' '${snap}.txt' | tail -1 | grep -q '^ *-0.1856 0.1111 0.1111 0.1111 0.1111 | 0.1111' && \
+for f in memorise memory compute final; do test -s '${snap}/'$f.png && test -s '${snap}/'$f.svg || exit 1; done")
+set_tests_properties(cli/rcnn_snapshot PROPERTIES LABELS cli)
+nnt_cli_test(rcnn_snapshot_no_out 2 "--out DIR is required" rcnn snapshot)
+nnt_cli_test(rcnn_compile_lemma 0 "Lemma 5/6 compiler on the visited patches\ndomain X: 356 distinct patches.*W1 +[0-9]+ nonzeros, \\|U\\| = [0-9]+ \\(Lemma 6 bound [0-9]+\\), all in U: yes.*W2\\+ +[0-9]+ nonzeros, \\|U\\| = 1 \\(Lemma 6 bound 1\\), all in U: yes.*max gradient error 0 on X"
+             rcnn compile --compiler lemma --learner dictator --d 2 --m 2 --tests 2)
+nnt_cli_test(rcnn_compile_lemma_big 2 "the limit is 2000" rcnn compile --compiler lemma --d 4 --m 10)
