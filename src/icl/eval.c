@@ -35,7 +35,7 @@ void nnt_icl_eval_cfg_default(nnt_icl_eval_cfg *c, nnt_preset p) {
   const double mix[4] = {0, 0.1, 0.3, 0.5};
   for (int i = 0; i < 4; i++) c->mix[i] = mix[i];
   c->prompts = quick ? 128 : 640, c->batch = 64;
-  c->ridge = 1e-3;
+  c->ridge = 1; /* tames the interpolation spike at k ≈ d; leaves k >> d as OLS (docs/icl.md) */
   c->direct = 1;
   c->dc = (nnt_icl_direct_cfg){.depth = 0, .width = 32, .steps = 100, .lr = 5e-3};
   const int ksf[7] = {1, 2, 5, 10, 20, 30, 44}, ksq[3] = {1, 5, 10};
