@@ -8,6 +8,7 @@
 #include "../nnt_test.h"
 #include "nnt_error.h"
 #include "nnt_icl_eval.h"
+#include "nnt_icl_gpt.h"
 
 /* Gaussian elimination with partial pivoting on an m×m system (A row-major, overwritten). */
 static void gauss(double *A, double *b, int m) {
@@ -56,6 +57,10 @@ static int mean_model(void *ctx, const float *xs, const float *ys, int B, int n,
     }
   }
   return NNT_OK;
+}
+
+static int gpt_model(void *ctx, const float *xs, const float *ys, int B, int n, float *pred) {
+  return nnt_icl_gpt_predict(ctx, xs, ys, B, n, pred);
 }
 
 static void small_cfg(nnt_icl_eval_cfg *c) {
@@ -227,6 +232,54 @@ int main(void) {
     unlink(path);
     rmdir(dir);
     nnt_icl_eval_result_free(&a);
+  }
+  /* a trained model (micro, 3 steps) through load and predict, beyond its training length: the
+   * run's pooled R² equals one computed here from the model's predictions on the same prompts */
+  {
+    nnt_icl_train_cfg tc;
+    nnt_icl_train_cfg_default(&tc, NNT_ICL_PRESET_MICRO, NNT_ATTN_SOFTMAX, 3);
+    tc.steps = 3, tc.ckpt_every = 3, tc.log_every = 1;
+    char dir[] = "/tmp/nnt_icl_modelXXXXXX", path[256];
+    CHECK(mkdtemp(dir) != NULL);
+    nnt_icl_train_result tr;
+    CHECK(nnt_icl_train_run(&tc, dir, 0, &tr) == NNT_OK);
+    nnt_icl_train_result_free(&tr);
+    snprintf(path, sizeof path, "%s/model.ckpt", dir);
+    nnt_icl_gpt *m = NULL;
+    CHECK(nnt_icl_gpt_load(path, &m) == NNT_OK);
+    if (m) {
+      nnt_icl_eval_cfg c;
+      small_cfg(&c);
+      c.task = *nnt_icl_gpt_task(m);
+      c.task.n = tc.task.n * 3 / 2; /* beyond the training length, within the slots */
+      c.nmix = 1, c.mix[0] = 0.3, c.direct = 0, c.prompts = 8, c.batch = 4;
+      c.model = gpt_model, c.model_ctx = m, c.model_tag = path;
+      nnt_icl_eval_result res;
+      CHECK(nnt_icl_eval_run(&c, &res) == NNT_OK);
+      int n = c.task.n, d = c.task.d;
+      nnt_icl_task t = c.task;
+      t.mix2 = 0.3;
+      float *xs = malloc(sizeof(float) * 8 * n * d), *ys = malloc(sizeof(float) * 8 * n), *pr = malloc(sizeof(float) * 8 * n);
+      CHECK(nnt_icl_task_sample(&t, c.seed, NNT_ICL_TEST_FIRST, 8, xs, ys) == NNT_OK);
+      CHECK(nnt_icl_gpt_predict(m, xs, ys, 8, n, pr) == NNT_OK);
+      for (int k = 0; k < n; k += n - 1) {
+        double my = 0, ss = 0, sse = 0;
+        for (int b = 0; b < 8; b++) my += ys[b * n + k] / 8.0;
+        for (int b = 0; b < 8; b++)
+          ss += (ys[b * n + k] - my) * (ys[b * n + k] - my), sse += ((double)pr[b * n + k] - ys[b * n + k]) * ((double)pr[b * n + k] - ys[b * n + k]);
+        int i = nnt_icl_eval_at(&res, 0, NNT_ICL_PRED_MODEL, k);
+        CHECK(res.pooled_ok[i]);
+        CHECK_CLOSE(res.pooled[i], 1 - sse / ss, 1e-9);
+      }
+      nnt_icl_eval_result_free(&res);
+      c.task.n = nnt_icl_gpt_arch_of(m)->n_pos / 2 + 1; /* past the position slots: the model's error */
+      c.nk = 0;
+      CHECK(nnt_icl_eval_run(&c, &res) == NNT_EINVAL);
+      free(xs), free(ys), free(pr);
+      nnt_icl_gpt_free(m);
+    }
+    unlink(path);
+    rmdir(dir);
   }
   /* bad input before any work */
   {
