@@ -385,7 +385,7 @@ int cli_icl_sweep_depth(int argc, char **argv) {
     wall += res[i].stats.wall_s;
   }
   if (!st) {
-    printf("R² (pooled; per-batch mean ± sd) at k in-context examples, test x ~ the training distribution, %d prompts\n",
+    printf("R² (pooled; depth.csv adds the per-batch mean and sd) at k in-context examples, x ~ the training distribution, %d prompts\n",
            c.prompts);
     printf("%-40s %6s %5s %5s %8s", "model", "layers", "heads", "embd", "attn");
     for (int e = 0; e < o.nex; e++) printf("   model k=%-3d  mean  ridge", o.examples[e]);
