@@ -3,10 +3,12 @@
 
 int cli_icl_construct(int argc, char **argv);       /* construct_icl.c */
 int cli_icl_construct_sweep(int argc, char **argv); /* construct_icl.c */
+int cli_icl_train(int argc, char **argv);           /* train_icl.c */
 
 static const cli_sub subs[] = {
     {"construct", cli_icl_construct, "the explicit Theorem-1 transformer running projected GD, checked against direct GD"},
     {"construct-sweep", cli_icl_construct_sweep, "the construction's error against the number M of ReLU pieces"},
+    {"train", cli_icl_train, "pretrain the GPT-2-style in-context learner (presets micro, mini, small, paper)"},
 };
 
 int cmd_icl(int argc, char **argv) { return cli_dispatch("icl", subs, (int)(sizeof subs / sizeof *subs), argc, argv); }
