@@ -11,6 +11,7 @@
 #include "nnt_error.h"
 #include "nnt_init.h"
 #include "nnt_nn.h"
+#include "nnt_progress.h"
 
 const char *const nnt_icl_attn_names[] = {"softmax", "relu", NULL};
 
@@ -25,6 +26,22 @@ const char *const nnt_icl_attn_names[] = {"softmax", "relu", NULL};
     }                                                                                              \
   } while (0)
 #define EW_ROWS 64 /* rows per chunk of the element-wise layers */
+
+/* Wall time per phase (nnt_icl_gpt_profile), on the calling thread. */
+static _Thread_local double prof[NNT_ICL_PROF_N];
+#define PROF(k, ...)          \
+  do {                        \
+    double t0_ = nnt_now();   \
+    __VA_ARGS__;              \
+    prof[k] += nnt_now() - t0_; \
+  } while (0)
+
+void nnt_icl_gpt_profile(double seconds[NNT_ICL_PROF_N], int reset) {
+  if (seconds) memcpy(seconds, prof, sizeof prof);
+  if (reset) memset(prof, 0, sizeof prof);
+}
+const char *const nnt_icl_prof_names[] = {"linear (forward, input gradient)", "linear (weight gradient)", "attention",
+                                          "layer norm", "GELU", NULL};
 
 #define NNT_REAL_BITS 32
 #include "nnt_real.h"
