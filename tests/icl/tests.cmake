@@ -1,7 +1,37 @@
 # Command-line tests of nnt icl (seed 003). Each helper adds its own block below.
 
-# construct
+# construct: the Theorem-1 transformer against direct projected GD; bad input (one line, exit 2).
+set(_icl_o ${CMAKE_BINARY_DIR}/icl-test)
 nnt_cli_test(icl_help 0 "construct" icl --help)
+nnt_cli_test(icl_construct_identity 0 "token width D=113, 10 layers per GD step.*invariants: w copies identical and scratch zero after every block: yes\nmax_err=[0-9.]+e-1[3-9]"
+             icl construct --act identity --steps 10 --M 4 --tol 1e-12 --out ${_icl_o}/identity)
+nnt_cli_test(icl_construct_sigmoid 0 "   5 +[0-9.]+e-0[345] .* ok\n.*max_err=[0-9.]+e-0[345]" icl construct --act sigmoid --M 32 --steps 5)
+nnt_cli_test(icl_construct_tol_fail 1 "max_err=.*exceeds --tol" icl construct --act sigmoid --M 8 --steps 3 --tol 1e-9)
+nnt_cli_test(icl_construct_sweep 0 "   16 .*\n   32 .*\nfit: \\|w_TF-w_GD\\|_2 ~ M\\^-[12]\\.[0-9]" icl construct-sweep --M 8,16,32 --steps 5 --out ${_icl_o}/sweep)
+nnt_cli_test(icl_construct_bad_N 2 "--N: 1 is out of range" icl construct --N 1)
+nnt_cli_test(icl_construct_bad_M 2 "--M: 1 is out of range" icl construct --M 1)
+nnt_cli_test(icl_construct_bad_act 2 "--act" icl construct --act swish)
+nnt_cli_test(icl_construct_bad_eta 2 "--eta must be > 0" icl construct --eta 0)
+nnt_cli_test(icl_construct_bad_gate 1 "reaches the gate G" icl construct --act identity --gate 0.001 --steps 2)
+
+# eval
+# Acceptance 17 at the paper's task size: ~5 s per run in Release, far longer under the sanitizers.
+foreach(t icl/test_eval_paper icl/test_eval_paper@generic icl/test_eval_paper@avx2 icl/test_eval_paper@avx512)
+  if(TEST ${t})
+    set_tests_properties(${t} PROPERTIES LABELS "unit;slow")
+  endif()
+endforeach()
+nnt_cli_test(icl_baselines_help 0 "prompt mean.*--direct-k" icl baselines --help)
+nnt_cli_test(icl_baselines_bad_mix 2 "--mix: 1.5 is out of range" icl baselines --mix 0,1.5 --out ${_icl_o}/never)
+nnt_cli_test(icl_baselines_bad_prompts 2 "--prompts \\(100\\) must be a positive multiple of --batch \\(64\\)" icl baselines --prompts 100 --out ${_icl_o}/never)
+nnt_cli_test(icl_baselines_bad_k 2 "--direct-k: 20 is not a position 0..19" icl baselines --n 20 --direct-k 5,20 --out ${_icl_o}/never)
+nnt_cli_test(icl_baselines_bad_depth 2 "--depth: 1 is out of range" icl baselines --depth 1 --out ${_icl_o}/never)
+nnt_cli_test(icl_eval_no_model 2 "--model DIR/model.ckpt is required" icl eval --out ${_icl_o}/never)
+nnt_cli_test(icl_eval_missing_model 2 "model.ckpt" icl eval --model ${_icl_o}/none/model.ckpt --out ${_icl_o}/never)
+nnt_cli_test(icl_depth_no_models 2 "--models .* is required" icl sweep-depth --out ${_icl_o}/never)
+# A small run: every predictor on both mixtures, direct training only at k = 2 ("-" elsewhere).
+nnt_cli_test(icl_baselines_quick 0 "0\\.5 N\\(\\+mu,I\\)[^\n]*\n +k +mean +ridge +knn3 +direct_best +direct_final\n[^\n]*\n   1 +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +- +-\n   2 +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\)\n.*0 points stored, 4 computed"
+             icl baselines --quick --n 12 --prompts 64 --batch 32 --mix 0,0.5 --direct-k 2 --force --out ${_icl_o}/baselines)
 
 # train (GPT-2 in-context learner)
 nnt_cli_test(icl_train_micro 0 "micro preset, relu attention.*final_loss=" icl train --preset micro --attn relu --steps 100 --force --threads 1 --out ${CMAKE_BINARY_DIR}/icl-train-micro)
