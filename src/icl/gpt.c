@@ -45,10 +45,16 @@ const char *const nnt_icl_prof_names[] = {"linear (forward, input gradient)", "l
 
 #define NNT_REAL_BITS 32
 #include "nnt_real.h"
+#define GELU_FWD(out, inp, n) nnt_gelu_tanh_fast_forward(out, inp, n)
+#define GELU_BWD(dinp, dout, inp, n) nnt_gelu_tanh_fast_backward(dinp, dout, inp, n)
 #include "gpt_model.inc"
 #undef NNT_REAL_BITS
+#undef GELU_FWD
+#undef GELU_BWD
 #define NNT_REAL_BITS 64
 #include "nnt_real.h"
+#define GELU_FWD(out, inp, n) nnt_gelu_forward_f64(out, inp, n, NNT_GELU_TANH)
+#define GELU_BWD(dinp, dout, inp, n) nnt_gelu_backward_f64(dinp, dout, inp, n, NNT_GELU_TANH)
 #include "gpt_model.inc"
 #undef NNT_REAL_BITS
 #include "nnt_real.h"
