@@ -16,11 +16,13 @@
 const char *const nnt_icl_attn_names[] = {"softmax", "relu", NULL};
 
 /* Runs the statement (the last argument) over chunks of R rows of N, r0 the chunk's first row and rn
- * its rows; in parallel from 1024 rows (below, a parallel region costs more than it saves). */
+ * its rows; in parallel from 1024 rows (below, a parallel region costs more than it saves), chunks
+ * handed out dynamically so that a thread the OS preempts holds up no one (a chunk's result does not
+ * depend on the thread that computes it). */
 #define ROW_CHUNKS(N, R, ...)                                                                     \
   do {                                                                                             \
     int n_ = (N), R_ = (R), nc_ = (n_ + R_ - 1) / R_;                                              \
-    _Pragma("omp parallel for schedule(static) if (nc_ > 1 && n_ >= 1024)") for (int c_ = 0; c_ < nc_; c_++) { \
+    _Pragma("omp parallel for schedule(dynamic) if (nc_ > 1 && n_ >= 1024)") for (int c_ = 0; c_ < nc_; c_++) { \
       int r0 = c_ * R_, rn = n_ - r0 < R_ ? n_ - r0 : R_;                                          \
       __VA_ARGS__;                                                                                 \
     }                                                                                              \
