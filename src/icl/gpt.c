@@ -11,26 +11,52 @@
 #include "nnt_error.h"
 #include "nnt_init.h"
 #include "nnt_nn.h"
+#include "nnt_progress.h"
 
 const char *const nnt_icl_attn_names[] = {"softmax", "relu", NULL};
 
-/* Runs the statement (the last argument) over chunks of R rows of N in parallel: r0 the chunk's first row, rn its rows. */
+/* Runs the statement (the last argument) over chunks of R rows of N, r0 the chunk's first row and rn
+ * its rows; in parallel from 1024 rows (below, a parallel region costs more than it saves), chunks
+ * handed out dynamically so that a thread the OS preempts holds up no one (a chunk's result does not
+ * depend on the thread that computes it). */
 #define ROW_CHUNKS(N, R, ...)                                                                     \
   do {                                                                                             \
     int n_ = (N), R_ = (R), nc_ = (n_ + R_ - 1) / R_;                                              \
-    _Pragma("omp parallel for schedule(static) if (nc_ > 1)") for (int c_ = 0; c_ < nc_; c_++) { \
+    _Pragma("omp parallel for schedule(dynamic) if (nc_ > 1 && n_ >= 1024)") for (int c_ = 0; c_ < nc_; c_++) { \
       int r0 = c_ * R_, rn = n_ - r0 < R_ ? n_ - r0 : R_;                                          \
       __VA_ARGS__;                                                                                 \
     }                                                                                              \
   } while (0)
 #define EW_ROWS 64 /* rows per chunk of the element-wise layers */
 
+/* Wall time per phase (nnt_icl_gpt_profile), on the calling thread. */
+static _Thread_local double prof[NNT_ICL_PROF_N];
+#define PROF(k, ...)          \
+  do {                        \
+    double t0_ = nnt_now();   \
+    __VA_ARGS__;              \
+    prof[k] += nnt_now() - t0_; \
+  } while (0)
+
+void nnt_icl_gpt_profile(double seconds[NNT_ICL_PROF_N], int reset) {
+  if (seconds) memcpy(seconds, prof, sizeof prof);
+  if (reset) memset(prof, 0, sizeof prof);
+}
+const char *const nnt_icl_prof_names[] = {"linear (forward, input gradient)", "linear (weight gradient)", "attention",
+                                          "layer norm", "GELU", NULL};
+
 #define NNT_REAL_BITS 32
 #include "nnt_real.h"
+#define GELU_FWD(out, inp, n) nnt_gelu_tanh_fast_forward(out, inp, n)
+#define GELU_BWD(dinp, dout, inp, n) nnt_gelu_tanh_fast_backward(dinp, dout, inp, n)
 #include "gpt_model.inc"
 #undef NNT_REAL_BITS
+#undef GELU_FWD
+#undef GELU_BWD
 #define NNT_REAL_BITS 64
 #include "nnt_real.h"
+#define GELU_FWD(out, inp, n) nnt_gelu_forward_f64(out, inp, n, NNT_GELU_TANH)
+#define GELU_BWD(dinp, dout, inp, n) nnt_gelu_backward_f64(dinp, dout, inp, n, NNT_GELU_TANH)
 #include "gpt_model.inc"
 #undef NNT_REAL_BITS
 #include "nnt_real.h"

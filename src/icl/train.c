@@ -61,6 +61,14 @@ int nnt_icl_train_check(const nnt_icl_train_cfg *c) {
 
 /* ------------------------------------------------------------------------ checkpoint meta */
 
+/* A number written with 17 significant digits, which strtod reads back exactly (cJSON's own
+ * printing accepts a 1-ulp difference, and the loss log must resume bit for bit). */
+static cJSON *exact(double v) {
+  char buf[40];
+  snprintf(buf, sizeof buf, "%.17g", v);
+  return cJSON_CreateRaw(buf);
+}
+
 char *icl_meta_write(const nnt_icl_train_cfg *c, int nlog, const long long *log_step, const double *log_loss,
                      double wsum, int wcount) {
   cJSON *j = cJSON_CreateObject(), *a = cJSON_AddObjectToObject(j, "arch"), *t = cJSON_AddObjectToObject(j, "task");
@@ -72,19 +80,20 @@ char *icl_meta_write(const nnt_icl_train_cfg *c, int nlog, const long long *log_
   cJSON_AddStringToObject(a, "relu_norm", c->arch.relu_norm == NNT_RELU_NORM_VISIBLE ? "visible" : "T");
   cJSON_AddNumberToObject(t, "d", c->task.d), cJSON_AddNumberToObject(t, "n", c->task.n);
   cJSON_AddNumberToObject(t, "depth", c->task.depth), cJSON_AddNumberToObject(t, "width", c->task.width);
-  cJSON_AddNumberToObject(t, "w_mean", c->task.w_mean), cJSON_AddNumberToObject(t, "w_std", c->task.w_std);
-  cJSON_AddNumberToObject(t, "y_scale", c->task.y_scale), cJSON_AddNumberToObject(t, "mix2", c->task.mix2);
-  cJSON_AddNumberToObject(t, "mu", c->task.mu);
+  cJSON_AddItemToObject(t, "w_mean", exact(c->task.w_mean)), cJSON_AddItemToObject(t, "w_std", exact(c->task.w_std));
+  cJSON_AddItemToObject(t, "y_scale", exact(c->task.y_scale)), cJSON_AddItemToObject(t, "mix2", exact(c->task.mix2));
+  cJSON_AddItemToObject(t, "mu", exact(c->task.mu));
   char seed[24];
   snprintf(seed, sizeof seed, "%" PRIu64, c->seed); /* a string: JSON numbers stop at 2^53 */
   cJSON_AddNumberToObject(tr, "batch", c->batch), cJSON_AddNumberToObject(tr, "steps", (double)c->steps);
-  cJSON_AddNumberToObject(tr, "lr", c->lr), cJSON_AddStringToObject(tr, "seed", seed);
+  cJSON_AddItemToObject(tr, "lr", exact(c->lr)), cJSON_AddStringToObject(tr, "seed", seed);
   cJSON_AddNumberToObject(tr, "log_every", c->log_every);
   cJSON *log = cJSON_AddObjectToObject(j, "log");
   cJSON_AddItemToObject(log, "step", cJSON_CreateArray());
-  cJSON_AddItemToObject(log, "loss", cJSON_CreateDoubleArray(log_loss, nlog));
-  for (int i = 0; i < nlog; i++) cJSON_AddItemToArray(cJSON_GetObjectItem(log, "step"), cJSON_CreateNumber((double)log_step[i]));
-  cJSON_AddNumberToObject(log, "wsum", wsum), cJSON_AddNumberToObject(log, "wcount", wcount);
+  cJSON *steps = cJSON_GetObjectItem(log, "step"), *losses = cJSON_AddArrayToObject(log, "loss");
+  for (int i = 0; i < nlog; i++)
+    cJSON_AddItemToArray(steps, cJSON_CreateNumber((double)log_step[i])), cJSON_AddItemToArray(losses, exact(log_loss[i]));
+  cJSON_AddItemToObject(log, "wsum", exact(wsum)), cJSON_AddNumberToObject(log, "wcount", wcount);
   char *s = cJSON_PrintUnformatted(j);
   cJSON_Delete(j);
   return s;

@@ -32,3 +32,15 @@ nnt_cli_test(icl_depth_no_models 2 "--models .* is required" icl sweep-depth --o
 # A small run: every predictor on both mixtures, direct training only at k = 2 ("-" elsewhere).
 nnt_cli_test(icl_baselines_quick 0 "0\\.5 N\\(\\+mu,I\\)[^\n]*\n +k +mean +ridge +knn3 +direct_best +direct_final\n[^\n]*\n   1 +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +- +-\n   2 +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\)\n.*0 points stored, 4 computed"
              icl baselines --quick --n 12 --prompts 64 --batch 32 --mix 0,0.5 --direct-k 2 --force --out ${_icl_o}/baselines)
+
+# train (GPT-2 in-context learner)
+nnt_cli_test(icl_train_micro 0 "micro preset, relu attention.*final_loss=" icl train --preset micro --attn relu --steps 100 --force --threads 1 --out ${CMAKE_BINARY_DIR}/icl-train-micro)
+nnt_cli_test(icl_train_no_out 2 "--out DIR is required" icl train --preset micro)
+nnt_cli_test(icl_train_bad_attn 2 "--attn: 'linear' is not one of" icl train --attn linear --out ${CMAKE_BINARY_DIR}/icl-never)
+nnt_cli_test(icl_train_bad_ckpt 2 "must be a positive multiple of the log interval" icl train --preset micro --ckpt-every 15 --out ${CMAKE_BINARY_DIR}/icl-never)
+nnt_cli_test(icl_train_bad_depth 2 "--target-depth: 1 is out of range" icl train --target-depth 1 --out ${CMAKE_BINARY_DIR}/icl-never)
+nnt_cli_test(icl_train_nan 2 "loss is (NaN|\\+?Inf|-Inf) at step [0-9]+ .the last checkpoint" icl train --preset micro --lr 1e9 --ckpt-every 10 --force --threads 1 --out ${CMAKE_BINARY_DIR}/icl-train-nan)
+add_test(NAME icl/train_kill_resume COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_kill_resume.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-kill)
+set_tests_properties(icl/train_kill_resume PROPERTIES LABELS "cli;slow" TIMEOUT 120)
+add_test(NAME icl/train_micro COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_micro.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-micro)
+set_tests_properties(icl/train_micro PROPERTIES LABELS "cli;slow" TIMEOUT 120)
