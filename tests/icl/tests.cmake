@@ -46,3 +46,5 @@ add_test(NAME icl/train_kill_resume COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_
 set_tests_properties(icl/train_kill_resume PROPERTIES LABELS "cli;slow" TIMEOUT 120)
 add_test(NAME icl/train_micro COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_micro.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-micro)
 set_tests_properties(icl/train_micro PROPERTIES LABELS "cli;slow" TIMEOUT 120)
+add_test(NAME icl/eval_model COMMAND bash ${NNT_SRC_DIR}/tests/icl/eval_model.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-eval-model)
+set_tests_properties(icl/eval_model PROPERTIES LABELS cli TIMEOUT 120)
