@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "nnt_blas.h"
+#include "nnt_file.h"
 #include "nnt_icl_eval.h"
 #include "nnt_icl_gpt.h"
 #include "nnt_io.h"
@@ -23,6 +24,9 @@ typedef struct {
   const char *model;  /* eval: DIR/model.ckpt */
   const char *models; /* sweep-depth: comma-separated checkpoints */
   int nex, examples[8];
+  int nlayers, layers[8]; /* sweep-depth: train one model per depth */
+  int preset, attn, target_depth;
+  long steps;             /* 0: the preset's */
 } opts;
 
 static void defaults(void *v, int quick) {
@@ -30,6 +34,7 @@ static void defaults(void *v, int quick) {
   memset(o, 0, sizeof *o);
   nnt_icl_eval_cfg_default(&o->e, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);
   o->nex = 3, o->examples[0] = 15, o->examples[1] = 30, o->examples[2] = 45;
+  o->preset = quick ? NNT_ICL_PRESET_MICRO : NNT_ICL_PRESET_MINI, o->attn = NNT_ATTN_SOFTMAX, o->target_depth = 3;
 }
 
 #define S opts
@@ -63,7 +68,12 @@ static const cli_opt eval_opts[] = {
     EVAL_OPTS,
     {0}};
 static const cli_opt depth_opts[] = {
-    CLI_STR("models", S, models, "comma-separated checkpoints of one task, different depths (required)"),
+    CLI_STR("models", S, models, "comma-separated checkpoints of one task, different depths"),
+    CLI_INTS("layers", S, layers, nlayers, 1, 64, "or: train one model per depth into OUT/L<layers>/ first (resumable)"),
+    CLI_CHOICE("preset", S, preset, nnt_icl_preset_names, "--layers: the training preset"),
+    CLI_CHOICE("attn", S, attn, nnt_icl_attn_names, "--layers: attention scores"),
+    CLI_INT("target-depth", S, target_depth, 2, 12, "--layers: layers of the target networks"),
+    CLI_LONG("steps", S, steps, 0, 1000000000L, "--layers: optimizer steps (0: the preset's)"),
     CLI_INTS("examples", S, examples, nex, 0, 199, "numbers of in-context examples reported"),
     CLI_INT("n", S, e.task.n, 1, 200, "test points per prompt (default: the largest --examples + 1)"),
     CLI_INT("prompts", S, e.prompts, 2, 10000000, "test prompts (a multiple of --batch)"),
@@ -87,8 +97,9 @@ static const cli_cmd eval_cmd = {
     .opts = eval_opts, .cfg_size = sizeof(opts), .defaults = defaults, .common = CLI_OUT | CLI_SWEEP};
 static const cli_cmd depth_cmd = {
     .name = "icl sweep-depth",
-    .about = "R² at 15/30/45 in-context examples against the transformer's depth (Figure 3): each model is\n"
-             "evaluated in-distribution in OUT/model<i>/ (resumable), with the prompt mean and ridge beside it.\n"
+    .about = "R² at 15/30/45 in-context examples against the transformer's depth (Figure 3): each model (given\n"
+             "by --models, or trained by --layers 4,6,8,10 into OUT/L<layers>/, resumable) is evaluated\n"
+             "in-distribution in OUT/model<i>/ (resumable), with the prompt mean and ridge beside it.\n"
              "Writes depth.csv, depth.png, run.json.",
     .opts = depth_opts, .cfg_size = sizeof(opts), .defaults = defaults, .common = CLI_OUT | CLI_SWEEP};
 
@@ -347,10 +358,12 @@ int cli_icl_sweep_depth(int argc, char **argv) {
   cli_args a;
   int st = parse(&depth_cmd, argc, argv, &o, &a);
   if (st || a.co.help) return st;
-  if (!o.models) return nnt_fail(NNT_EINVAL, "icl sweep-depth: --models A/model.ckpt,B/model.ckpt,... is required");
+  if (!o.models == !o.nlayers)
+    return nnt_fail(NNT_EINVAL, "icl sweep-depth: give --models A/model.ckpt,B/model.ckpt,... or --layers 4,6,8,10");
+  if (o.nlayers && !a.co.out) return nnt_fail(NNT_EINVAL, "icl sweep-depth: --layers trains into OUT/L<layers>/: --out is required");
   enum { MAXM = 32 };
-  char *list = nnt_xstrdup(o.models), *paths[MAXM], *save = NULL;
-  int nm = 0;
+  char *list = nnt_xstrdup(o.models ? o.models : ""), *paths[MAXM], *save = NULL, trained[8][4096];
+  int nm = 0, begun = 0;
   for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
     if (nm == MAXM) {
       free(list);
@@ -358,10 +371,40 @@ int cli_icl_sweep_depth(int argc, char **argv) {
     }
     paths[nm++] = p;
   }
-  nnt_icl_gpt *m[MAXM] = {0};
   int kmax = 0;
   for (int i = 0; i < o.nex; i++) kmax = o.examples[i] > kmax ? o.examples[i] : kmax;
   int n = cli_given(&depth_cmd, &a, "n") ? o.e.task.n : kmax + 1;
+  if (o.nlayers) { /* train first (each run resumes from its checkpoint), then evaluate as --models */
+    nnt_icl_train_cfg tc[8];
+    for (int i = 0; i < o.nlayers && !st; i++) {
+      nnt_icl_train_cfg_default(&tc[i], (nnt_icl_preset)o.preset, (nnt_attn_score)o.attn, o.target_depth);
+      tc[i].arch.n_layer = o.layers[i];
+      if (o.steps) tc[i].steps = o.steps;
+      st = nnt_icl_train_check(&tc[i]);
+      if (!st && 2 * n > tc[i].arch.n_pos)
+        st = nnt_fail(NNT_EINVAL, "--n %d needs %d position slots; the %s preset has %d", n, 2 * n,
+                      nnt_icl_preset_names[o.preset], tc[i].arch.n_pos);
+      snprintf(trained[i], sizeof trained[i], "%s/L%d", a.co.out, o.layers[i]);
+      for (int j = 0; j < i && !st; j++)
+        if (o.layers[j] == o.layers[i]) st = nnt_fail(NNT_EINVAL, "--layers: %d twice", o.layers[i]);
+    }
+    if (!st) st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force);
+    for (int i = 0; i < o.nlayers && !st; i++) st = nnt_sweep_prepare_dir(trained[i], a.co.resume, a.co.force);
+    if (!st) st = cli_begin(&a.co), begun = 1;
+    for (int i = 0; i < o.nlayers && !st; i++) {
+      nnt_icl_train_result tr = {0};
+      fprintf(stderr, "icl sweep-depth: training %d layers into %s\n", o.layers[i], trained[i]);
+      if (!(st = nnt_mkdirs(trained[i]))) st = nnt_icl_train_run(&tc[i], trained[i], a.co.resume, &tr);
+      nnt_icl_train_result_free(&tr);
+      strcat(trained[i], "/model.ckpt");
+      paths[nm++] = trained[i];
+    }
+    if (st) {
+      free(list);
+      return st;
+    }
+  }
+  nnt_icl_gpt *m[MAXM] = {0};
   for (int i = 0; i < nm && !st; i++) {
     if ((st = nnt_icl_gpt_load(paths[i], &m[i]))) break;
     const nnt_icl_task *t = nnt_icl_gpt_task(m[i]), *t0 = nnt_icl_gpt_task(m[0]);
@@ -381,13 +424,13 @@ int cli_icl_sweep_depth(int argc, char **argv) {
     c.nmix = 1, c.mix[0] = c.task.mix2, c.w_shift = 0, c.direct = 0;
     st = nnt_icl_eval_check(&c);
   }
-  if (!st && a.co.out && !(st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force)))
+  if (!st && a.co.out && (begun || !(st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force))))
     for (int i = 0; i < nm && !st; i++) {
       char sub[4096];
       snprintf(sub, sizeof sub, "%s/model%d", a.co.out, i);
       st = nnt_sweep_prepare_dir(sub, a.co.resume, a.co.force);
     }
-  if (!st) st = cli_begin(&a.co);
+  if (!st && !begun) st = cli_begin(&a.co);
   double wall = 0;
   char sub[4096];
   for (int i = 0; i < nm && !st; i++) {

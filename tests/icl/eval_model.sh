@@ -2,7 +2,7 @@
 # icl eval and sweep-depth on models trained by icl train (micro, 20 steps): the model is evaluated
 # past its training length (20 points -> 30), every condition (two mixtures, the weight-mean shift)
 # has its rows, the result is the same on 1 and 2 threads and after --resume, sweep-depth writes one
-# row per model and k and refuses models of another task.
+# row per model and k, refuses models of another task, and trains its own with --layers (resumable).
 set -euo pipefail
 nnt=$1 work=$2
 rm -rf "$work" && mkdir -p "$work"
@@ -30,4 +30,12 @@ if "$nnt" icl sweep-depth --models "$work/softmax/model.ckpt,$work/depth4/model.
 fi
 grep -q "trained on another task" "$work/err.txt"
 [ ! -e "$work/never" ]
+# --layers trains the models first (OUT/L<layers>/), and a resumed run trains and evaluates nothing anew
+lay=(icl sweep-depth --layers 1,2 --preset micro --steps 20 --examples 5,10 --prompts 64 --batch 32 --threads 1 --out "$work/layers")
+"$nnt" "${lay[@]}" >/dev/null 2>&1
+[ -f "$work/layers/L1/model.ckpt" ] && [ -f "$work/layers/L2/model.ckpt" ] && [ "$(wc -l <"$work/layers/depth.csv")" -eq 5 ]
+cp "$work/layers/depth.csv" "$work/layers.csv"
+"$nnt" "${lay[@]}" --resume >/dev/null 2>"$work/resume_layers.txt"
+cmp "$work/layers.csv" "$work/layers/depth.csv"
+[ "$(grep -c "2 of 2 points stored, computing 0" "$work/resume_layers.txt")" -eq 2 ] || { echo "resumed sweep-depth recomputed"; exit 1; }
 echo "eval and sweep-depth on trained models: ok"
