@@ -57,7 +57,7 @@ static const cli_opt baselines_opts[] = {
     CLI_INT("depth", S, e.task.depth, 2, 100, "target layers N"),
     CLI_INT("width", S, e.task.width, 1, 100000, "target hidden width"),
     CLI_DOUBLE("w-std", S, e.task.w_std, 0, 1e6, "target weight std (0: He scaling)"),
-    CLI_DOUBLE("w-mean", S, e.task.w_mean, -1e6, 1e6, "target weight mean"),
+    CLI_DOUBLE("w-mean", S, e.task.w_mean, -1e6, 1e6, "target weight mean (in units of the std under He scaling)"),
     CLI_DOUBLE("mu", S, e.task.mu, -1e6, 1e6, "mixture component means ±mu·1"),
     CLI_DOUBLE("y-scale", S, e.task.y_scale, -1e6, 1e6, "global multiplier on y"),
     EVAL_OPTS,
@@ -286,6 +286,14 @@ static int model_predict(void *ctx, const float *xs, const float *ys, int B, int
   return nnt_icl_gpt_predict(ctx, xs, ys, B, n, pred);
 }
 
+/* The default direct-training positions that exist in prompts of n points. */
+static void keep_ks_below(nnt_icl_eval_cfg *c, int n) {
+  int nk = 0;
+  for (int i = 0; i < c->nk; i++)
+    if (c->ks[i] < n) c->ks[nk++] = c->ks[i];
+  c->nk = nk;
+}
+
 static int parse(const cli_cmd *cmd, int argc, char **argv, opts *o, cli_args *a) {
   int st = cli_parse(cmd, argc, argv, o, a);
   if (st || a->co.help) return st;
@@ -299,6 +307,7 @@ int cli_icl_baselines(int argc, char **argv) {
   cli_args a;
   int st = parse(&baselines_cmd, argc, argv, &o, &a);
   if (st || a.co.help) return st;
+  if (!cli_given(&baselines_cmd, &a, "direct-k")) keep_ks_below(&o.e, o.e.task.n);
   if ((st = nnt_icl_eval_check(&o.e)) || (a.co.out && (st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force))) ||
       (st = cli_begin(&a.co)))
     return st;
@@ -323,11 +332,7 @@ static int model_task(const cli_cmd *cmd, const cli_args *a, nnt_icl_gpt *m, opt
     return nnt_fail(NNT_EINVAL, "--n %d needs %d position slots; the model has %d", n, 2 * n, ar->n_pos);
   o->e.task = *t;
   o->e.task.n = n;
-  if (cli_given(cmd, a, "direct-k")) return NNT_OK;
-  int nk = 0;
-  for (int i = 0; i < o->e.nk; i++)
-    if (o->e.ks[i] < n) o->e.ks[nk++] = o->e.ks[i];
-  o->e.nk = nk;
+  if (!cli_given(cmd, a, "direct-k")) keep_ks_below(&o->e, n);
   return NNT_OK;
 }
 
