@@ -11,7 +11,7 @@
 enum { MAX_M = 64 };
 typedef struct {
   nnt_icl_construct_cfg c;
-  int Ms[MAX_M], nM;
+  int Ms[MAX_M], nM, Ns[MAX_M], nN, Ks[MAX_M], nK, ns[MAX_M], nn;
   double tol;
   int layers;
 } construct_opts;
@@ -21,30 +21,39 @@ static void defaults(void *p, int quick) {
   nnt_icl_construct_cfg_default(&o->c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);
   o->nM = 0;
   for (int M = 8; M <= 256; M *= 2) o->Ms[o->nM++] = M;
+  o->Ns[0] = o->c.net.N, o->Ks[0] = o->c.net.K, o->ns[0] = o->c.n, o->nN = o->nK = o->nn = 1;
   o->tol = 0, o->layers = 0;
 }
 
 #define O construct_opts
-#define NET_OPTS                                                                                                     \
-  CLI_INT("N", O, c.net.N, 2, 64, "network layers (N-1 hidden of width K, then the output)"),                        \
-      CLI_INT("K", O, c.net.K, 1, 4096, "hidden width"), CLI_INT("dx", O, c.net.dx, 1, 4096, "input dimension"),      \
-      CLI_INT("dy", O, c.net.dy, 1, 4096, "output dimension"),                                                       \
+#define COMMON_OPTS                                                                                                  \
+  CLI_INT("dx", O, c.net.dx, 1, 4096, "input dimension"), CLI_INT("dy", O, c.net.dy, 1, 4096, "output dimension"),      \
       CLI_CHOICE("act", O, c.net.act, nnt_icl_act_names, "activation r (the theorem needs a smooth one)"),          \
       CLI_INT("out-act", O, c.net.out_act, 0, 1, "1: r also on the output layer (Definition 1); 0: linear output"), \
-      CLI_INT("n", O, c.n, 1, 100000, "in-context examples (the prompt has n+1 tokens)"),                            \
       CLI_INT("steps", O, c.steps, 1, 100000, "GD steps L"), CLI_DOUBLE("eta", O, c.eta, 0, 1e6, "GD step size"),     \
       CLI_DOUBLE("B", O, c.B, 0, 1e12, "clip box [-B,B] of the projection"),                                         \
       CLI_DOUBLE("R", O, c.R, 0, 1e12, "interpolation range [-R,R] of r and r'"),                                    \
       CLI_DOUBLE("w0-std", O, c.w0_std, 0, 1e6, "random start w0 ~ N(0, w0-std^2) in the w slot (0: w0 = 0)"),      \
       CLI_DOUBLE("teacher-std", O, c.teacher_std, 0, 1e6, "labels from a teacher net with N(0, std^2) weights"),     \
       CLI_DOUBLE("gate", O, c.gate, 0, 1e300, "gate constant G of the query (must exceed |p(N) - y|)"),              \
-      CLI_INT("readout", O, c.readout, 0, 1, "1: N+1 readout layers give the query prediction after each step"),     \
-      CLI_DOUBLE("tol", O, tol, 0, 1e300, "exit 1 if max_err exceeds this (0: no check)")
+      CLI_INT("readout", O, c.readout, 0, 1, "1: N+1 readout layers give the query prediction after each step")
 
 static const cli_opt construct_options[] = {
-    NET_OPTS, CLI_INT("M", O, c.M, 2, 1000000, "ReLU pieces per interpolated function (r and r')"),
-    CLI_FLAG("layers", O, layers, "print the layer table of one GD step and the readout"), {0}};
-static const cli_opt sweep_options[] = {NET_OPTS, CLI_INTS("M", O, Ms, nM, 2, 1000000, "ReLU pieces, a list"), {0}};
+    CLI_INT("N", O, c.net.N, 2, 64, "network layers (N-1 hidden of width K, then the output)"),
+    CLI_INT("K", O, c.net.K, 1, 4096, "hidden width"),
+    CLI_INT("n", O, c.n, 1, 100000, "in-context examples (the prompt has n+1 tokens)"),
+    CLI_INT("M", O, c.M, 2, 1000000, "ReLU pieces per interpolated function (r and r')"),
+    COMMON_OPTS,
+    CLI_DOUBLE("tol", O, tol, 0, 1e300, "exit 1 if max_err exceeds this (0: no check)"),
+    CLI_FLAG("layers", O, layers, "print the layer table of one GD step and the readout"),
+    {0}};
+static const cli_opt sweep_options[] = {
+    CLI_INTS("N", O, Ns, nN, 2, 64, "network layers, a list"),
+    CLI_INTS("K", O, Ks, nK, 1, 4096, "hidden widths, a list"),
+    CLI_INTS("n", O, ns, nn, 1, 100000, "in-context examples, a list"),
+    CLI_INTS("M", O, Ms, nM, 2, 1000000, "ReLU pieces, a list"),
+    COMMON_OPTS,
+    {0}};
 #undef O
 
 static const cli_cmd construct_cmd = {
@@ -62,8 +71,9 @@ static const cli_cmd construct_cmd = {
 };
 static const cli_cmd sweep_cmd = {
     .name = "icl construct-sweep",
-    .about = "Runs icl construct for each M of the list and prints |w_TF - w_GD|_2 after the last step against M with\n"
-             "a log-log fit (piecewise-linear interpolation: error ~ M^-2); with --out, sweep.csv and err_vs_M.png.",
+    .about = "Runs icl construct for every combination of the lists N, K, n and M and prints |w_TF - w_GD|_2 after the\n"
+             "last step, with a log-log fit against M per shape (piecewise-linear interpolation: error ~ M^-2); with\n"
+             "--out, sweep.csv, err_vs_M.png/.svg and run.json.",
     .opts = sweep_options,
     .cfg_size = sizeof(construct_opts),
     .defaults = defaults,
@@ -97,25 +107,26 @@ int cli_icl_construct_sweep(int argc, char **argv) {
   cli_args a;
   int st = cli_parse(&sweep_cmd, argc, argv, &o, &a);
   if (st || a.co.help) return st;
-  o.c.seed = a.co.seed;
-  for (int i = 0; i < o.nM && !st; i++) {
-    o.c.M = o.Ms[i];
-    st = nnt_icl_construct_check(&o.c);
+  const int np = o.nN * o.nK * o.nn * o.nM;
+  nnt_icl_construct_cfg *cf = calloc((size_t)np, sizeof *cf);
+  for (int i = 0; i < np; i++) { /* N, K, n outer, M inner: a group of M values per shape */
+    cf[i] = o.c;
+    cf[i].seed = a.co.seed;
+    cf[i].net.N = o.Ns[i / (o.nK * o.nn * o.nM)], cf[i].net.K = o.Ks[i / (o.nn * o.nM) % o.nK];
+    cf[i].n = o.ns[i / o.nM % o.nn], cf[i].M = o.Ms[i % o.nM];
+    if (!st) st = nnt_icl_construct_check(&cf[i]);
   }
-  if (st || (st = cli_begin(&a.co))) return st;
-  nnt_icl_construct_result *r = calloc((size_t)o.nM, sizeof *r);
+  if (!st) st = cli_begin(&a.co);
+  nnt_icl_construct_result *r = calloc((size_t)np, sizeof *r);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   int done = 0;
-  for (; done < o.nM && !st; done++) {
-    o.c.M = o.Ms[done];
-    st = nnt_icl_construct_run(&o.c, &r[done]);
-  }
+  for (; done < np && !st; done++) st = nnt_icl_construct_run(&cf[done], &r[done]);
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  double slope;
-  if (!st) st = cli_icl_construct_sweep_report(&a.co, &o.c, o.Ms, o.nM, r,
-                                               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), &slope);
+  if (!st)
+    st = cli_icl_construct_sweep_report(&a.co, cf, r, np, o.nM,
+                                        (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
   for (int i = 0; i < done; i++) nnt_icl_construct_result_free(&r[i]);
-  free(r);
+  free(r), free(cf);
   return st;
 }

@@ -259,6 +259,18 @@ static int eval_report(const char *dir, const char *command, const nnt_icl_eval_
 
 /* ---------------------------------------------------------------- commands */
 
+/* The model's identity in the sweep's config: its path and a hash of the checkpoint's bytes, so a
+ * resumed evaluation never mixes points of a retrained model with the old ones. */
+static void model_tag(const char *path, char *tag, size_t n) {
+  unsigned long long h = 1469598103934665603ULL; /* FNV-1a */
+  FILE *f = fopen(path, "rb");
+  if (f) {
+    for (int c; (c = fgetc(f)) != EOF;) h = (h ^ (unsigned)c) * 1099511628211ULL;
+    fclose(f);
+  }
+  snprintf(tag, n, "%s#%016llx", path, h);
+}
+
 static int model_predict(void *ctx, const float *xs, const float *ys, int B, int n, float *pred) {
   return nnt_icl_gpt_predict(ctx, xs, ys, B, n, pred);
 }
@@ -316,7 +328,9 @@ int cli_icl_eval(int argc, char **argv) {
   if (!o.model) return nnt_fail(NNT_EINVAL, "icl eval: --model DIR/model.ckpt is required");
   nnt_icl_gpt *m = NULL;
   if ((st = nnt_icl_gpt_load(o.model, &m))) return st;
-  o.e.model = model_predict, o.e.model_ctx = m, o.e.model_tag = o.model;
+  char tag[4200];
+  model_tag(o.model, tag, sizeof tag);
+  o.e.model = model_predict, o.e.model_ctx = m, o.e.model_tag = tag;
   if (!(st = model_task(&eval_cmd, &a, m, &o, &n_train)) && !(st = nnt_icl_eval_check(&o.e)) &&
       !(a.co.out && (st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force))) && !(st = cli_begin(&a.co))) {
     nnt_icl_eval_result r;
@@ -377,7 +391,9 @@ int cli_icl_sweep_depth(int argc, char **argv) {
   double wall = 0;
   char sub[4096];
   for (int i = 0; i < nm && !st; i++) {
-    c.model = model_predict, c.model_ctx = m[i], c.model_tag = paths[i];
+    char tag[4200];
+    model_tag(paths[i], tag, sizeof tag);
+    c.model = model_predict, c.model_ctx = m[i], c.model_tag = tag;
     if (a.co.out) snprintf(sub, sizeof sub, "%s/model%d", a.co.out, i);
     c.dir = a.co.out ? sub : NULL;
     fprintf(stderr, "icl sweep-depth: %s\n", paths[i]);
@@ -385,7 +401,7 @@ int cli_icl_sweep_depth(int argc, char **argv) {
     wall += res[i].stats.wall_s;
   }
   if (!st) {
-    printf("R² (pooled; per-batch mean ± sd) at k in-context examples, test x ~ the training distribution, %d prompts\n",
+    printf("R² (pooled; depth.csv adds the per-batch mean and sd) at k in-context examples, x ~ the training distribution, %d prompts\n",
            c.prompts);
     printf("%-40s %6s %5s %5s %8s", "model", "layers", "heads", "embd", "attn");
     for (int e = 0; e < o.nex; e++) printf("   model k=%-3d  mean  ridge", o.examples[e]);

@@ -71,53 +71,73 @@ int cli_icl_construct_report(const cli_common *co, const nnt_icl_construct_cfg *
   return nnt_runinfo_write(co->out, "icl construct", j, co->seed, co->threads, r->seconds);
 }
 
-int cli_icl_construct_sweep_report(const cli_common *co, const nnt_icl_construct_cfg *c, const int *Ms, int nM,
-                                   const nnt_icl_construct_result *r, double seconds, double *slope) {
+static double max_grad_err(const nnt_icl_construct_result *q) {
+  double g = 0;
+  for (int l = 0; l < q->steps; l++) g = fmax(g, q->step[l].grad_err);
+  return g;
+}
+static double last_err(const nnt_icl_construct_result *q) { return q->step[q->steps - 1].err2; }
+
+/* Least-squares slope of log err against log M over points [a, a+m). */
+static double fit_slope(const nnt_icl_construct_cfg *c, const nnt_icl_construct_result *r, int a, int m) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   int nf = 0;
-  printf("icl construct-sweep: %s net N=%d K=%d dx=%d dy=%d, n=%d, %d GD steps, eta=%g, B=%g, R=%g, seed=%llu\n",
-         nnt_icl_act_names[c->net.act], c->net.N, c->net.K, c->net.dx, c->net.dy, c->n, c->steps, c->eta, c->B, c->R, co->seed);
-  printf("    M  heads/step  |w_TF-w_GD|_2 (last)  max_err (inf)  max |grad err|  time (s)\n");
-  for (int i = 0; i < nM; i++) {
-    const nnt_icl_construct_result *q = &r[i];
-    double g = 0;
-    for (int l = 0; l < q->steps; l++) g = fmax(g, q->step[l].grad_err);
-    const double e = q->step[q->steps - 1].err2;
-    printf("%5d  %10ld  %20.3e  %13.3e  %14.3e  %8.3f\n", Ms[i], q->heads_per_step, e, q->max_err, g, q->seconds);
-    if (e > 0) {
-      const double x = log((double)Ms[i]), y = log(e);
+  for (int i = a; i < a + m; i++)
+    if (last_err(&r[i]) > 0) {
+      const double x = log((double)c[i].M), y = log(last_err(&r[i]));
       sx += x, sy += y, sxx += x * x, sxy += x * y, nf++;
     }
+  return nf >= 2 ? (nf * sxy - sx * sy) / (nf * sxx - sx * sx) : NAN;
+}
+
+int cli_icl_construct_sweep_report(const cli_common *co, const nnt_icl_construct_cfg *c, const nnt_icl_construct_result *r,
+                                   int np, int nM, double seconds) {
+  const nnt_icl_construct_cfg *c0 = &c[0];
+  printf("icl construct-sweep: %s net dx=%d dy=%d, %d GD steps, eta=%g, B=%g, R=%g, seed=%llu\n", nnt_icl_act_names[c0->net.act],
+         c0->net.dx, c0->net.dy, c0->steps, c0->eta, c0->B, c0->R, co->seed);
+  printf("   N     K     n      M      D  heads/step  |w_TF-w_GD|_2 (last)  max_err (inf)  max |grad err|  time (s)\n");
+  for (int i = 0; i < np; i++) {
+    const nnt_icl_construct_result *q = &r[i];
+    printf("%4d  %4d  %4d  %5d  %5d  %10ld  %20.3e  %13.3e  %14.3e  %8.3f\n", c[i].net.N, c[i].net.K, c[i].n, c[i].M, q->D,
+           q->heads_per_step, last_err(q), q->max_err, max_grad_err(q), q->seconds);
+    if (nM >= 2 && (i + 1) % nM == 0)
+      printf("fit: |w_TF-w_GD|_2 ~ M^%.2f at N=%d K=%d n=%d (interpolation theory: M^-2)\n", fit_slope(c, r, i + 1 - nM, nM),
+             c[i].net.N, c[i].net.K, c[i].n);
   }
-  *slope = nf >= 2 ? (nf * sxy - sx * sy) / (nf * sxx - sx * sx) : NAN;
-  printf("fit: |w_TF-w_GD|_2 ~ M^%.2f (interpolation theory: M^-2)\n", *slope);
   if (!co->out) return NNT_OK;
   nnt_csv csv;
-  int st = nnt_csv_open(&csv, co->out, "sweep.csv", "M,heads_per_step,err2_last,max_errinf,max_grad_err,seconds");
+  int st = nnt_csv_open(&csv, co->out, "sweep.csv", "N,K,n,M,D,heads_per_step,err2_last,max_errinf,max_grad_err,seconds");
   if (st) return st;
-  double *x = malloc(sizeof(double) * nM), *y = malloc(sizeof(double) * nM), *ref = malloc(sizeof(double) * nM);
-  for (int i = 0; i < nM; i++) {
-    const nnt_icl_construct_result *q = &r[i];
-    double g = 0;
-    for (int l = 0; l < q->steps; l++) g = fmax(g, q->step[l].grad_err);
-    x[i] = Ms[i], y[i] = q->step[q->steps - 1].err2;
-    ref[i] = y[0] * pow((double)Ms[0] / Ms[i], 2);
-    nnt_csv_row(&csv, "%d,%ld,%.17g,%.17g,%.17g,%.6f", Ms[i], q->heads_per_step, y[i], q->max_err, g, q->seconds);
-  }
-  st = nnt_csv_close(&csv);
-  if (!st) {
+  for (int i = 0; i < np; i++)
+    nnt_csv_row(&csv, "%d,%d,%d,%d,%d,%ld,%.17g,%.17g,%.17g,%.6f", c[i].net.N, c[i].net.K, c[i].n, c[i].M, r[i].D,
+                r[i].heads_per_step, last_err(&r[i]), r[i].max_err, max_grad_err(&r[i]), r[i].seconds);
+  if ((st = nnt_csv_close(&csv))) return st;
+  if (nM >= 2) { /* one line per shape, and M^-2 through the first shape's first point */
+    double *x = malloc(sizeof(double) * nM), *y = malloc(sizeof(double) * nM);
+    char label[96];
     nnt_plot *p = nnt_plot_new("ICGD transformer vs projected GD", "ReLU pieces M", "|w_TF - w_GD|_2 after the last step");
     nnt_plot_log(p, 1, 1);
-    nnt_plot_add(p, nM, x, y, nnt_icl_act_names[c->net.act], NNT_PLOT_LINE | NNT_PLOT_POINTS);
-    nnt_plot_add(p, nM, x, ref, "M^-2", NNT_PLOT_DASHED);
+    for (int g = 0; g < np / nM; g++) {
+      for (int i = 0; i < nM; i++) x[i] = c[g * nM + i].M, y[i] = last_err(&r[g * nM + i]);
+      snprintf(label, sizeof label, "%s N=%d K=%d n=%d", nnt_icl_act_names[c0->net.act], c[g * nM].net.N, c[g * nM].net.K, c[g * nM].n);
+      nnt_plot_add(p, nM, x, y, label, NNT_PLOT_LINE | NNT_PLOT_POINTS);
+    }
+    for (int i = 0; i < nM; i++) x[i] = c[i].M, y[i] = last_err(&r[0]) * pow((double)c[0].M / c[i].M, 2);
+    nnt_plot_add(p, nM, x, y, "M^-2", NNT_PLOT_DASHED);
     st = nnt_plot_save(p, co->out, "err_vs_M");
     nnt_plot_free(p);
+    free(x), free(y);
+    if (st) return st;
   }
-  free(x), free(y), free(ref);
-  if (st) return st;
-  cJSON *j = cfg_json(c);
-  cJSON *ms = cJSON_AddArrayToObject(j, "Ms");
-  for (int i = 0; i < nM; i++) cJSON_AddItemToArray(ms, cJSON_CreateNumber(Ms[i]));
-  cJSON_AddNumberToObject(j, "slope", *slope);
+  cJSON *j = cfg_json(c0);
+  cJSON *pts = cJSON_AddArrayToObject(j, "points");
+  for (int i = 0; i < np; i++) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "N", c[i].net.N);
+    cJSON_AddNumberToObject(o, "K", c[i].net.K);
+    cJSON_AddNumberToObject(o, "n", c[i].n);
+    cJSON_AddNumberToObject(o, "M", c[i].M);
+    cJSON_AddItemToArray(pts, o);
+  }
   return nnt_runinfo_write(co->out, "icl construct-sweep", j, co->seed, co->threads, seconds);
 }

@@ -9,8 +9,8 @@ void cli_icl_layer_table(FILE *f, const nnt_icl_tf *tf);
 /* Console: the per-step table and the summary ending in max_err=E; with co->out, steps.csv and
  * run.json. */
 int cli_icl_construct_report(const cli_common *co, const nnt_icl_construct_cfg *c, const nnt_icl_construct_result *r);
-/* One result per M: console table with the fitted exponent of err ~ M^p; with co->out,
- * sweep.csv, err_vs_M.png/.svg and run.json. Returns the fitted p in *slope. */
-int cli_icl_construct_sweep_report(const cli_common *co, const nnt_icl_construct_cfg *c, const int *Ms, int nM,
-                                   const nnt_icl_construct_result *r, double seconds, double *slope);
+/* One result per point (N, K, n outer, M inner: groups of nM): console table with the fitted
+ * exponent of err ~ M^p per group; with co->out, sweep.csv, err_vs_M.png/.svg and run.json. */
+int cli_icl_construct_sweep_report(const cli_common *co, const nnt_icl_construct_cfg *c, const nnt_icl_construct_result *r,
+                                   int np, int nM, double seconds);
 #endif

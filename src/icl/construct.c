@@ -41,8 +41,12 @@ int nnt_icl_construct_check(const nnt_icl_construct_cfg *c) {
   nnt_icl_layout_init(&L, &c->net);
   if ((double)L.D * (c->n + 1) > 5e7)
     return nnt_fail(NNT_EINVAL, "prompt too large: %d tokens of width %d", c->n + 1, L.D);
-  if ((double)c->M * L.U * (nnt_icl_net_nparams(&c->net) / L.U + 2) > 5e8)
-    return nnt_fail(NNT_EINVAL, "construction too large (M=%d, %d units)", c->M, L.U);
+  /* The forward and r′ layers dominate: (M+2) heads per unit, each summing over T² token pairs. */
+  const double DN = (double)nnt_icl_net_nparams(&c->net), T = c->n + 1.0;
+  const double flops = 4 * (c->M + 2.0) * (DN + 2.0 * L.U) * T * T;
+  if (flops > 1e10)
+    return nnt_fail(NNT_EINVAL, "construction too large: ~%.1e flops per GD step (M=%d, D_N=%.0f, %d tokens; limit 1e10)", flops,
+                    c->M, DN, c->n + 1);
   return NNT_OK;
 }
 

@@ -7,12 +7,14 @@ nnt_cli_test(icl_construct_identity 0 "token width D=113, 10 layers per GD step.
              icl construct --act identity --steps 10 --M 4 --tol 1e-12 --out ${_icl_o}/identity)
 nnt_cli_test(icl_construct_sigmoid 0 "   5 +[0-9.]+e-0[345] .* ok\n.*max_err=[0-9.]+e-0[345]" icl construct --act sigmoid --M 32 --steps 5)
 nnt_cli_test(icl_construct_tol_fail 1 "max_err=.*exceeds --tol" icl construct --act sigmoid --M 8 --steps 3 --tol 1e-9)
-nnt_cli_test(icl_construct_sweep 0 "   16 .*\n   32 .*\nfit: \\|w_TF-w_GD\\|_2 ~ M\\^-[12]\\.[0-9]" icl construct-sweep --M 8,16,32 --steps 5 --out ${_icl_o}/sweep)
+nnt_cli_test(icl_construct_sweep 0 "   3     6    24     32    113 .*\nfit: \\|w_TF-w_GD\\|_2 ~ M\\^-[12]\\.[0-9]+ at N=3 K=6 n=24" icl construct-sweep --M 8,16,32 --steps 5 --out ${_icl_o}/sweep)
+nnt_cli_test(icl_construct_sweep_shapes 0 "   2     4    24     16     43 .*\nfit: .* at N=2 K=4 n=24.*\n   4     4    12      8 .*\n   4     4    12     16 .*\nfit: .* at N=4 K=4 n=12" icl construct-sweep --N 2,4 --K 4 --n 24,12 --M 8,16 --steps 3)
 nnt_cli_test(icl_construct_bad_N 2 "--N: 1 is out of range" icl construct --N 1)
 nnt_cli_test(icl_construct_bad_M 2 "--M: 1 is out of range" icl construct --M 1)
 nnt_cli_test(icl_construct_bad_act 2 "--act" icl construct --act swish)
 nnt_cli_test(icl_construct_bad_eta 2 "--eta must be > 0" icl construct --eta 0)
 nnt_cli_test(icl_construct_bad_gate 1 "reaches the gate G" icl construct --act identity --gate 0.001 --steps 2)
+nnt_cli_test(icl_construct_too_large 2 "construction too large: ~2.7e\\+10 flops per GD step" icl construct --dx 20 --K 200 --N 6)
 
 # eval
 # Acceptance 17 at the paper's task size: ~5 s per run in Release, far longer under the sanitizers.
@@ -44,3 +46,5 @@ add_test(NAME icl/train_kill_resume COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_
 set_tests_properties(icl/train_kill_resume PROPERTIES LABELS "cli;slow" TIMEOUT 120)
 add_test(NAME icl/train_micro COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_micro.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-micro)
 set_tests_properties(icl/train_micro PROPERTIES LABELS "cli;slow" TIMEOUT 120)
+add_test(NAME icl/eval_model COMMAND bash ${NNT_SRC_DIR}/tests/icl/eval_model.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-eval-model)
+set_tests_properties(icl/eval_model PROPERTIES LABELS cli TIMEOUT 120)
