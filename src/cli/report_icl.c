@@ -67,6 +67,7 @@ int cli_icl_construct_report(const cli_common *co, const nnt_icl_construct_cfg *
   cJSON_AddNumberToObject(j, "layers", r->layers);
   cJSON_AddNumberToObject(j, "heads_per_step", (double)r->heads_per_step);
   cJSON_AddNumberToObject(j, "max_err", r->max_err);
+  cJSON_AddNumberToObject(j, "max_err2", r->max_err2);
   cJSON_AddNumberToObject(j, "invariants_ok", r->invariants_ok);
   return nnt_runinfo_write(co->out, "icl construct", j, co->seed, co->threads, r->seconds);
 }

@@ -123,7 +123,7 @@ int nnt_icl_tf_build(const nnt_icl_construct_cfg *c, nnt_icl_tf *tf) {
   if (st) return st;
   const nnt_icl_net *net = &c->net;
   const int N = net->N, K = net->K, dy = net->dy;
-  *tf = (nnt_icl_tf){.net = *net, .nstep = 2 * N + 4, .T = c->n + 1};
+  *tf = (nnt_icl_tf){.net = *net, .nstep = 2 * N + 4};
   nnt_icl_layout_init(&tf->L, net);
   const nnt_icl_layout *L = &tf->L;
   tf->layer = nnt_xcalloc((size_t)(tf->nstep + N + 1), sizeof *tf->layer);

@@ -54,9 +54,9 @@ typedef struct {
   int nstep;            /* 2N+4 layers of one GD step */
   int nlayers;          /* nstep + (readout ? N+1 : 0) */
   nnt_icl_layer *layer; /* one GD step, then the readout */
-  int T;                /* tokens the GD layer's factor η(n+1)/(2n) was built for */
 } nnt_icl_tf;
-/* Applies layer l to H (T × D) in place; ws: nnt_icl_tf_ws_size doubles. */
+/* Applies layer l to H (T × D) in place; ws: nnt_icl_tf_ws_size doubles. T must be the n+1 the
+ * transformer was built for (the GD layer's factor η(n+1)/(2n) depends on it). */
 size_t nnt_icl_tf_ws_size(const nnt_icl_tf *tf, int T);
 void nnt_icl_tf_apply(const nnt_icl_tf *tf, int l, double *H, int T, double *ws);
 long nnt_icl_tf_heads(const nnt_icl_tf *tf, int from, int to); /* heads (MLP: hidden units) in layers [from, to) */
