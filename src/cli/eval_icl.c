@@ -379,6 +379,8 @@ int cli_icl_sweep_depth(int argc, char **argv) {
   int kmax = 0;
   for (int i = 0; i < o.nex; i++) kmax = o.examples[i] > kmax ? o.examples[i] : kmax;
   int n = cli_given(&depth_cmd, &a, "n") ? o.e.task.n : kmax + 1;
+  for (int i = 0; i < o.nex && !st; i++)
+    if (o.examples[i] >= n) st = nnt_fail(NNT_EINVAL, "--examples %d: prompts have %d points (k <= %d)", o.examples[i], n, n - 1);
   if (o.nlayers) { /* train first (each run resumes from its checkpoint), then evaluate as --models */
     nnt_icl_train_cfg tc[8];
     for (int i = 0; i < o.nlayers && !st; i++) {
@@ -392,6 +394,11 @@ int cli_icl_sweep_depth(int argc, char **argv) {
       snprintf(trained[i], sizeof trained[i], "%s/L%d", a.co.out, o.layers[i]);
       for (int j = 0; j < i && !st; j++)
         if (o.layers[j] == o.layers[i]) st = nnt_fail(NNT_EINVAL, "--layers: %d twice", o.layers[i]);
+    }
+    if (!st) { /* the evaluation's settings, checked before any training */
+      nnt_icl_eval_cfg pc = o.e;
+      pc.task = tc[0].task, pc.task.n = n, pc.nmix = 1, pc.mix[0] = pc.task.mix2, pc.w_shift = 0, pc.direct = 0;
+      st = nnt_icl_eval_check(&pc);
     }
     if (!st) st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force);
     for (int i = 0; i < o.nlayers && !st; i++) st = nnt_sweep_prepare_dir(trained[i], a.co.resume, a.co.force);
@@ -419,8 +426,6 @@ int cli_icl_sweep_depth(int argc, char **argv) {
     else if (2 * n > nnt_icl_gpt_arch_of(m[i])->n_pos)
       st = nnt_fail(NNT_EINVAL, "--n %d needs %d position slots; %s has %d", n, 2 * n, paths[i], nnt_icl_gpt_arch_of(m[i])->n_pos);
   }
-  for (int i = 0; i < o.nex && !st; i++)
-    if (o.examples[i] >= n) st = nnt_fail(NNT_EINVAL, "--examples %d: prompts have %d points (k <= %d)", o.examples[i], n, n - 1);
   nnt_icl_eval_result *res = nnt_xcalloc((size_t)nm, sizeof *res);
   nnt_icl_eval_cfg c = o.e;
   if (!st) {

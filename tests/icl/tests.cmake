@@ -32,6 +32,7 @@ nnt_cli_test(icl_eval_no_model 2 "--model DIR/model.ckpt is required" icl eval -
 nnt_cli_test(icl_eval_missing_model 2 "model.ckpt" icl eval --model ${_icl_o}/none/model.ckpt --out ${_icl_o}/never)
 nnt_cli_test(icl_depth_no_models 2 "give --models .* or --layers" icl sweep-depth --out ${_icl_o}/never)
 nnt_cli_test(icl_depth_layers_slots 2 "--n 46 needs 92 position slots; the micro preset has 80" icl sweep-depth --layers 1,2 --preset micro --out ${_icl_o}/never)
+nnt_cli_test(icl_depth_layers_prompts 2 "--prompts \\(100\\) must be a positive multiple" icl sweep-depth --layers 1,2 --preset micro --prompts 100 --examples 5 --out ${_icl_o}/never)
 # A small run: every predictor on both mixtures, direct training only at k = 2 ("-" elsewhere).
 nnt_cli_test(icl_baselines_quick 0 "0\\.5 N\\(\\+mu,I\\)[^\n]*\n +k +mean +ridge +knn3 +direct_best +direct_final\n[^\n]*\n   1 +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +- +-\n   2 +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\) +-?[0-9.]+ \\(-?[0-9.]+\\)\n.*0 points stored, 4 computed"
              icl baselines --quick --n 12 --prompts 64 --batch 32 --mix 0,0.5 --direct-k 2 --force --out ${_icl_o}/baselines)
