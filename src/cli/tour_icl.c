@@ -2,6 +2,10 @@
  * training run (gpt helper). Each part is one static function called from tour_icl(). */
 #include "commands.h"
 #include "nnt_icl_construct.h"
+#include "nnt_file.h"
+#include "nnt_icl_gpt.h"
+
+#include <stdio.h>
 
 /* The Theorem-1 transformer on the spec's reference network (sigmoid, dx=4, K=6, N=3, n=24),
  * 5 GD steps: exact with r = identity, error falling about as M^-2 with the sigmoid, and the
@@ -44,7 +48,40 @@ static int tour_construct(cli_tour *t) {
   return NNT_OK;
 }
 
+/* The micro preset of `nnt icl train` (GPT-2 learner, 400 Adam steps): the loss must fall
+ * (acceptance 14), and the checkpoint must load back for prediction. */
+static int tour_train(cli_tour *t) {
+  nnt_icl_train_cfg c;
+  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_MICRO, NNT_ATTN_SOFTMAX, 3);
+  c.seed = t->seed;
+  char dir[1024], path[1100];
+  nnt_path(dir, sizeof dir, t->out, "icl");
+  nnt_icl_train_result r;
+  int st = nnt_mkdirs(dir);
+  if (st || (st = nnt_icl_train_run(&c, dir, 0, &r))) return st;
+  double first = 0, last = 0;
+  int k = r.nlog >= 10 ? 5 : 1;
+  for (int i = 0; i < k; i++) first += r.log_loss[i] / k, last += r.log_loss[r.nlog - k + i] / k;
+  snprintf(path, sizeof path, "%s/model.ckpt", dir);
+  nnt_icl_gpt *m = NULL;
+  int loads = nnt_icl_gpt_load(path, &m) == NNT_OK, falls = last < 0.6 * first;
+  nnt_icl_gpt_free(m);
+  cli_tour_printf(t, "The GPT-2-style in-context learner (Garg et al.'s model, softmax attention, %d layers, width %d, "
+                  "%zu parameters) pretrained on the micro preset: %lld Adam steps of %d fresh prompts of %d points "
+                  "(d = %d, 3-layer ReLU targets) in %.1f s (`nnt icl train --preset micro`).\n\n"
+                  "| mean loss, first %d steps | mean loss, last %d steps | checkpoint loads |\n|---|---|---|\n"
+                  "| %.3f | %.3f | %s |\n\nChecks: the loss falls below 60%% of its start: %s; model.ckpt loads for "
+                  "prediction: %s.\n\n",
+                  c.arch.n_layer, c.arch.n_embd, r.nparams, r.steps, c.batch, c.task.n, c.task.d, r.seconds,
+                  k * c.log_every, k * c.log_every, first, last, loads ? "yes" : "**FAIL**", falls ? "yes" : "**FAIL**",
+                  loads ? "yes" : "**FAIL**");
+  cli_tour_checks(t, falls + loads, 2 - falls - loads);
+  nnt_icl_train_result_free(&r);
+  return NNT_OK;
+}
+
 int tour_icl(cli_tour *t) {
   int st = tour_construct(t);
+  if (!st) st = tour_train(t);
   return st;
 }

@@ -67,4 +67,10 @@ typedef struct {
 #undef NNT_REAL_BITS
 #include "nnt_real.h" /* removes real, NNT_FN, ... again */
 
+/* GELU, tanh form, float32 only: nnt_gelu_forward/_backward(..., NNT_GELU_TANH) eight lanes at a
+ * time with nnt_vmath's Cephes tanh (within a few float ulp of it; the same bits at every
+ * instruction-set level, not the same bits as the layer). The backward accumulates. */
+void nnt_gelu_tanh_fast_forward(float *out, const float *inp, size_t n);
+void nnt_gelu_tanh_fast_backward(float *dinp, const float *dout, const float *inp, size_t n);
+
 #endif

@@ -1,0 +1,54 @@
+/* GELU in its tanh form for float32, eight lanes at a time (nnt_gelu_tanh_fast_*, nnt_nn.h).
+ * The layer nnt_gelu_forward evaluates tanh per element through libm's expf, which made GELU a
+ * fifth of a GPT training step; here tanh is nnt_vmath's 8-lane Cephes form. Compiled once per
+ * instruction-set level with the same operations in the same order at every level (nnt_simd.h),
+ * so the levels agree bit for bit; the scalar tail is plain C, the same at every level. */
+#include "nnt_cpu.h"
+#include "nnt_nn.h"
+#include "nnt_simd.h"
+#include "nnt_vmath.h"
+
+#define K0 0.79788456080286535588f /* sqrt(2/pi) */
+#define K1 0.03567740813636141f    /* sqrt(2/pi) * 0.044715 */
+
+static inline float tail_tanh_arg(float x) { return x * (K0 + K1 * x * x); }
+
+void NNT_ISA_FN(nnt_gelu_tanh_fast_forward)(float *out, const float *inp, size_t n) {
+  const __m256 k0 = _mm256_set1_ps(K0), k1 = _mm256_set1_ps(K1), half = _mm256_set1_ps(0.5f);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) { /* 0.5 x (1 + tanh(x (k0 + k1 x^2))) */
+    __m256 x = _mm256_loadu_ps(inp + i), hx = _mm256_mul_ps(half, x);
+    __m256 t = nnt_vmath_tanhf8(_mm256_mul_ps(x, _mm256_fmadd_ps(k1, _mm256_mul_ps(x, x), k0)));
+    _mm256_storeu_ps(out + i, _mm256_fmadd_ps(hx, t, hx));
+  }
+  for (; i < n; i++) out[i] = 0.5f * inp[i] * (1 + nnt_vmath_tanhf(tail_tanh_arg(inp[i])));
+}
+
+void NNT_ISA_FN(nnt_gelu_tanh_fast_backward)(float *dinp, const float *dout, const float *inp, size_t n) {
+  const __m256 k0 = _mm256_set1_ps(K0), k1 = _mm256_set1_ps(K1), k3 = _mm256_set1_ps(3 * K1);
+  const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) { /* 0.5 (1 + t) + 0.5 x (1 - t^2) (k0 + 3 k1 x^2) */
+    __m256 x = _mm256_loadu_ps(inp + i), x2 = _mm256_mul_ps(x, x);
+    __m256 t = nnt_vmath_tanhf8(_mm256_mul_ps(x, _mm256_fmadd_ps(k1, x2, k0)));
+    __m256 du = _mm256_fmadd_ps(k3, x2, k0), sech2 = _mm256_fnmadd_ps(t, t, one);
+    __m256 g = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_mul_ps(half, x), sech2), du, _mm256_fmadd_ps(half, t, half));
+    _mm256_storeu_ps(dinp + i, _mm256_fmadd_ps(_mm256_loadu_ps(dout + i), g, _mm256_loadu_ps(dinp + i)));
+  }
+  for (; i < n; i++) {
+    float x = inp[i], t = nnt_vmath_tanhf(tail_tanh_arg(x));
+    dinp[i] += dout[i] * (0.5f * (1 + t) + 0.5f * x * (1 - t * t) * (K0 + 3 * K1 * x * x));
+  }
+}
+
+#if NNT_ISA_BASE_TU
+NNT_ISA_DECLARE(void, nnt_gelu_tanh_fast_forward, (float *, const float *, size_t));
+NNT_ISA_DECLARE(void, nnt_gelu_tanh_fast_backward, (float *, const float *, const float *, size_t));
+
+void nnt_gelu_tanh_fast_forward(float *out, const float *inp, size_t n) {
+  NNT_ISA_PICK(nnt_gelu_tanh_fast_forward)(out, inp, n);
+}
+void nnt_gelu_tanh_fast_backward(float *dinp, const float *dout, const float *inp, size_t n) {
+  NNT_ISA_PICK(nnt_gelu_tanh_fast_backward)(dinp, dout, inp, n);
+}
+#endif

@@ -1,0 +1,112 @@
+/* nnt_icl_gpt.h — the GPT-2-style in-context learner of seed 003 (Garg et al. 2022's model,
+ * spec §7.4–7.5): decoder-only, pre-LayerNorm, learned absolute positions, causal multi-head
+ * attention with softmax or ReLU scores, GELU (tanh) MLP of width 4E, read-in d -> E and
+ * read-out E -> 1 linear layers; the prompt x1, ỹ1, ..., xn, ỹn (ỹ = [y, 0, ..., 0] in R^d) is
+ * read in token by token, and the prediction for y_k is read at x_k's position, so one pass
+ * predicts every prefix length k = 0..n-1. Made of the core's layers (nnt_nn.h), parameters in
+ * one registry (nnt_params.h), trained with the core's Adam (nnt_optim.h) and checkpoints
+ * (nnt_ckpt.h). The same source runs in float32 (training, prediction) and float64 (tests:
+ * finite differences, causality).
+ */
+#ifndef NNT_ICL_GPT_H
+#define NNT_ICL_GPT_H
+#include <stdint.h>
+
+#include "nnt_icl_task.h"
+#include "nnt_nn.h"
+#include "nnt_params.h"
+
+typedef struct {
+  int d;                   /* token width = the task's input dimension */
+  int n_embd;              /* E; the MLP is 4E wide */
+  int n_layer, n_head;     /* E % n_head == 0 */
+  int n_pos;               /* position slots (tokens); a prompt of n points takes 2n */
+  nnt_attn_score attn;     /* NNT_ATTN_SOFTMAX or NNT_ATTN_RELU */
+  nnt_relu_norm relu_norm; /* ReLU scores only; VISIBLE (t+1): a prefix's outputs do not depend on n */
+} nnt_icl_gpt_arch;
+
+extern const char *const nnt_icl_attn_names[]; /* "softmax", "relu"; NULL-terminated (CLI_CHOICE) */
+
+int nnt_icl_gpt_arch_check(const nnt_icl_gpt_arch *a); /* NNT_EINVAL with one line */
+
+typedef struct nnt_icl_gpt nnt_icl_gpt; /* model: params (nnt_params), arch, task, buffers */
+
+/* A model of this architecture for this task (a copy is kept; a->d must equal t->d), float32
+ * (f64 = 0) or float64 (f64 = 1), parameters zero until nnt_icl_gpt_init. */
+int nnt_icl_gpt_new(const nnt_icl_gpt_arch *a, const nnt_icl_task *t, int f64, nnt_icl_gpt **out);
+void nnt_icl_gpt_free(nnt_icl_gpt *m);
+/* HF GPT-2 initialisation from stream (seed, NNT_ICL_GPT_INIT_STREAM): linear weights, position
+ * table N(0, 0.02); residual output projections N(0, 0.02/sqrt(2 n_layer)); biases 0;
+ * LayerNorm 1, 0; read-in and read-out as torch's nn.Linear, U(±1/sqrt(fan_in)). */
+#define NNT_ICL_GPT_INIT_STREAM UINT64_MAX
+void nnt_icl_gpt_init(nnt_icl_gpt *m, uint64_t seed);
+nnt_params *nnt_icl_gpt_params(nnt_icl_gpt *m);
+const nnt_icl_gpt_arch *nnt_icl_gpt_arch_of(const nnt_icl_gpt *m);
+/* The task the model was trained on (its d, n, depth, ...). */
+const nnt_icl_task *nnt_icl_gpt_task(const nnt_icl_gpt *m);
+
+/* Forward pass: pred (B×n) = the prediction for y_k at each x position k of B prompts
+ * (xs B×n×d, ys B×n). Arrays are float for a float32 model, double for a float64 one.
+ * NNT_EINVAL if 2n exceeds the position slots. */
+int nnt_icl_gpt_forward(nnt_icl_gpt *m, const void *xs, const void *ys, int B, int n, void *pred);
+/* Forward and backward: *loss = mean over the B×n positions of (pred - y)^2 (Garg's loss);
+ * every gradient of the registry is overwritten with d loss / d param. */
+int nnt_icl_gpt_loss_grad(nnt_icl_gpt *m, const void *xs, const void *ys, int B, int n, double *loss);
+
+/* Loads DIR/model.ckpt written by train (config in the checkpoint meta), ready for inference
+ * (float32). NNT_EFORMAT / NNT_EIO with one line on a bad file. */
+int nnt_icl_gpt_load(const char *path, nnt_icl_gpt **out);
+/* pred (B×n): the prediction for y_k at each x position k = 0..n-1 of B prompts (xs B×n×d,
+ * ys B×n, interleaved as x1,y1,...,xn,yn as in Garg); n may exceed the training length up to
+ * the model's position slots (error NNT_EINVAL beyond). Float32 models only. */
+int nnt_icl_gpt_predict(nnt_icl_gpt *m, const float *xs, const float *ys, int B, int n, float *pred);
+
+/* Wall time of the calling thread's model calls by phase, since the last reset (nnt bench icl
+ * --profile); the rest of a step (prompt layout, residual adds, Adam) is the difference. */
+typedef enum { NNT_ICL_PROF_LINEAR, NNT_ICL_PROF_LINEAR_DW, NNT_ICL_PROF_ATTN, NNT_ICL_PROF_LAYERNORM, NNT_ICL_PROF_GELU,
+               NNT_ICL_PROF_N } nnt_icl_prof;
+extern const char *const nnt_icl_prof_names[]; /* NULL-terminated */
+void nnt_icl_gpt_profile(double seconds[NNT_ICL_PROF_N], int reset);
+
+/* ------------------------------------------------------------------------------ training */
+
+typedef enum { NNT_ICL_PRESET_MICRO = 0, NNT_ICL_PRESET_MINI, NNT_ICL_PRESET_SMALL, NNT_ICL_PRESET_PAPER } nnt_icl_preset;
+extern const char *const nnt_icl_preset_names[]; /* "micro", "mini", "small", "paper"; NULL-terminated */
+
+typedef struct {
+  nnt_icl_gpt_arch arch;
+  nnt_icl_task task;   /* prompts of task.n points: 2n tokens (task.n <= arch.n_pos / 2) */
+  int batch;           /* prompts per step */
+  long long steps;     /* total optimizer steps */
+  double lr;           /* Adam (β 0.9, 0.999, ε 1e-8, no weight decay, constant lr) */
+  uint64_t seed;       /* init stream and the prompt streams (step·batch + b) */
+  int ckpt_every;      /* steps between checkpoints (and at the end) */
+  int log_every;       /* steps per row of the loss log (the mean over the row's steps) */
+} nnt_icl_train_cfg;
+
+/* Preset defaults for an attention type and a target depth (3, 4 or 6). */
+void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p, nnt_attn_score attn, int target_depth);
+int nnt_icl_train_check(const nnt_icl_train_cfg *c);
+
+typedef struct {
+  long long first_step; /* 0, or the step a resumed run continued from */
+  long long steps;      /* steps done in total */
+  int nlog;             /* rows of the loss log, all steps since 0 (a resumed run keeps the earlier) */
+  long long *log_step;  /* last step (1-based) of each row */
+  double *log_loss;     /* mean training loss over the row's steps */
+  double seconds;       /* wall time of this invocation's steps */
+  size_t nparams;
+} nnt_icl_train_result;
+
+/* Trains cfg's model on fresh prompts, checkpointing DIR/model.ckpt every ckpt_every steps and at
+ * the end (parameters, Adam state, step, and cfg and the loss log in the meta JSON). With resume,
+ * continues bit-exactly from DIR/model.ckpt (which must come from the same config; steps may
+ * grow). A non-finite loss stops the run with NNT_ENUMERIC, leaving the last checkpoint as it was. */
+int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, nnt_icl_train_result *r);
+void nnt_icl_train_result_free(nnt_icl_train_result *r);
+
+/* Multiply-adds of one training step (forward + backward), counted from the shapes: the
+ * products of the linear layers and the attention (forward 1×, backward 2×). */
+double nnt_icl_gpt_train_macs(const nnt_icl_gpt_arch *a, int B, int n);
+
+#endif

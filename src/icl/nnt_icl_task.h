@@ -1,0 +1,51 @@
+/* nnt_icl_task.h — the in-context regression task of seed 003 (§7.2–7.3): prompts of n points
+ * x ~ per point (1-mix2)·N(-mu·1, I) + mix2·N(+mu·1, I), labelled by a fresh random N-layer ReLU
+ * network per prompt (ReLU hidden layers of width K, linear scalar output, no bias).
+ *
+ * Prompt i is drawn from its own stream nnt_rng_init(seed, i): first the target's weights, then
+ * per point the mixture component and the d coordinates. So a prompt never depends on batching,
+ * and two tasks that differ only in mix2 (or w_mean) share the same targets and input noise —
+ * the test conditions of `icl eval` are coupled on purpose.
+ *
+ * Weights: per layer j with fan-in f_j, N(m_j, s_j²) where
+ *   w_std > 0  (literal, the paper's N(0, 1)): s_j = w_std, m_j = w_mean;
+ *   w_std <= 0 (He scaling, the default):     s_j = sqrt(2/f_j) on the ReLU layers and sqrt(1/f_j)
+ *              on the linear output layer, m_j = w_mean·s_j (a mean shift in units of the std).
+ * With He scaling and w_mean = 0, E[y²] = y_scale²·E||x||²/d = y_scale²·(mu² + 1) for every depth
+ * (std(y) ≈ 2.24 at mu = 2, the spec's "≈ 2.2"); literal N(0, 1) weights at width 200 give
+ * std(y) ≈ 1e3 (N = 3), 1e4 (N = 4), 1e6 (N = 6). */
+#ifndef NNT_ICL_TASK_H
+#define NNT_ICL_TASK_H
+#include <stdint.h>
+
+#include "nnt_icl_net.h"
+
+typedef struct {
+  int d;            /* input dimension */
+  int n;            /* points per prompt (in-context examples + the query) */
+  int depth, width; /* target net: N layers of width K, ReLU hidden, linear output, no bias */
+  double w_mean, w_std; /* target weights N(w_mean, w_std²); w_std <= 0: He scaling (see above) */
+  double y_scale;   /* global multiplier on y */
+  double mix2;      /* per point: N(+mu·1, I) with probability mix2, else N(-mu·1, I) */
+  double mu;        /* 2 in the paper */
+} nnt_icl_task;
+
+/* Test prompts start at this stream id, so they never coincide with training prompts 0, 1, ... */
+#define NNT_ICL_TEST_FIRST (UINT64_C(1) << 62)
+
+/* The spec's scaled defaults (§9): width 32, He scaling, w_mean 0, y_scale 1, mix2 0, mu 2. */
+void nnt_icl_task_default(nnt_icl_task *t, int d, int n, int depth);
+int nnt_icl_task_check(const nnt_icl_task *t);
+/* B prompts of stream (seed, first_prompt + b), b = 0..B-1 (prompt i is the same whatever the
+   batching): xs B×n×d, ys B×n, float32. */
+int nnt_icl_task_sample(const nnt_icl_task *t, uint64_t seed, uint64_t first_prompt, int B,
+                        float *xs, float *ys);
+
+/* Additions beyond the shared API. */
+/* The target network's shape (N = depth, K = width, dx = d, dy = 1, ReLU, linear output, no bias). */
+nnt_icl_net nnt_icl_task_net(const nnt_icl_task *t);
+/* One prompt in double precision: the target's weights w (nnt_icl_net_nparams doubles, may be
+ * NULL), x (n×d) and y (n). The float sampler rounds exactly these values. */
+int nnt_icl_task_prompt(const nnt_icl_task *t, uint64_t seed, uint64_t prompt, double *w, double *x, double *y);
+
+#endif

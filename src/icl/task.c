@@ -1,0 +1,86 @@
+/* The prompt distribution of the ICL experiments (§7.2–7.3): random ReLU targets, mixture inputs. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "nnt_error.h"
+#include "nnt_icl_task.h"
+
+void nnt_icl_task_default(nnt_icl_task *t, int d, int n, int depth) {
+  *t = (nnt_icl_task){.d = d, .n = n, .depth = depth, .width = 32, .w_mean = 0, .w_std = 0,
+                      .y_scale = 1, .mix2 = 0, .mu = 2};
+}
+
+int nnt_icl_task_check(const nnt_icl_task *t) {
+  if (t->d < 1) return nnt_fail(NNT_EINVAL, "task: d must be >= 1 (got %d)", t->d);
+  if (t->n < 1) return nnt_fail(NNT_EINVAL, "task: n must be >= 1 (got %d)", t->n);
+  if (t->depth < 2) return nnt_fail(NNT_EINVAL, "task: target depth must be >= 2 (got %d)", t->depth);
+  if (t->width < 1) return nnt_fail(NNT_EINVAL, "task: target width must be >= 1 (got %d)", t->width);
+  if (!(t->mix2 >= 0 && t->mix2 <= 1)) return nnt_fail(NNT_EINVAL, "task: mix2 must be in [0, 1] (got %g)", t->mix2);
+  if (!isfinite(t->w_mean) || !isfinite(t->w_std) || !isfinite(t->y_scale) || !isfinite(t->mu))
+    return nnt_fail(NNT_EINVAL, "task: w_mean, w_std, y_scale and mu must be finite");
+  if (t->y_scale == 0) return nnt_fail(NNT_EINVAL, "task: y_scale must be non-zero");
+  return NNT_OK;
+}
+
+nnt_icl_net nnt_icl_task_net(const nnt_icl_task *t) {
+  return (nnt_icl_net){.N = t->depth, .K = t->width, .dx = t->d, .dy = 1, .act = NNT_ICL_ACT_RELU,
+                       .out_act = 0, .bias = 0};
+}
+
+/* Layer by layer (fan-in f inputs per unit, no bias): N(m_j, s_j²) as in the header. */
+static void draw_weights(const nnt_icl_task *t, double *w, nnt_rng *r) {
+  size_t o = 0;
+  for (int j = 1; j <= t->depth; j++) {
+    int fan = j == 1 ? t->d : t->width, units = j == t->depth ? 1 : t->width;
+    double s = t->w_std > 0 ? t->w_std : sqrt((j == t->depth ? 1.0 : 2.0) / fan);
+    double m = t->w_std > 0 ? t->w_mean : t->w_mean * s;
+    for (size_t i = 0; i < (size_t)fan * units; i++) w[o++] = m + s * nnt_rng_normal(r);
+  }
+}
+
+static int prompt_ws(const nnt_icl_task *t, uint64_t seed, uint64_t prompt, double *w, double *x, double *y,
+                     double *ws) {
+  nnt_rng r;
+  nnt_rng_init(&r, seed, prompt);
+  nnt_icl_net net = nnt_icl_task_net(t);
+  draw_weights(t, w, &r);
+  for (int i = 0; i < t->n; i++) {
+    double c = nnt_rng_uniform(&r) < t->mix2 ? t->mu : -t->mu;
+    for (int k = 0; k < t->d; k++) x[(size_t)i * t->d + k] = c + nnt_rng_normal(&r);
+  }
+  nnt_icl_net_forward(&net, w, x, t->n, y, ws);
+  for (int i = 0; i < t->n; i++) {
+    y[i] *= t->y_scale;
+    if (!isfinite(y[i])) return nnt_fail(NNT_ENUMERIC, "task: target output is not finite (prompt %llu)", (unsigned long long)prompt);
+  }
+  return NNT_OK;
+}
+
+int nnt_icl_task_prompt(const nnt_icl_task *t, uint64_t seed, uint64_t prompt, double *w, double *x, double *y) {
+  int st = nnt_icl_task_check(t);
+  if (st) return st;
+  nnt_icl_net net = nnt_icl_task_net(t);
+  double *wt = w ? w : nnt_xmalloc(nnt_icl_net_nparams(&net) * sizeof *wt);
+  double *ws = nnt_xmalloc(nnt_icl_net_ws_size(&net, t->n) * sizeof *ws);
+  st = prompt_ws(t, seed, prompt, wt, x, y, ws);
+  free(ws);
+  if (!w) free(wt);
+  return st;
+}
+
+int nnt_icl_task_sample(const nnt_icl_task *t, uint64_t seed, uint64_t first_prompt, int B, float *xs, float *ys) {
+  int st = nnt_icl_task_check(t);
+  if (st) return st;
+  if (B < 0) return nnt_fail(NNT_EINVAL, "task: batch must be >= 0 (got %d)", B);
+  nnt_icl_net net = nnt_icl_task_net(t);
+  size_t nx = (size_t)t->n * t->d;
+  double *w = nnt_xmalloc(nnt_icl_net_nparams(&net) * sizeof *w), *x = nnt_xmalloc(nx * sizeof *x),
+         *y = nnt_xmalloc((size_t)t->n * sizeof *y), *ws = nnt_xmalloc(nnt_icl_net_ws_size(&net, t->n) * sizeof *ws);
+  for (int b = 0; b < B && !st; b++) {
+    if ((st = prompt_ws(t, seed, first_prompt + (uint64_t)b, w, x, y, ws))) break;
+    for (size_t i = 0; i < nx; i++) xs[(size_t)b * nx + i] = (float)x[i];
+    for (int i = 0; i < t->n; i++) ys[(size_t)b * t->n + i] = (float)y[i];
+  }
+  free(w), free(x), free(y), free(ws);
+  return st;
+}

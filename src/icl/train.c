@@ -1,0 +1,241 @@
+/* train.c — pretraining the GPT-2 in-context learner on fresh prompts (spec §7.5): Adam, one
+ * batch of new prompts per step (prompt streams step·batch + b, so a step's data does not depend
+ * on threads or on where a run was resumed), checkpoints with the Adam state and the loss log. */
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpt_impl.h"
+#include "nnt_ckpt.h"
+#include "nnt_error.h"
+#include "nnt_optim.h"
+#include "nnt_progress.h"
+#include "nnt_train.h"
+
+const char *const nnt_icl_preset_names[] = {"micro", "mini", "small", "paper", NULL};
+
+void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p, nnt_attn_score attn, int target_depth) {
+  /* d, points, width, layers, heads, batch, steps, lr, target width, checkpoint and log intervals.
+   * mini: 3000 steps, measured at 0.8-1.3 s per step on the shared 2-core machine (docs/icl.md), so
+   * that a run stays near 1 h; small and paper are longer runs (hours, GPU-scale). */
+  typedef struct {
+    int d, n, E, L, H, B;
+    long long steps;
+    double lr;
+    int K, ckpt_every, log_every;
+  } row;
+  static const row P[] = {
+      [NNT_ICL_PRESET_MICRO] = {5, 20, 32, 2, 2, 16, 400, 1e-3, 32, 100, 10},
+      [NNT_ICL_PRESET_MINI] = {8, 51, 128, 6, 4, 64, 3000, 3e-4, 32, 250, 50},
+      [NNT_ICL_PRESET_SMALL] = {20, 51, 128, 6, 4, 64, 20000, 3e-4, 200, 500, 100},
+      [NNT_ICL_PRESET_PAPER] = {20, 51, 256, 12, 8, 64, 500000, 1e-4, 200, 1000, 500},
+  };
+  const row *q = &P[p];
+  memset(c, 0, sizeof *c);
+  nnt_icl_task_default(&c->task, q->d, q->n, target_depth);
+  c->task.width = q->K;
+  /* 4n position slots: prompts up to twice the training length (eval's extrapolation, spec §7.6) */
+  c->arch = (nnt_icl_gpt_arch){.d = q->d, .n_embd = q->E, .n_layer = q->L, .n_head = q->H, .n_pos = 4 * q->n,
+                               .attn = attn, .relu_norm = NNT_RELU_NORM_VISIBLE};
+  c->batch = q->B, c->steps = q->steps, c->lr = q->lr, c->seed = 1;
+  c->ckpt_every = q->ckpt_every, c->log_every = q->log_every;
+}
+
+int nnt_icl_train_check(const nnt_icl_train_cfg *c) {
+  int st = nnt_icl_gpt_arch_check(&c->arch);
+  if (st || (st = nnt_icl_task_check(&c->task))) return st;
+  if (c->arch.d != c->task.d)
+    return nnt_fail(NNT_EINVAL, "the model's token width %d differs from the task's d = %d", c->arch.d, c->task.d);
+  if (2 * c->task.n > c->arch.n_pos)
+    return nnt_fail(NNT_EINVAL, "prompts of %d points need %d position slots, the model has %d", c->task.n,
+                    2 * c->task.n, c->arch.n_pos);
+  if (c->batch < 1) return nnt_fail(NNT_EINVAL, "--batch must be >= 1 (got %d)", c->batch);
+  if (c->steps < 1) return nnt_fail(NNT_EINVAL, "--steps must be >= 1 (got %lld)", c->steps);
+  if (!(c->lr > 0) || !isfinite(c->lr)) return nnt_fail(NNT_EINVAL, "--lr must be > 0 (got %g)", c->lr);
+  if (c->log_every < 1 || c->ckpt_every < 1 || c->ckpt_every % c->log_every)
+    return nnt_fail(NNT_EINVAL, "--ckpt-every (%d) must be a positive multiple of the log interval %d", c->ckpt_every,
+                    c->log_every);
+  return NNT_OK;
+}
+
+/* ------------------------------------------------------------------------ checkpoint meta */
+
+/* A number written with 17 significant digits, which strtod reads back exactly (cJSON's own
+ * printing accepts a 1-ulp difference, and the loss log must resume bit for bit). */
+static cJSON *exact(double v) {
+  char buf[40];
+  snprintf(buf, sizeof buf, "%.17g", v);
+  return cJSON_CreateRaw(buf);
+}
+
+char *icl_meta_write(const nnt_icl_train_cfg *c, int nlog, const long long *log_step, const double *log_loss,
+                     double wsum, int wcount) {
+  cJSON *j = cJSON_CreateObject(), *a = cJSON_AddObjectToObject(j, "arch"), *t = cJSON_AddObjectToObject(j, "task");
+  cJSON *tr = cJSON_AddObjectToObject(j, "train");
+  cJSON_AddNumberToObject(a, "d", c->arch.d), cJSON_AddNumberToObject(a, "n_embd", c->arch.n_embd);
+  cJSON_AddNumberToObject(a, "n_layer", c->arch.n_layer), cJSON_AddNumberToObject(a, "n_head", c->arch.n_head);
+  cJSON_AddNumberToObject(a, "n_pos", c->arch.n_pos);
+  cJSON_AddStringToObject(a, "attn", nnt_icl_attn_names[c->arch.attn]);
+  cJSON_AddStringToObject(a, "relu_norm", c->arch.relu_norm == NNT_RELU_NORM_VISIBLE ? "visible" : "T");
+  cJSON_AddNumberToObject(t, "d", c->task.d), cJSON_AddNumberToObject(t, "n", c->task.n);
+  cJSON_AddNumberToObject(t, "depth", c->task.depth), cJSON_AddNumberToObject(t, "width", c->task.width);
+  cJSON_AddItemToObject(t, "w_mean", exact(c->task.w_mean)), cJSON_AddItemToObject(t, "w_std", exact(c->task.w_std));
+  cJSON_AddItemToObject(t, "y_scale", exact(c->task.y_scale)), cJSON_AddItemToObject(t, "mix2", exact(c->task.mix2));
+  cJSON_AddItemToObject(t, "mu", exact(c->task.mu));
+  char seed[24];
+  snprintf(seed, sizeof seed, "%" PRIu64, c->seed); /* a string: JSON numbers stop at 2^53 */
+  cJSON_AddNumberToObject(tr, "batch", c->batch), cJSON_AddNumberToObject(tr, "steps", (double)c->steps);
+  cJSON_AddItemToObject(tr, "lr", exact(c->lr)), cJSON_AddStringToObject(tr, "seed", seed);
+  cJSON_AddNumberToObject(tr, "log_every", c->log_every);
+  cJSON *log = cJSON_AddObjectToObject(j, "log");
+  cJSON_AddItemToObject(log, "step", cJSON_CreateArray());
+  cJSON *steps = cJSON_GetObjectItem(log, "step"), *losses = cJSON_AddArrayToObject(log, "loss");
+  for (int i = 0; i < nlog; i++)
+    cJSON_AddItemToArray(steps, cJSON_CreateNumber((double)log_step[i])), cJSON_AddItemToArray(losses, exact(log_loss[i]));
+  cJSON_AddItemToObject(log, "wsum", exact(wsum)), cJSON_AddNumberToObject(log, "wcount", wcount);
+  char *s = cJSON_PrintUnformatted(j);
+  cJSON_Delete(j);
+  return s;
+}
+
+/* The number at key, or NAN (missing or not a number). */
+static double num(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+int icl_meta_parse(const char *path, const char *json, nnt_icl_train_cfg *c, icl_meta_log *log) {
+  cJSON *j = cJSON_Parse(json ? json : "");
+  const cJSON *a = cJSON_GetObjectItem(j, "arch"), *t = cJSON_GetObjectItem(j, "task"), *tr = cJSON_GetObjectItem(j, "train");
+  const cJSON *lg = cJSON_GetObjectItem(j, "log");
+  const cJSON *attn = cJSON_GetObjectItem(a, "attn"), *rn = cJSON_GetObjectItem(a, "relu_norm"),
+              *seed = cJSON_GetObjectItem(tr, "seed");
+  const cJSON *ls = cJSON_GetObjectItem(lg, "step"), *ll = cJSON_GetObjectItem(lg, "loss");
+  memset(c, 0, sizeof *c);
+  double v[] = {num(a, "d"),       num(a, "n_embd"), num(a, "n_layer"), num(a, "n_head"),   num(a, "n_pos"),
+                num(t, "d"),       num(t, "n"),      num(t, "depth"),   num(t, "width"),    num(t, "w_mean"),
+                num(t, "w_std"),   num(t, "y_scale"), num(t, "mix2"),   num(t, "mu"),       num(tr, "batch"),
+                num(tr, "steps"),  num(tr, "lr"),    num(tr, "log_every"), num(lg, "wsum"), num(lg, "wcount")};
+  int ok = j && cJSON_IsString(attn) && cJSON_IsString(rn) && cJSON_IsString(seed) && cJSON_IsArray(ls) &&
+           cJSON_IsArray(ll) && cJSON_GetArraySize(ls) == cJSON_GetArraySize(ll);
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++) ok = ok && isfinite(v[i]);
+  if (ok) {
+    c->arch = (nnt_icl_gpt_arch){.d = (int)v[0], .n_embd = (int)v[1], .n_layer = (int)v[2], .n_head = (int)v[3],
+                                 .n_pos = (int)v[4], .attn = strcmp(attn->valuestring, "relu") ? NNT_ATTN_SOFTMAX : NNT_ATTN_RELU,
+                                 .relu_norm = strcmp(rn->valuestring, "T") ? NNT_RELU_NORM_VISIBLE : NNT_RELU_NORM_T};
+    c->task = (nnt_icl_task){.d = (int)v[5], .n = (int)v[6], .depth = (int)v[7], .width = (int)v[8], .w_mean = v[9],
+                             .w_std = v[10], .y_scale = v[11], .mix2 = v[12], .mu = v[13]};
+    c->batch = (int)v[14], c->steps = (long long)v[15], c->lr = v[16], c->log_every = (int)v[17];
+    c->ckpt_every = c->log_every;
+    c->seed = strtoull(seed->valuestring, NULL, 10);
+  }
+  if (ok && log) {
+    int n = cJSON_GetArraySize(ls);
+    log->n = n, log->wsum = v[18], log->wcount = (int)v[19];
+    log->step = nnt_xmalloc(sizeof(long long) * (n + 1)), log->loss = nnt_xmalloc(sizeof(double) * (n + 1));
+    for (int i = 0; i < n; i++) {
+      log->step[i] = (long long)cJSON_GetArrayItem(ls, i)->valuedouble;
+      log->loss[i] = cJSON_GetArrayItem(ll, i)->valuedouble;
+    }
+  }
+  cJSON_Delete(j);
+  if (!ok) return nnt_fail(NNT_EFORMAT, "%s: not a checkpoint of nnt icl train (its metadata lacks the config)", path);
+  int st = nnt_icl_train_check(c);
+  if (st) {
+    if (log) free(log->step), free(log->loss), log->step = NULL, log->loss = NULL;
+    return nnt_fail(NNT_EFORMAT, "%s: its config is invalid (%s)", path, nnt_errmsg());
+  }
+  return NNT_OK;
+}
+
+/* ------------------------------------------------------------------------ training */
+
+/* Everything that fixes the trajectory must match to resume; steps may grow, intervals differ. */
+static int same_run(const nnt_icl_train_cfg *a, const nnt_icl_train_cfg *b) {
+  return !memcmp(&a->arch, &b->arch, sizeof a->arch) && !memcmp(&a->task, &b->task, sizeof a->task) &&
+         a->batch == b->batch && a->lr == b->lr && a->seed == b->seed && a->log_every == b->log_every;
+}
+
+void nnt_icl_train_result_free(nnt_icl_train_result *r) {
+  free(r->log_step), free(r->log_loss);
+  memset(r, 0, sizeof *r);
+}
+
+int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, nnt_icl_train_result *r) {
+  memset(r, 0, sizeof *r);
+  int st = nnt_icl_train_check(c);
+  if (st) return st;
+  size_t plen = strlen(dir) + 16;
+  char *path = nnt_xmalloc(plen);
+  snprintf(path, plen, "%s/model.ckpt", dir);
+  nnt_icl_gpt *m = NULL;
+  nnt_optim opt = {0};
+  icl_meta_log log = {0};
+  float *xs = NULL, *ys = NULL;
+  long long step = 0;
+  if ((st = nnt_icl_gpt_new(&c->arch, &c->task, 0, &m))) goto out;
+  nnt_icl_gpt_init(m, c->seed);
+  nnt_optim_config oc = nnt_adam_defaults();
+  oc.lr = c->lr;
+  if ((st = nnt_optim_init(&opt, nnt_icl_gpt_params(m), oc))) goto out;
+  if (resume && access(path, F_OK) == 0) {
+    nnt_ckpt_info info;
+    nnt_icl_train_cfg old;
+    if ((st = nnt_ckpt_info_read(path, &info))) goto out;
+    st = icl_meta_parse(path, info.meta_json, &old, &log);
+    nnt_ckpt_info_free(&info);
+    if (st) goto out;
+    if (!same_run(c, &old)) {
+      st = nnt_fail(NNT_EINVAL, "%s: written by a run with other settings (start afresh with --force instead)", path);
+      goto out;
+    }
+    if ((st = nnt_ckpt_load(path, ICL_CKPT_KIND, nnt_icl_gpt_params(m), &opt, &step, NULL))) goto out;
+    if (step > c->steps) {
+      st = nnt_fail(NNT_EINVAL, "%s: already at step %lld, beyond --steps %lld", path, step, c->steps);
+      goto out;
+    }
+  }
+  r->first_step = step;
+  int cap = (int)(c->steps / c->log_every) + 2;
+  log.step = nnt_xrealloc(log.step, sizeof(long long) * cap), log.loss = nnt_xrealloc(log.loss, sizeof(double) * cap);
+  int B = c->batch, n = c->task.n;
+  xs = nnt_xmalloc(sizeof(float) * B * n * c->task.d), ys = nnt_xmalloc(sizeof(float) * B * n);
+  nnt_progress pr;
+  nnt_progress_start(&pr, "icl train", c->steps - step);
+  double t0 = nnt_now();
+  for (; step < c->steps; step++) {
+    double loss;
+    if ((st = nnt_icl_task_sample(&c->task, c->seed, (uint64_t)step * B, B, xs, ys))) goto out;
+    if ((st = nnt_icl_gpt_loss_grad(m, xs, ys, B, n, &loss))) goto out;
+    if ((st = nnt_train_check_loss(step + 1, loss))) goto out; /* before the update: the checkpoint stays good */
+    nnt_optim_step(&opt);
+    log.wsum += loss, log.wcount++;
+    if ((step + 1) % c->log_every == 0) {
+      log.step[log.n] = step + 1, log.loss[log.n++] = log.wsum / log.wcount;
+      log.wsum = 0, log.wcount = 0;
+    }
+    if ((step + 1) % c->ckpt_every == 0 || step + 1 == c->steps) {
+      char *meta = icl_meta_write(c, log.n, log.step, log.loss, log.wsum, log.wcount);
+      st = nnt_ckpt_save(path, ICL_CKPT_KIND, nnt_icl_gpt_params(m), &opt, step + 1, meta);
+      free(meta);
+      if (st) goto out;
+    }
+    nnt_progress_add(&pr, 1);
+  }
+  nnt_progress_end(&pr);
+  r->seconds = nnt_now() - t0;
+  if (log.wcount) /* the final partial row, for the report only (the meta keeps the window) */
+    log.step[log.n] = c->steps, log.loss[log.n++] = log.wsum / log.wcount;
+  r->steps = c->steps, r->nlog = log.n, r->log_step = log.step, r->log_loss = log.loss;
+  r->nparams = nnt_params_count(nnt_icl_gpt_params(m));
+  log.step = NULL, log.loss = NULL;
+out:
+  free(log.step), free(log.loss), free(xs), free(ys), free(path);
+  nnt_optim_free(&opt);
+  nnt_icl_gpt_free(m);
+  return st;
+}

@@ -1,0 +1,139 @@
+/* The ICL task sampler: target scale (acceptance 16) against its closed forms, the per-point
+ * mixture, an independent forward pass, determinism across batchings, coupling across mixtures. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../nnt_test.h"
+#include "nnt_error.h"
+#include "nnt_icl_task.h"
+
+/* E[y²] and its log10(std) over prompts × points. */
+static double mean_y2(const nnt_icl_task *t, int prompts, uint64_t seed) {
+  float *xs = malloc(sizeof(float) * prompts * t->n * t->d), *ys = malloc(sizeof(float) * prompts * t->n);
+  CHECK(nnt_icl_task_sample(t, seed, 0, prompts, xs, ys) == NNT_OK);
+  double s = 0;
+  for (int i = 0; i < prompts * t->n; i++) s += (double)ys[i] * ys[i];
+  free(xs), free(ys);
+  return s / (prompts * t->n);
+}
+
+static double relu(double z) { return z > 0 ? z : 0; }
+
+int main(void) {
+  /* He scaling: E[y²] = mu² + 1 for every depth and mixture (ReLU halves, sqrt(2/f) restores;
+   * the linear output uses sqrt(1/f)). A factor-2 slip on the output layer doubles it. */
+  for (int depth = 3; depth <= 6; depth++) {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 8, 4, depth);
+    double m = mean_y2(&t, 3000, 7);
+    CHECK_MSG(fabs(m / 5.0 - 1) < 0.1, "He depth %d: E[y^2] = %g, expected 5", depth, m);
+    t.mix2 = 0.5, t.mu = 1, t.y_scale = 3;
+    m = mean_y2(&t, 3000, 8);
+    CHECK_MSG(fabs(m / 18.0 - 1) < 0.1, "He mix depth %d: E[y^2] = %g, expected 9*2", depth, m);
+  }
+  /* Literal N(0, 1) weights at the paper's size (d = 20, width 200): E[y²] = d(mu²+1)(K/2)^(N-1),
+   * std(y) ≈ 1e3, 1e4, 1e6 for N = 3, 4, 6 (acceptance 16). */
+  const int depths[3] = {3, 4, 6};
+  const double expect_log10[3] = {3, 4, 6};
+  for (int i = 0; i < 3; i++) {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 20, 4, depths[i]);
+    t.width = 200, t.w_std = 1;
+    double lg = 0.5 * log10(mean_y2(&t, 60, 9));
+    CHECK_MSG(fabs(lg - expect_log10[i]) < 0.3, "literal N=%d: log10 std(y) = %g", depths[i], lg);
+  }
+  /* The mixture is drawn per point: component fraction, component means, unit variance. */
+  {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 8, 20, 3);
+    t.mix2 = 0.3;
+    int P = 500, plus = 0, mixed_prompts = 0;
+    float *xs = malloc(sizeof(float) * P * t.n * t.d), *ys = malloc(sizeof(float) * P * t.n);
+    CHECK(nnt_icl_task_sample(&t, 3, 0, P, xs, ys) == NNT_OK);
+    double s[2] = {0, 0}, s2[2] = {0, 0};
+    long cnt[2] = {0, 0};
+    for (int b = 0; b < P; b++) {
+      int np = 0;
+      for (int i = 0; i < t.n; i++) {
+        const float *x = xs + ((size_t)b * t.n + i) * t.d;
+        double mx = 0;
+        for (int k = 0; k < t.d; k++) mx += x[k] / t.d;
+        int c = mx > 0;
+        np += c;
+        for (int k = 0; k < t.d; k++) s[c] += x[k], s2[c] += (double)x[k] * x[k], cnt[c]++;
+      }
+      plus += np, mixed_prompts += np > 0 && np < t.n;
+    }
+    double frac = (double)plus / (P * t.n);
+    CHECK_MSG(fabs(frac - 0.3) < 0.015, "fraction of +mu points %g", frac);
+    CHECK(mixed_prompts > P * 9 / 10);
+    for (int c = 0; c < 2; c++) {
+      double m = s[c] / cnt[c], v = s2[c] / cnt[c] - m * m;
+      CHECK_CLOSE(m, c ? 2.0 : -2.0, 0.01);
+      CHECK_CLOSE(v, 1.0, 0.03);
+    }
+    free(xs), free(ys);
+  }
+  /* An independent forward pass of the target (d = 3, K = 4, N = 3: W1 4×3, W2 4×4, w3 1×4). */
+  {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 3, 5, 3);
+    t.width = 4;
+    double w[12 + 16 + 4], x[15], y[5];
+    CHECK(nnt_icl_task_prompt(&t, 11, 42, w, x, y) == NNT_OK);
+    for (int i = 0; i < 5; i++) {
+      double h1[4], h2[4], out = 0;
+      for (int u = 0; u < 4; u++) {
+        h1[u] = 0;
+        for (int k = 0; k < 3; k++) h1[u] += w[u * 3 + k] * x[i * 3 + k];
+        h1[u] = relu(h1[u]);
+      }
+      for (int u = 0; u < 4; u++) {
+        h2[u] = 0;
+        for (int k = 0; k < 4; k++) h2[u] += w[12 + u * 4 + k] * h1[k];
+        out += w[28 + u] * relu(h2[u]);
+      }
+      CHECK_CLOSE(y[i], out, 1e-12);
+    }
+  }
+  /* Determinism: a prompt is the same in any batching; float = rounded double; conditions that
+   * differ in mix2 share weights and input noise. */
+  {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 8, 10, 4);
+    enum { P = 10 };
+    size_t nx = (size_t)t.n * t.d;
+    float xa[P * 80], ya[P * 10], xb[P * 80], yb[P * 10];
+    CHECK(nnt_icl_task_sample(&t, 5, 100, P, xa, ya) == NNT_OK);
+    CHECK(nnt_icl_task_sample(&t, 5, 100, 3, xb, yb) == NNT_OK);
+    CHECK(nnt_icl_task_sample(&t, 5, 103, P - 3, xb + 3 * nx, yb + 3 * t.n) == NNT_OK);
+    CHECK(!memcmp(xa, xb, sizeof xa) && !memcmp(ya, yb, sizeof ya));
+    double x[80], y[10], w1[8 * 32 + 2 * 32 * 32 + 32], w2[sizeof w1 / sizeof(double)];
+    CHECK(nnt_icl_task_prompt(&t, 5, 107, w1, x, y) == NNT_OK);
+    int same = 1;
+    for (size_t i = 0; i < nx; i++) same &= xa[7 * nx + i] == (float)x[i];
+    for (int i = 0; i < t.n; i++) same &= ya[7 * t.n + i] == (float)y[i];
+    CHECK(same);
+    float xc[80], yc[10];
+    CHECK(nnt_icl_task_sample(&t, 6, 100, 1, xc, yc) == NNT_OK);
+    CHECK(memcmp(xa, xc, sizeof xc) != 0); /* another seed, another prompt */
+    nnt_icl_task u = t;
+    u.mix2 = 1;
+    double xu[80], yu[10];
+    CHECK(nnt_icl_task_prompt(&u, 5, 107, w2, xu, yu) == NNT_OK);
+    CHECK(!memcmp(w1, w2, sizeof w1));
+    CHECK_CLOSE(xu[0] - x[0], 4.0, 1e-12); /* the same noise, the other component */
+  }
+  /* Bad input. */
+  {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 8, 10, 3);
+    t.mix2 = 1.5;
+    float x[80], y[10];
+    CHECK(nnt_icl_task_sample(&t, 1, 0, 1, x, y) == NNT_EINVAL);
+    nnt_icl_task_default(&t, 8, 10, 1);
+    CHECK(nnt_icl_task_sample(&t, 1, 0, 1, x, y) == NNT_EINVAL);
+  }
+  TEST_MAIN_END();
+}
