@@ -20,7 +20,7 @@ const char *const nnt_icl_preset_names[] = {"micro", "mini", "small", "paper", N
 
 void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p, nnt_attn_score attn, int target_depth) {
   /* d, points, width, layers, heads, batch, steps, lr, target width, checkpoint and log intervals.
-   * mini: 3000 steps, measured at 0.8-1.3 s per step on the shared 2-core machine (docs/icl.md), so
+   * mini: 3000 steps, measured at 0.66-1.3 s per step on the shared 2-core machine (docs/icl.md), so
    * that a run stays near 1 h; small and paper are longer runs (hours, GPU-scale). */
   typedef struct {
     int d, n, E, L, H, B;
