@@ -267,6 +267,8 @@ int cli_dispatch(const char *family, const cli_sub *subs, int n, int argc, char 
     return nnt_fail(NNT_EINVAL, "unknown subcommand '%s' (see nnt %s --help)", argv[1], family);
   FILE *f = argc >= 2 ? stdout : stderr;
   fprintf(f, "usage: nnt %s <subcommand> [options]\n       nnt %s <subcommand> --help\n\nsubcommands:\n", family, family);
-  for (int i = 0; i < n; i++) fprintf(f, "  %-11s %s\n", subs[i].name, subs[i].summary);
+  int w = 11;
+  for (int i = 0; i < n; i++) w = (int)strlen(subs[i].name) > w ? (int)strlen(subs[i].name) : w;
+  for (int i = 0; i < n; i++) fprintf(f, "  %-*s %s\n", w, subs[i].name, subs[i].summary);
   return argc >= 2 ? NNT_OK : nnt_fail(NNT_EINVAL, "missing subcommand (see nnt %s --help)", family);
 }
