@@ -15,6 +15,8 @@ typedef struct {
   const char *learners; /* "gauss,mlp,majority"; parsed into b.learners */
 } bench_opts_cfg;
 
+static int is_rcnn(int learner) { return learner == NNT_RCNN_PARITY_RCNN || learner == NNT_RCNN_PARITY_RCNN_NN; }
+
 static void bench_defaults(void *c_, int quick) {
   bench_opts_cfg *c = c_;
   nnt_rcnn_parity_bench_cfg_default(&c->b, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);
@@ -27,7 +29,8 @@ static const cli_opt bench_opts[] = {
     CLI_INTS("m", B, b.ms, b.nm, 1, 16777215, "training examples"),
     CLI_STR("learners", B, learners,
             "comma-separated subset of gauss, mlp, majority, rcnn (the RCNN running the gauss-parity TM after\n"
-            "Algorithm 1, rule level), rcnn-nn (the compiled ReLU network, patch cache on; d <= 8, m <= 64)\n"
+            "Algorithm 1, rule level), rcnn-nn (the compiled ReLU network, patch cache on; d <= 8, m <= 64),\n"
+            "mlp-online (the MLP in the online regime: one SGD pass, each of the m samples used once)\n"
             "(default gauss,mlp,majority)"),
     CLI_INT("reps", B, b.reps, 1, 1000, "repetitions per (d, m, learner)"),
     CLI_INT("tests", B, b.tests, 1, 100000000, "fresh test examples per point"),
@@ -109,13 +112,13 @@ static int report(const nnt_rcnn_parity_bench_cfg *c, const nnt_rcnn_parity_benc
          c->k ? "k-sparse" : "full", c->reps, c->tests, c->noise);
   if (c->k) printf("k = %d\n", c->k);
   int rcnn = 0; /* the RCNN learners add a column: agreement with the direct TM */
-  for (int l = 0; l < c->nlearners; l++) rcnn |= c->learners[l] >= NNT_RCNN_PARITY_RCNN;
+  for (int l = 0; l < c->nlearners; l++) rcnn |= is_rcnn(c->learners[l]);
   if (rcnn) printf("rcnn, rcnn-nn: the first %d test examples; agree_tm = fraction equal to the direct TM\n", c->rcnn_tests);
   printf("%6s %8s %10s %10s %8s %12s%s\n", "d", "m", "learner", "test acc", "sd", "wall s/rep", rcnn ? "   agree_tm" : "");
   for (int a = 0; a < r->nagg; a++) {
     const nnt_rcnn_parity_agg *g = &r->agg[a];
     printf("%6d %8d %10s %10.4f %8.4f %12.3g", g->d, g->m, names[g->learner], g->acc_mean, g->acc_sd, g->wall_mean);
-    if (rcnn && g->learner >= NNT_RCNN_PARITY_RCNN) printf(" %10.4f", g->agree_tm);
+    if (rcnn && is_rcnn(g->learner)) printf(" %10.4f", g->agree_tm);
     printf("\n");
   }
   printf("points: %d computed, %d read from results.sqlite\n", r->computed, r->stored);

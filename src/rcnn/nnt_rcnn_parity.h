@@ -38,9 +38,10 @@ void nnt_rcnn_parity_data_free(nnt_rcnn_parity_data *D);
  * level (iii) and as the compiled ReLU network with the patch cache (iv, small d). */
 typedef enum {
   NNT_RCNN_PARITY_GAUSS, NNT_RCNN_PARITY_MLP, NNT_RCNN_PARITY_MAJORITY, NNT_RCNN_PARITY_RCNN, NNT_RCNN_PARITY_RCNN_NN,
+  NNT_RCNN_PARITY_MLP_ONLINE, /* the MLP in the online regime: one SGD pass, every example used once */
   NNT_RCNN_PARITY_NLEARNERS
 } nnt_rcnn_parity_learner;
-extern const char *const nnt_rcnn_parity_learner_names[]; /* "gauss", "mlp", "majority", "rcnn", "rcnn-nn", NULL */
+extern const char *const nnt_rcnn_parity_learner_names[]; /* "gauss", "mlp", "majority", "rcnn", "rcnn-nn", "mlp-online", NULL */
 /* "gauss,mlp" → out[*n]; NNT_EINVAL with one line on an unknown or repeated name. */
 int nnt_rcnn_parity_learners_parse(const char *s, int *out, int *n);
 

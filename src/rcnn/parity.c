@@ -6,7 +6,7 @@
 #include "nnt_error.h"
 #include "nnt_rcnn_parity.h"
 
-const char *const nnt_rcnn_parity_learner_names[] = {"gauss", "mlp", "majority", "rcnn", "rcnn-nn", NULL};
+const char *const nnt_rcnn_parity_learner_names[] = {"gauss", "mlp", "majority", "rcnn", "rcnn-nn", "mlp-online", NULL};
 
 int nnt_rcnn_parity_dot(const uint64_t *a, const uint64_t *b, int nw) {
   uint64_t acc = 0;

@@ -118,9 +118,13 @@ int nnt_rcnn_parity_bench_point(const nnt_rcnn_parity_bench_cfg *c, int d, int m
   switch ((nnt_rcnn_parity_learner)learner) {
     case NNT_RCNN_PARITY_GAUSS: nnt_rcnn_parity_gauss_fit(&g, &tr); break;
     case NNT_RCNN_PARITY_MLP:
-      nnt_rcnn_parity_mlp_init(&net, d, c->mlp.hidden, &rl);
-      st = nnt_rcnn_parity_mlp_train(&net, &tr, &c->mlp, &rl);
+    case NNT_RCNN_PARITY_MLP_ONLINE: {
+      nnt_rcnn_parity_mlp_cfg mc = c->mlp;
+      if (learner == NNT_RCNN_PARITY_MLP_ONLINE) mc.epochs = 1; /* m fresh samples, each seen once */
+      nnt_rcnn_parity_mlp_init(&net, d, mc.hidden, &rl);
+      st = nnt_rcnn_parity_mlp_train(&net, &tr, &mc, &rl);
       break;
+    }
     case NNT_RCNN_PARITY_MAJORITY: constant = nnt_rcnn_parity_majority_fit(&tr); break;
     default: break;
   }
@@ -133,7 +137,7 @@ int nnt_rcnn_parity_bench_point(const nnt_rcnn_parity_bench_cfg *c, int d, int m
       if (learner == NNT_RCNN_PARITY_GAUSS) {
         yhat = nnt_rcnn_parity_gauss_predict(&g, x);
         if (pass) det += nnt_rcnn_parity_gauss_determined(&g, x);
-      } else if (learner == NNT_RCNN_PARITY_MLP)
+      } else if (learner == NNT_RCNN_PARITY_MLP || learner == NNT_RCNN_PARITY_MLP_ONLINE)
         yhat = nnt_rcnn_parity_mlp_predict(&net, x);
       ok += yhat == D->y[i];
     }
@@ -142,7 +146,7 @@ int nnt_rcnn_parity_bench_point(const nnt_rcnn_parity_bench_cfg *c, int d, int m
   p->wall_s = nnt_now() - t0;
   p->acc = (double)ok_test / te.n, p->train_acc = (double)ok_train / tr.n;
   if (learner == NNT_RCNN_PARITY_GAUSS) p->determined = (double)det / te.n, nnt_rcnn_parity_gauss_free(&g);
-  if (learner == NNT_RCNN_PARITY_MLP) nnt_rcnn_parity_mlp_free(&net);
+  if (learner == NNT_RCNN_PARITY_MLP || learner == NNT_RCNN_PARITY_MLP_ONLINE) nnt_rcnn_parity_mlp_free(&net);
   nnt_rcnn_parity_data_free(&tr), nnt_rcnn_parity_data_free(&te);
   return st;
 }
@@ -180,7 +184,8 @@ int nnt_rcnn_parity_bench_run(const nnt_rcnn_parity_bench_cfg *c, nnt_rcnn_parit
           int d = c->ds[a], m = c->ms[b], L = c->learners[l];
           pd[i] = d, pm[i] = m, pl[i] = L, pr[i] = q, ids[i] = point_id(d, m, L, q);
           /* the MLP's epochs dominate; elimination and majority cost about one data pass */
-          cost[i] = (double)(m + c->tests) * d * (L == NNT_RCNN_PARITY_MLP ? (double)c->mlp.hidden * c->mlp.epochs : 1);
+          cost[i] = (double)(m + c->tests) * d * (L == NNT_RCNN_PARITY_MLP ? (double)c->mlp.hidden * c->mlp.epochs
+                                                      : L == NNT_RCNN_PARITY_MLP_ONLINE ? (double)c->mlp.hidden : 1);
           if (L >= NNT_RCNN_PARITY_RCNN) /* m + rcnn_tests roll-outs of about m·d² steps */
             cost[i] = (double)(m + c->rcnn_tests) * m * d * d * (L == NNT_RCNN_PARITY_RCNN_NN ? 1000 : 1);
         }

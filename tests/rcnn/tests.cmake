@@ -118,3 +118,6 @@ nnt_cli_test(rcnn_snapshot_no_out 2 "--out DIR is required" rcnn snapshot)
 nnt_cli_test(rcnn_compile_lemma 0 "Lemma 5/6 compiler on the visited patches\ndomain X: 356 distinct patches.*W1 +[0-9]+ nonzeros, \\|U\\| = [0-9]+ \\(Lemma 6 bound [0-9]+\\), all in U: yes.*W2\\+ +[0-9]+ nonzeros, \\|U\\| = 1 \\(Lemma 6 bound 1\\), all in U: yes.*max gradient error 0 on X"
              rcnn compile --compiler lemma --learner dictator --d 2 --m 2 --tests 2)
 nnt_cli_test(rcnn_compile_lemma_big 2 "the limit is 2000" rcnn compile --compiler lemma --d 4 --m 10)
+# The MLP's online regime (one pass, each sample once) beside the sample-limited one.
+nnt_cli_test(parity_mlp_online 0 "\n +4 +64 +mlp +[0-9.]+ .*\n +4 +64 +mlp-online +[0-9.]+"
+             parity bench --quick --d 4 --m 64 --learners mlp,mlp-online --reps 1 --force --out ${CMAKE_BINARY_DIR}/parity-online)
