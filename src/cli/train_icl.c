@@ -118,11 +118,10 @@ int cli_icl_train(int argc, char **argv) {
   if (a.co.force) unlink(path); /* start afresh: a later --resume must not pick up the old run */
   nnt_icl_train_result r;
   st = nnt_icl_train_run(&c, a.co.out, a.co.resume, &r);
-  /* A diverging loss is the run's configuration failing (issue 12: exit 2); the last checkpoint stays. */
-  if (st == NNT_ENUMERIC) {
+  if (st == NNT_ENUMERIC) { /* exit 2; the last checkpoint stays */
     char why[256];
     snprintf(why, sizeof why, "%s", nnt_errmsg());
-    return nnt_fail(NNT_EINVAL, "%s (the last checkpoint in %s is kept; try a smaller --lr)", why, a.co.out);
+    return nnt_fail(NNT_ENUMERIC, "%s (the last checkpoint in %s is kept; try a smaller --lr)", why, a.co.out);
   }
   if (!st) st = train_report(&c, &r, a.co.out, nnt_icl_preset_names[o.preset]);
   nnt_icl_train_result_free(&r);

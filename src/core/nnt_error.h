@@ -21,7 +21,8 @@ enum {
 int nnt_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The last message recorded by nnt_fail on this thread ("" if none). */
 const char *nnt_errmsg(void);
-/* Exit status for a status code: 0 for OK, 1 for ECHECK/ENUMERIC, 2 for bad input or I/O. */
+/* Exit status for a status code: 0 for OK, 1 for ECHECK (a verification failed), 2 for bad input,
+ * I/O and ENUMERIC (a NaN in training is the run's settings failing, as bad input is). */
 int nnt_exit_code(int status);
 
 void *nnt_xmalloc(size_t n);

@@ -1,7 +1,7 @@
 /* nnt_train.h — guards and gradient utilities for training loops.
  *
  * A trainer calls nnt_train_check_loss every step; on NaN/Inf it gets NNT_ENUMERIC with the
- * message "loss is NaN at step 812", stops, and the CLI prints that line (exit status 1).
+ * message "loss is NaN at step 812", stops, and the CLI prints that line (exit status 2).
  *
  *   double norm = nnt_clip_grad_norm(&P, 1.0);
  *   if ((st = nnt_train_check_loss(step, loss)) || (st = nnt_train_check_grad_norm(step, norm))) return st;

@@ -13,7 +13,7 @@ int main(void) {
   CHECK(nnt_train_check_loss(7, INFINITY) == NNT_ENUMERIC && !strcmp(nnt_errmsg(), "loss is +Inf at step 7"));
   CHECK(nnt_train_check_loss(0, -INFINITY) == NNT_ENUMERIC && !strcmp(nnt_errmsg(), "loss is -Inf at step 0"));
   CHECK(nnt_train_check_grad_norm(9, NAN) == NNT_ENUMERIC && !strcmp(nnt_errmsg(), "gradient norm is NaN at step 9"));
-  CHECK(nnt_exit_code(NNT_ENUMERIC) == 1);
+  CHECK(nnt_exit_code(NNT_ENUMERIC) == 2 && nnt_exit_code(NNT_ECHECK) == 1);
 
   nnt_params P;
   nnt_params_init(&P);
