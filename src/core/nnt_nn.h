@@ -55,6 +55,10 @@ typedef struct {
 #define NNT_GRU_WS(B, H) ((size_t)(B) * 8 * (H))             /* GRU backward workspace */
 #define NNT_RNN_WS(B, H) ((size_t)(B) * 3 * (H))             /* RNN backward workspace */
 #define NNT_ATTN_WS(B, H, T) ((size_t)(B) * (H) * (T) * (T))   /* attention backward */
+/* Query rows per product in the attention: causal attention multiplies only the key blocks a query
+ * block sees (about half of T x T). Each entry stays one sequential fused sum over the same nonzero
+ * terms (the skipped ones are masked zeros), so the blocking changes no result. */
+#define NNT_ATTN_BLOCK 24
 #define NNT_CONV3_WS(C, H, W) ((size_t)(C) * 9 * (H) * (W))  /* 3x3 convolution workspace */
 
 #define NNT_REAL_BITS 32

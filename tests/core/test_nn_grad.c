@@ -259,6 +259,16 @@ int main(void) {
                c.cfg.score ? "relu" : "softmax", c.cfg.causal, c.cfg.relu_norm, B, T, AC, H);
       run(&c, label, (size_t)B * T * AC);
     }
+    for (int variant = 0; rep == 1 && variant < 2; variant++) { /* causal, T across several query blocks */
+      int LT = 2 * NNT_ATTN_BLOCK + 5;
+      ctx c = {.kind = L_ATTN, .B = 1, .T = LT, .C = 2, .H = 1};
+      c.cfg = (nnt_attn_cfg){.score = variant ? NNT_ATTN_RELU : NNT_ATTN_SOFTMAX, .causal = 1,
+                             .relu_norm = NNT_RELU_NORM_VISIBLE};
+      add(&c, 0, "qkv", (size_t)LT * 3 * 2, 1, 1);
+      c.buf[0] = calloc(NNT_ATTN_WS(1, 1, LT), sizeof(double)), c.buf[1] = calloc(NNT_ATTN_WS(1, 1, LT), sizeof(double));
+      snprintf(label, sizeof label, "attention %s causal=1 B=1 T=%d C=2 H=1", variant ? "relu" : "softmax", LT);
+      run(&c, label, (size_t)LT * 2);
+    }
     int I = edge ? 1 : rnd(1, 4), Hd = edge ? 1 : rnd(1, 4);
     for (int variant = 0; variant < 4; variant++) {
       int has_h0 = variant != 1, has_bias = variant != 2, reverse = variant == 3 || (variant == 1 && !edge);
