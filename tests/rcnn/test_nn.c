@@ -14,6 +14,7 @@
 #include "nnt_rcnn_parity.h"
 #include "nnt_rng.h"
 #include "nnt_test.h"
+#include "rcnn_test_data.h"
 
 #define P NNT_RCNN_TERN_P
 static const int pidx[5] = {4, 1, 7, 3, 5};
@@ -156,49 +157,6 @@ static void fd(void) {
   nnt_rcnn_tm2d_free(&tm);
 }
 
-typedef struct {
-  int m, d, n;
-  signed char *X, *y, *x;
-  uint64_t secret;
-} data;
-static void draw(data *D, int d, int m, int n, uint64_t seed) {
-  *D = (data){m, d, n, malloc((size_t)m * d), malloc(m), malloc((size_t)n * d), 0};
-  nnt_rcnn_tm2d_parity(d, m, seed, D->X, D->y, D->x, &D->secret);
-  nnt_rng g;
-  nnt_rng_init(&g, seed, 9);
-  for (int i = d; i < n * d; i++) D->x[i] = (signed char)(nnt_rng_u64(&g) >> 63 ? -1 : 1);
-}
-static void undraw(data *D) { free(D->X), free(D->y), free(D->x); }
-static int direct(const nnt_rcnn_tm2d *tm, const data *D, int j, long *steps) {
-  nnt_rcnn_tm2d_tape tape;
-  nnt_rcnn_tm2d_result r;
-  nnt_rcnn_tm2d_tape_xor(&tape, D->m, D->d, 1, D->X, D->y, D->x + (size_t)j * D->d);
-  nnt_rcnn_tm2d_run(tm, &tape, 100000000, &r);
-  nnt_rcnn_tm2d_tape_free(&tape);
-  *steps = r.steps;
-  return r.output;
-}
-static int depth_for(const nnt_rcnn_tm2d *tm, const data *D) {
-  long t, tmax = 0;
-  for (int j = 0; j < D->n; j++) direct(tm, D, j, &t), tmax = t > tmax ? t : tmax;
-  return (int)(D->m + D->d + 1 > tmax + 1 ? D->m + D->d + 1 : tmax + 1);
-}
-static int gf2(const data *D, int j) {
-  nnt_rcnn_parity_data pd = {D->d, 1, D->m, calloc(D->m, 8), calloc(D->m, 1)};
-  for (int i = 0; i < D->m; i++) {
-    for (int b = 0; b < D->d; b++) pd.x[i] |= (uint64_t)(D->X[i * D->d + b] < 0) << b;
-    pd.y[i] = D->y[i] < 0;
-  }
-  nnt_rcnn_parity_gauss g;
-  nnt_rcnn_parity_gauss_fit(&g, &pd);
-  uint64_t q = 0;
-  for (int b = 0; b < D->d; b++) q |= (uint64_t)(D->x[j * D->d + b] < 0) << b;
-  int out = nnt_rcnn_parity_gauss_predict(&g, &q) ? -1 : 1;
-  nnt_rcnn_parity_gauss_free(&g);
-  free(pd.x), free(pd.y);
-  return out;
-}
-
 /* Algorithm 1 on the network, without and with the cache: exact memorisation, f = 0 at every SGD
  * step, every prediction equal to the direct TM (and for gauss-parity to GF(2) elimination). */
 static void algorithm1(const char *learner, int d, int m, int n, int cache, uint64_t seed) {
@@ -209,7 +167,7 @@ static void algorithm1(const char *learner, int d, int m, int n, int cache, uint
   data D;
   nnt_rcnn_tm2d_learner(&tm, learner);
   draw(&D, d, m, n, seed);
-  int L = depth_for(&tm, &D);
+  int L = depth_for(&tm, &D, 1);
   CHECK(nnt_rcnn_cnet_compile(&cn, &tm) == NNT_OK && nnt_rcnn_rule_init(&ref, &tm, m, d, 1, L) == NNT_OK);
   CHECK(nnt_rcnn_nn_init(&nn, &cn, &ref, m, d, 1, L, cache) == NNT_OK);
   double f[64];
@@ -221,7 +179,7 @@ static void algorithm1(const char *learner, int d, int m, int n, int cache, uint
   int agree = 0, gauss = 0;
   for (int j = 0; j < n; j++) {
     long t;
-    int want = direct(&tm, &D, j, &t);
+    int want = direct(&tm, &D, j, 1, &t);
     double y = nnt_rcnn_nn_forward(&nn, D.x + (size_t)j * d);
     agree += fabs(y - want) < 1e-6;
     if (!strcmp(learner, "gauss-parity")) gauss += fabs(y - gf2(&D, j)) < 1e-6;
@@ -246,7 +204,7 @@ static void dw_fd(void) {
   data D;
   nnt_rcnn_tm2d_learner(&tm, "dictator");
   draw(&D, 3, 4, 1, 2);
-  int L = depth_for(&tm, &D), nw = (D.m + 1) * (D.d + 1);
+  int L = depth_for(&tm, &D, 1), nw = (D.m + 1) * (D.d + 1);
   nnt_rcnn_cnet_compile(&cn, &tm);
   nnt_rcnn_nn_init(&nn, &cn, NULL, D.m, D.d, 1, L, 0);
   double *dW = malloc(sizeof *dW * nw);
@@ -288,7 +246,7 @@ static void depth(void) {
   nnt_rcnn_cnet_compile(&cn, &tm);
   draw(&D, 3, 7, 1, 11);
   long t;
-  int want = direct(&tm, &D, 0, &t), L = depth_for(&tm, &D);
+  int want = direct(&tm, &D, 0, 1, &t), L = depth_for(&tm, &D, 1);
   CHECK(L == t + 1);
   for (int k = 0; k < 2; k++) {
     nnt_rcnn_nn nn;
