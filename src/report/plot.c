@@ -101,6 +101,36 @@ static int begin(const char *dev, const char *path) {
   return NNT_OK;
 }
 
+/* The inside corner where the legend covers the least of the curves: each corner's box (the
+ * legend's estimated size, as fractions of the plot area) is charged one per curve sample inside
+ * it, sampling every segment at 8 points so that sparse lines count too; top-left wins ties. */
+static PLINT legend_corner(const nnt_plot *p, double x0, double x1, double y0, double y1, int nleg, int maxlen) {
+  static const PLINT pos[4] = {PL_POSITION_TOP | PL_POSITION_LEFT, PL_POSITION_TOP | PL_POSITION_RIGHT,
+                               PL_POSITION_BOTTOM | PL_POSITION_RIGHT, PL_POSITION_BOTTOM | PL_POSITION_LEFT};
+  double bw = fmin(0.9, 0.1 + 0.0125 * maxlen), bh = fmin(0.9, 0.03 + 0.065 * nleg);
+  long hits[4] = {0, 0, 0, 0};
+  for (int i = 0; i < p->nseries; i++) {
+    const series *s = &p->s[i];
+    if (s->hi) continue;
+    for (int k = 0; k + 1 < s->n; k++) {
+      if (!isfinite(s->y[k]) || !isfinite(s->y[k + 1]) || (p->logx && (s->x[k] <= 0 || s->x[k + 1] <= 0)) ||
+          (p->logy && (s->y[k] <= 0 || s->y[k + 1] <= 0)))
+        continue;
+      double ua = (tr(s->x[k], p->logx) - x0) / (x1 - x0), va = (tr(s->y[k], p->logy) - y0) / (y1 - y0);
+      double ub = (tr(s->x[k + 1], p->logx) - x0) / (x1 - x0), vb = (tr(s->y[k + 1], p->logy) - y0) / (y1 - y0);
+      for (int j = 0; j < 8; j++) {
+        double t = j / 8.0, u = ua + t * (ub - ua), v = va + t * (vb - va);
+        hits[0] += u < bw && v > 1 - bh, hits[1] += u > 1 - bw && v > 1 - bh;
+        hits[2] += u > 1 - bw && v < bh, hits[3] += u < bw && v < bh;
+      }
+    }
+  }
+  int best = 0;
+  for (int c = 1; c < 4; c++)
+    if (hits[c] < hits[best]) best = c;
+  return pos[best];
+}
+
 static int render(const nnt_plot *p, const char *dev, const char *path) {
   int st = begin(dev, path);
   if (st) return st;
@@ -135,7 +165,7 @@ static int render(const nnt_plot *p, const char *dev, const char *path) {
   PLFLT lw[MAX_SERIES], ssc[MAX_SERIES];
   const char *text[MAX_SERIES], *sym[MAX_SERIES];
   PLINT tcol[MAX_SERIES];
-  int nleg = 0;
+  int nleg = 0, maxlen = 0;
   for (int i = 0; i < p->nseries; i++) {
     const series *s = &p->s[i];
     PLFLT *xs = nnt_xmalloc(sizeof(PLFLT) * 2 * (size_t)s->n), *ys = nnt_xmalloc(sizeof(PLFLT) * 2 * (size_t)s->n);
@@ -167,6 +197,7 @@ static int render(const nnt_plot *p, const char *dev, const char *path) {
         snum[nleg] = 1;
         sym[nleg] = "#(728)";
         text[nleg] = s->label;
+        maxlen = (int)strlen(s->label) > maxlen ? (int)strlen(s->label) : maxlen;
         nleg++;
       }
     }
@@ -176,7 +207,8 @@ static int render(const nnt_plot *p, const char *dev, const char *path) {
   if (nleg) {
     PLFLT w, h;
     plschr(0, 0.9);
-    pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, PL_POSITION_TOP | PL_POSITION_LEFT | PL_POSITION_INSIDE,
+    pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
+             legend_corner(p, x0, x1, y0, y1, nleg, maxlen) | PL_POSITION_INSIDE,
              0.02, 0.02, 0.08, 0, 1, 1, 0, 0, nleg, opts, 1.0, 1.0, 2.0, 0.0, tcol, text, NULL, NULL, NULL, NULL,
              lcol, lsty, lw, scol, ssc, snum, sym);
   }
