@@ -101,6 +101,10 @@ static int begin(const char *dev, const char *path) {
   return NNT_OK;
 }
 
+/* One glyph for a series' points and its legend entry (a bullet; the legend used to show a star
+ * beside curves drawn with dots). */
+#define POINT_GLYPH "\xe2\x80\xa2"
+
 /* The inside corner where the legend covers the least of the curves: each corner's box (the
  * legend's estimated size, as fractions of the plot area) is charged one per curve sample inside
  * it, sampling every segment at 8 points so that sparse lines count too; top-left wins ties. */
@@ -184,7 +188,7 @@ static int render(const nnt_plot *p, const char *dev, const char *path) {
       plwidth(2.0);
       pllsty(s->style & NNT_PLOT_DASHED ? 2 : 1);
       if (s->style & (NNT_PLOT_LINE | NNT_PLOT_DASHED)) plline(m, xs, ys);
-      if (s->style & NNT_PLOT_POINTS) plpoin(m, xs, ys, 17);
+      if (s->style & NNT_PLOT_POINTS) plstring(m, xs, ys, POINT_GLYPH);
       pllsty(1);
       if (s->label) {
         opts[nleg] = (s->style & (NNT_PLOT_LINE | NNT_PLOT_DASHED) ? PL_LEGEND_LINE : 0) |
@@ -195,7 +199,7 @@ static int render(const nnt_plot *p, const char *dev, const char *path) {
         lw[nleg] = 2.0;
         ssc[nleg] = 1.0;
         snum[nleg] = 1;
-        sym[nleg] = "#(728)";
+        sym[nleg] = POINT_GLYPH;
         text[nleg] = s->label;
         maxlen = (int)strlen(s->label) > maxlen ? (int)strlen(s->label) : maxlen;
         nleg++;
