@@ -6,6 +6,7 @@
 #include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_io.h"
+#include "record.h"
 
 /* The i-th command in the order of nnt --help (tour, each area's own and further commands, bench);
  * 0 past the last. */
@@ -27,7 +28,7 @@ static void usage(FILE *f) {
           "       nnt --version\n\ncommands:\n");
   cli_sub c;
   for (int i = 0; command(i, &c); i++) fprintf(f, "  %-9s %s\n", c.name, c.summary);
-  fprintf(f, "\ncommon options: --seed S  --threads N  --out DIR  --quick\n");
+  fprintf(f, "\ncommon options: --seed S  --threads N  --out DIR  --quick  --config DIR/run.json\n");
 }
 
 int main(int argc, char **argv) {
@@ -54,7 +55,7 @@ int main(int argc, char **argv) {
   cli_sub c;
   for (int i = 0; command(i, &c); i++) {
     if (strcmp(cmd, c.name)) continue;
-    int st = c.run(argc - 1, argv + 1);
+    int st = cli_record_finish(c.run(argc - 1, argv + 1)); /* results.json beside the CSVs */
     if (st) fprintf(stderr, "nnt %s: %s\n", cmd, *nnt_errmsg() ? nnt_errmsg() : "failed");
     return nnt_exit_code(st);
   }

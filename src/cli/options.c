@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "record.h"
 
-enum { OPT_BASE = 0x200, OPT_SEED = 0x101, OPT_THREADS, OPT_OUT, OPT_QUICK, OPT_RESUME, OPT_FORCE };
+enum { OPT_BASE = 0x200, OPT_SEED = 0x101, OPT_THREADS, OPT_OUT, OPT_QUICK, OPT_RESUME, OPT_FORCE, OPT_CONFIG };
 
 static void common_init(cli_common *co) {
   co->seed = 1;
@@ -188,7 +189,11 @@ void cli_help(const cli_cmd *cmd, FILE *f) {
   if (cmd->threads_default) fprintf(f, "  --threads N            threads (default %d)\n", cmd->threads_default);
   else fprintf(f, "  --threads N            threads (default: all cores)\n");
   fprintf(f, "  --quick                small preset (seconds) for tests and the tour\n");
-  if (cmd->common & CLI_OUT) fprintf(f, "  --out DIR              write results (CSV, JSON, plots) into DIR\n");
+  if (cmd->common & CLI_OUT)
+    fprintf(f, "  --out DIR              write results (CSV, JSON, plots) into DIR\n"
+               "  --config FILE          rerun the run recorded in FILE (a run.json): its options, seed, --quick\n"
+               "                         and arguments; options given here override them (never taken from FILE:\n"
+               "                         --out, --threads, --resume, --force)\n");
   if (cmd->common & CLI_SWEEP)
     fprintf(f, "  --resume               continue the runs stored in DIR (finished points are not computed again)\n"
                "  --force                start afresh in a DIR that holds results\n");
@@ -199,7 +204,7 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
   memset(a, 0, sizeof *a);
   common_init(&a->co);
   a->co.threads = cmd->threads_default;
-  struct option *lo = nnt_xcalloc((size_t)n + 9, sizeof *lo);
+  struct option *lo = nnt_xcalloc((size_t)n + 10, sizeof *lo);
   int k = 0;
   for (int i = 0; i < n; i++) {
     check_field(&cmd->opts[i]);
@@ -209,7 +214,10 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
   lo[k++] = (struct option){"threads", required_argument, 0, OPT_THREADS};
   lo[k++] = (struct option){"quick", no_argument, 0, OPT_QUICK};
   lo[k++] = (struct option){"help", no_argument, 0, 'h'};
-  if (cmd->common & CLI_OUT) lo[k++] = (struct option){"out", required_argument, 0, OPT_OUT};
+  if (cmd->common & CLI_OUT) {
+    lo[k++] = (struct option){"out", required_argument, 0, OPT_OUT};
+    lo[k++] = (struct option){"config", required_argument, 0, OPT_CONFIG};
+  }
   if (cmd->common & CLI_SWEEP) {
     lo[k++] = (struct option){"resume", no_argument, 0, OPT_RESUME};
     lo[k++] = (struct option){"force", no_argument, 0, OPT_FORCE};
@@ -217,16 +225,18 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
   /* The preset decides the defaults, so it is known before any option is applied. */
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
     if (!strcmp(argv[i], "--quick")) a->co.quick = 1;
+  int c, st = cli_config_begin(cmd, argc, argv, &a->co.quick);
   if (cfg) memset(cfg, 0, cmd->cfg_size);
   if (cmd->defaults) cmd->defaults(cfg, a->co.quick);
+  if (!st) st = cli_config_apply(cmd, cfg, a); /* the command line's options come after, and win */
   getopt_reset();
-  int c, st = NNT_OK;
   while (!st && (c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
     if (c >= OPT_BASE && c < OPT_BASE + n) {
       st = parse_value(&cmd->opts[c - OPT_BASE], optarg, cfg);
       a->given[c - OPT_BASE] = 1;
     } else if (c == OPT_RESUME) a->co.resume = 1;
     else if (c == OPT_FORCE) a->co.force = 1;
+    else if (c == OPT_CONFIG) st = cli_config_seen(optarg);
     else if (c == '?' && !optopt)
       st = nnt_fail(NNT_EINVAL, "unknown option %s (nnt %s --help lists the options)", argv[optind - 1], cmd->name);
     else {
@@ -244,13 +254,17 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
   const char *args = cmd->args ? cmd->args : "";
   a->npos = argc - optind;
   a->pos = argv + optind;
+  cli_config_args(a);
   if (a->npos < cmd->npos_min)
     return nnt_fail(NNT_EINVAL, "missing argument (usage: nnt %s %s [options])", cmd->name, args);
   if (a->npos > cmd->npos_max)
     return nnt_fail(NNT_EINVAL, "unexpected argument '%s' (usage: nnt %s%s%s [options])", a->pos[cmd->npos_max], cmd->name,
                     *args ? " " : "", args);
+  cli_record(cmd, argc, argv, cfg, a);
   return NNT_OK;
 }
+
+int cli_opt_set(const cli_opt *o, const char *arg, void *cfg) { return parse_value(o, arg, cfg); }
 
 int cli_given(const cli_cmd *cmd, const cli_args *a, const char *name) {
   for (int i = 0; i < nopts(cmd); i++)

@@ -13,12 +13,25 @@ typedef struct {
 
 int nnt_csv_open(nnt_csv *c, const char *dir, const char *name, const char *header);
 void nnt_csv_row(nnt_csv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Commits the file and, on success, remembers it for nnt_results_write. */
 int nnt_csv_close(nnt_csv *c);
+
+/* results.json: every CSV committed since the last call, as JSON, one results.json in each folder
+ * that received CSVs: {"command": C, "files": {"a.csv": [{"col": value, ...}, ...]}, "skipped":
+ * {"b.csv": "why"}}. A field that is a JSON number is written as the CSV's own text (so the JSON
+ * holds exactly the CSV's digits), an empty field as null, any other field as a string. A CSV larger
+ * than max_csv_bytes, or one whose rows do not match its header, is named under "skipped" instead.
+ * The CSVs are read back from disk a line at a time: memory does not grow with their size. */
+enum { NNT_RESULTS_MAX_CSV = 16 << 20 };
+int nnt_results_write(const char *command, long max_csv_bytes);
 
 /* run.json: the command line, the configuration object (ownership passes to the call), seed,
  * threads, nnt version, git commit, wall time in seconds. */
 int nnt_runinfo_write(const char *dir, const char *command, cJSON *config, unsigned long long seed,
                       int threads, double wall_s);
+/* A function that adds to every run.json before it is written (the CLI records its options there);
+ * NULL removes it. */
+void nnt_runinfo_hook(void (*add)(const char *dir, cJSON *run));
 
 const char *nnt_version(void);
 const char *nnt_git_commit(void);
