@@ -192,6 +192,8 @@ int cmd_tour(int argc, char **argv) {
   fclose(sections_text);
   if (st) return nnt_afile_abort(&rep), st;
   if ((st = nnt_afile_commit(&rep))) return st;
+  /* the tour's own record (its sections' folders hold theirs), for nnt tour --config */
+  if ((st = nnt_runinfo_write(co.out, "tour", NULL, co.seed, nnt_threads_get(), seconds))) return st;
   printf("tour: wrote %s/report.md (%.1f s)\n", co.out, seconds);
 
   char failed[512] = "";

@@ -22,7 +22,7 @@ int nnt_csv_close(nnt_csv *c);
  * holds exactly the CSV's digits), an empty field as null, any other field as a string. A CSV larger
  * than max_csv_bytes, or one whose rows do not match its header, is named under "skipped" instead.
  * The CSVs are read back from disk a line at a time: memory does not grow with their size. */
-enum { NNT_RESULTS_MAX_CSV = 16 << 20 };
+enum { NNT_RESULTS_MAX_CSV = 8 << 20 }; /* a results.json is about 5 times its CSVs */
 int nnt_results_write(const char *command, long max_csv_bytes);
 
 /* run.json: the command line, the configuration object (ownership passes to the call), seed,
