@@ -123,6 +123,13 @@ static const char *item_text(const cli_opt *o, const cJSON *it, char *buf, size_
   }
 }
 
+/* The error just recorded, behind a prefix (nnt_fail formats into the buffer nnt_errmsg reads). */
+static int prefixed(int code, const char *prefix) {
+  char msg[1024];
+  snprintf(msg, sizeof msg, "%s", nnt_errmsg());
+  return nnt_fail(code, "%s: %s", prefix, msg);
+}
+
 static int in_list(const cJSON *list, const char *name) {
   for (const cJSON *e = list ? list->child : NULL; e; e = e->next)
     if (cJSON_IsString(e) && !strcmp(e->valuestring, name)) return 1;
@@ -139,7 +146,7 @@ int cli_config_begin(const cli_cmd *cmd, int argc, char **argv, int *quick) {
   const char *f = config.path;
   if (!*f) return nnt_fail(NNT_EINVAL, "--config: empty file name");
   int st = nnt_json_read(f, &config.doc);
-  if (st) return nnt_fail(st, "--config: %s", nnt_errmsg());
+  if (st) return prefixed(st, "--config");
   const cJSON *c = cJSON_GetObjectItemCaseSensitive(config.doc, "command");
   const cJSON *opts = cJSON_GetObjectItemCaseSensitive(config.doc, "options");
   if (!cJSON_IsString(c)) return nnt_fail(NNT_EINVAL, "%s: no \"command\" (not a run.json of nnt)", f);
@@ -195,7 +202,7 @@ int cli_config_apply(const cli_cmd *cmd, void *cfg, cli_args *a) {
       const char *s = item_text(&seed, it, text, sizeof text, &want);
       long v;
       if (!s) st = nnt_fail(NNT_EINVAL, "%s: option \"seed\": expected an integer", f);
-      else if (cli_parse_long("--seed", s, 0, LONG_MAX, &v)) st = nnt_fail(NNT_EINVAL, "%s: %s", f, nnt_errmsg());
+      else if (cli_parse_long("--seed", s, 0, LONG_MAX, &v)) st = prefixed(NNT_EINVAL, f);
       else a->co.seed = (unsigned long long)v;
       continue;
     }
@@ -220,7 +227,7 @@ int cli_config_apply(const cli_cmd *cmd, void *cfg, cli_args *a) {
     if (o->kind == CLI_K_FLAG) *(int *)field = s[0] == '1';
     else if (!*s && o->kind == CLI_K_STR) *(const char **)field = NULL;
     else if (!*s && (o->kind == CLI_K_INTS || o->kind == CLI_K_DOUBLES)) *(int *)((char *)cfg + o->count_off) = 0;
-    else if (cli_opt_set(o, s, cfg)) st = nnt_fail(NNT_EINVAL, "%s: %s", f, nnt_errmsg());
+    else if (cli_opt_set(o, s, cfg)) st = prefixed(NNT_EINVAL, f);
     a->given[i] = 1;
   }
   free(def);

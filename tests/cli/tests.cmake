@@ -59,3 +59,39 @@ if(TARGET nnt_qstr)
                    -P ${NNT_SRC_DIR}/tests/cli/isa_levels.cmake)
   set_tests_properties(cli/isa_levels PROPERTIES LABELS "cli;isa" TIMEOUT 600)
 endif()
+
+# --config reruns a recorded run.json exactly (tests/cli/config_rerun.cmake: the CSVs byte for byte, a
+# changed option in the file changes them, the command line overrides the file, results.json = CSV),
+# for one cheap command per area; bad files are refused in one line naming file and key, exit 2.
+function(nnt_config_test name cmd csv key value)
+  add_test(NAME cli/config_${name}
+           COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/config-${name} "-DNAME=${cmd}" -DCSV=${csv}
+                   -DKEY=${key} "-DVALUE=${value}" "-DARGS=${ARGN}" -P ${NNT_SRC_DIR}/tests/cli/config_rerun.cmake)
+  set_tests_properties(cli/config_${name} PROPERTIES LABELS cli TIMEOUT 120)
+endfunction()
+if(TARGET nnt_qstr)
+  nnt_config_test(qstr "qstr construct" construct.csv n 600 --quick --N 6 --alpha 0,0.3,1 --n 500 --seed 7 --enc code)
+  set(cfg ${NNT_SRC_DIR}/tests/cli/config)
+  set(never --out ${CMAKE_BINARY_DIR}/config-never)
+  nnt_cli_test(config_missing 2 "--config: cannot read .*nosuch.json" qstr construct --config ${cfg}/nosuch.json ${never})
+  nnt_cli_test(config_malformed 2 "--config: .*malformed.json:2: malformed JSON" qstr construct --config ${cfg}/malformed.json ${never})
+  nnt_cli_test(config_command 2 "other_command.json records a run of nnt tm run, not of nnt qstr construct"
+               qstr construct --config ${cfg}/other_command.json ${never})
+  nnt_cli_test(config_no_options 2 "no_options.json: no \"options\" object" qstr construct --config ${cfg}/no_options.json ${never})
+  nnt_cli_test(config_unknown 2 "unknown_option.json: \"bogus\" is no option of nnt qstr construct"
+               qstr construct --config ${cfg}/unknown_option.json ${never})
+  nnt_cli_test(config_type 2 "wrong_type.json: option \"N\": expected an integer" qstr construct --config ${cfg}/wrong_type.json ${never})
+  nnt_cli_test(config_list 2 "wrong_list.json: option \"alpha\": expected a list of numbers"
+               qstr construct --config ${cfg}/wrong_list.json ${never})
+  nnt_cli_test(config_range 2 "out_of_range.json: --N: 1 is out of range \\[2, 100000\\]" qstr construct --config ${cfg}/out_of_range.json ${never})
+  nnt_cli_test(config_choice 2 "bad_choice.json: --enc: 'morse' is not one of" qstr construct --config ${cfg}/bad_choice.json ${never})
+  nnt_cli_test(config_given 2 "bad_given.json: \"given\": nope is no option" qstr construct --config ${cfg}/bad_given.json ${never})
+  nnt_cli_test(config_abbrev 2 "write the option out in full" qstr construct --conf ${cfg}/malformed.json ${never})
+  nnt_cli_test(config_help 0 "--config FILE +rerun the run recorded in FILE" qstr construct --help)
+endif()
+if(TARGET nnt_tm) # the machine comes from the file's "args"
+  nnt_config_test(tm "tm run" trace.csv steps 9 ${NNT_SRC_DIR}/examples/tm/bb3.tm --trace --steps 11)
+endif()
+if(TARGET nnt_icl)
+  nnt_config_test(icl "icl construct" steps.csv eta 0.25 --quick --K 4 --act tanh --eta 0.3 --steps 4 --seed 5)
+endif()
