@@ -162,7 +162,7 @@ int cli_config_begin(const cli_cmd *cmd, int argc, char **argv, int *quick) {
 
 int cli_config_seen(const char *path) {
   if (config.path && !strcmp(path, config.path)) return NNT_OK;
-  return nnt_fail(NNT_EINVAL, "--config: write the option out in full (--config FILE)");
+  return nnt_fail(NNT_EINVAL, "--config: give it once, written out in full (--config FILE)");
 }
 
 int cli_config_apply(const cli_cmd *cmd, void *cfg, cli_args *a) {

@@ -21,7 +21,7 @@ int cli_opt_set(const cli_opt *o, const char *arg, void *cfg);
 /* Called by cli_parse. Finds --config in argv and reads the file (*quick set from its "quick"); NNT_OK
  * when there is none. */
 int cli_config_begin(const cli_cmd *cmd, int argc, char **argv, int *quick);
-/* --config's path as getopt saw it: refuses an abbreviated --config that the scan did not see. */
+/* --config's path as getopt saw it: refuses an abbreviated or a second --config, which the scan missed. */
 int cli_config_seen(const char *path);
 /* Applies the file's options to cfg (holding the preset's defaults), a->given and the seed. */
 int cli_config_apply(const cli_cmd *cmd, void *cfg, cli_args *a);
