@@ -15,26 +15,35 @@ esc() { sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e "s/^[.']/\\\\\&&/"; }
 rows() { awk -v h="$1" '$0 == h {f = 1; next} f && !NF {exit} f {print}'; }
 
 # One --help text in troff: the usage lines in bold, description paragraphs, the options as a
-# tagged list (an option's text may continue on following lines), other indented lines verbatim.
+# tagged list, other indented lines verbatim. An option line is "  TAG" padded to 22 columns, a
+# space and its text (which may go on over further lines); a longer TAG stands alone and its text
+# follows on lines indented by 25 spaces.
 render() {
-  esc | awk '
-    function dot(s) { return s ~ /^[.\047]/ ? "\\&" s : s } # a line may not start a request
+  awk '
+    function esc(s) { gsub(/\\/, "\\e", s); gsub(/-/, "\\-", s); return s ~ /^[.\047]/ ? "\\&" s : s }
     function flush_verb() { if (verb) { print ".fi"; print ".RE"; verb = 0 } }
-    NR == 1 || /^       nnt / {
-      sub(/^usage: /, ""); sub(/^ +/, "")
-      print (NR == 1 ? ".PP" : ".br"); print ".B " $0; para = 0; next }
-    !NF { flush_verb(); para = 0; opts = 0; next }
-    /^[a-z][a-z ()]*:$/ { flush_verb(); print ".PP"; print "\\fB" $0 "\\fR"; opts = ($0 == "options:"); para = 1; next }
-    opts && /^  \\-\\-/ {
-      line = substr($0, 3); text = ""
-      if (match(line, /   */)) { text = substr(line, RSTART + RLENGTH); line = substr(line, 1, RSTART - 1) }
-      n = split(line, w, " "); tag = "\\fB" w[1] "\\fR"
-      for (i = 2; i <= n; i++) tag = tag " \\fI" w[i] "\\fR"
-      print ".TP"; print tag; if (text != "") print dot(text); next }
-    opts { sub(/^ +/, ""); print dot($0); next }
-    /^  / { if (!verb) { print ".RS"; print ".nf"; verb = 1 }; sub(/^  /, ""); print dot($0); next }
-    { flush_verb(); if (!para) { print ".PP"; para = 1 }; print }
-    END { flush_verb() }'
+    { L[NR] = $0 }
+    END {
+      for (i = 1; i <= NR; i++) {
+        $0 = L[i]
+        if (i == 1 || /^       nnt /) {
+          sub(/^usage: /, ""); sub(/^ +/, "")
+          print (i == 1 ? ".PP" : ".br"); print ".B " esc($0); para = 0
+        } else if (!NF) { flush_verb(); para = 0; opts = 0 }
+        else if (/^[a-z][a-z ()]*:$/) {
+          flush_verb(); print ".PP"; print "\\fB" $0 "\\fR"; opts = ($0 == "options:"); para = 1
+        } else if (opts && /^  --/) {
+          alone = L[i + 1] ~ /^                         [^ ]/ || length($0) <= 24
+          tag = alone ? substr($0, 3) : substr($0, 3, 22); text = alone ? "" : substr($0, 26)
+          n = split(tag, w, " "); t = "\\fB" esc(w[1]) "\\fR"
+          for (k = 2; k <= n; k++) t = t " \\fI" esc(w[k]) "\\fR"
+          print ".TP"; print t; if (text != "") print esc(text)
+        } else if (opts) { sub(/^ +/, ""); print esc($0) }
+        else if (/^  /) { if (!verb) { print ".RS"; print ".nf"; verb = 1 }; print esc(substr($0, 3)) }
+        else { flush_verb(); if (!para) { print ".PP"; para = 1 }; print esc($0) }
+      }
+      flush_verb()
+    }'
 }
 
 version=$("$nnt" --version | head -n 1)
@@ -49,7 +58,9 @@ while read -r cmd summary; do
     while read -r sub s; do leaves+=("$cmd $sub"$'\t'"$s"); done < <(rows subcommands: <<<"$help")
   elif grep -q '^benchmarks:' <<<"$help"; then
     for b in $(sed -n 's/^benchmarks://p' <<<"$help"); do
-      about=$("$nnt" "$cmd" "$b" --help | awk 'NR > 2 && NF {print; exit}')
+      # a benchmark's description: the first sentence of its help's paragraph
+      about=$("$nnt" "$cmd" "$b" --help | awk 'NR > 2 && NF {p = p (p ? " " : "") $0; next} p {exit} END {print p}' |
+        sed 's/\. .*/./')
       leaves+=("$cmd $b"$'\t'"$about")
     done
   else

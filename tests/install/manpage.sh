@@ -11,11 +11,17 @@ warn=$(groff -k -man -Tutf8 -ww -z "$page" 2>&1)
 # Plain text, long lines: one subcommand heading per line.
 text=$(groff -k -man -Tutf8 -rLL=250n -P-cbou "$page")
 
+commands=$(sed -n '/^COMMANDS$/,/^COMMON OPTIONS$/p' <<<"$text")
+
 # The leaves as the executable lists them (its own help, walked independently of the generator).
 leaves=()
 for cmd in $("$nnt" --help | awk '/^commands:$/ {f = 1; next} f && !NF {exit} f {print $1}'); do
   help=$("$nnt" "$cmd" --help)
-  subs=$(awk '/^subcommands:$/ {f = 1; next} f && !NF {exit} f {print $1}' <<<"$help")
+  rows=$(awk '/^subcommands:$/ {f = 1; next} f && !NF {exit} f' <<<"$help")
+  subs=$(awk '{print $1}' <<<"$rows")
+  while read -r s summary; do # each subcommand's one-line description, as the group lists it
+    [ -z "$s" ] || grep -qF -- "$summary" <<<"$commands" || fail "nnt $cmd $s: description '$summary' missing"
+  done <<<"$rows"
   subs+=" $(sed -n 's/^benchmarks://p' <<<"$help")"
   n=0
   for s in $subs; do leaves+=("$cmd $s"); n=$((n + 1)); done
@@ -25,8 +31,8 @@ done
 
 for l in "${leaves[@]}"; do
   # the one-line entry under COMMANDS, and the section "nnt L" of COMMANDS IN DETAIL
-  grep -q "^ *nnt $l\$" <<<"$(sed -n '/^COMMANDS$/,/^COMMON OPTIONS$/p' <<<"$text")" || fail "nnt $l missing under COMMANDS"
-  section=$(awk -v h="   nnt $l" '$0 == h {f = 1; next} f && /^ {0,3}[^ ]/ {exit} f' <<<"$text")
+  grep -q "^ *nnt $l\$" <<<"$commands" || fail "nnt $l missing under COMMANDS"
+  section=$(awk -v h="   nnt $l" '$0 == h {f = 1; next} f && /^ ? ? ?[^ ]/ {exit} f' <<<"$text")
   [ -n "$section" ] || fail "no section 'nnt $l'"
   # shellcheck disable=SC2086
   for o in $("$nnt" $l --help | grep -o -- '^  --[a-z0-9-]*'); do
