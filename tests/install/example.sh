@@ -50,6 +50,13 @@ grep -qx "$(realpath "$prefix")/include/nnt/nnt_tm.h" <<<"$deps" || fail "nnt_tm
 ! grep -q "$src/src/" <<<"$deps" || fail "a header was taken from the source tree"
 ldd "$stage/example/tm_check" | grep -q "libnnt.so.* => $(realpath "$libdir")/" || fail "not linked to the staged libnnt"
 
+# The same program linked statically to libnnt.a, through `pkg-config --static` (its private
+# dependencies), must print the same.
+cc -std=c11 -O2 $(pkg-config --cflags nnt) -o "$stage/example/tm_check_static" "$stage/example/tm_check.c" \
+  $(pkg-config --static --libs nnt | sed 's/-lnnt /-l:libnnt.a /')
+! ldd "$stage/example/tm_check_static" | grep -q libnnt || fail "tm_check_static loads libnnt.so"
+[ "$("$stage/example/tm_check_static")" = "$("$stage/example/tm_check")" ] || fail "static and shared builds differ"
+
 # The example's numbers against `nnt tm run` (the statically linked executable) per machine, and
 # BB(4)'s known 107 steps and 13 ones.
 for m in 1RB1LB_1LA1RZ "$src/examples/tm/bb3.tm" 1RB1LB_1LA0LC_1RZ1LD_1RD0RA; do
