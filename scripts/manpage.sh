@@ -104,7 +104,7 @@ EOF
   echo ".SH COMMANDS"
   while read -r cmd summary; do
     echo ".TP"
-    echo "\\fBnnt $cmd\\fR"
+    echo "\\fBnnt $(esc <<<"$cmd")\\fR"
     esc <<<"$summary"
     echo ".RS"
     for l in "${leaves[@]}"; do
