@@ -23,7 +23,9 @@ int main(int argc, char **argv) {
   /* the machine in busy-beaver standard notation: per state A, B, ..., for read symbols 0 and 1,
    * write / move / next state, Z halts */
   cfg.machine = argc > 1 ? argv[1] : "1RB1LB_1LA0LC_1RZ1LD_1RD0RA";
-  /* cfg.steps stays -1: run to the halt (at most 10^4 steps for the transformer) */
+  /* cfg.steps stays -1: run to the halt; the transformer is run only for a machine that halts
+   * within 10^4 steps, so the simulation need not look further either */
+  cfg.max_steps = 10000;
 
   /* 1. Direct simulation (what `nnt tm run MACHINE` prints). */
   nnt_tm_sim_result sim;
