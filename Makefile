@@ -2,11 +2,14 @@
 #   make run    install deps, build, run the tour  (nnt tour --quick --out nnt-tour)
 #   make test   install deps, build, run the test suite (ctest), then again under ASan+UBSan
 #               (all but the tests labelled slow; leaks inside the font stack are suppressed)
+# and `make install` (PREFIX=/usr/local, DESTDIR for staging): nnt, its man page, libnnt.so, the
+# headers and nnt.pc (README.md, "Install and link").
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?=
+PREFIX ?= /usr/local
 
-.PHONY: deps build run test test-fast asan bench clean
+.PHONY: deps build run test test-fast asan bench install clean
 
 deps:
 	@bash scripts/deps.sh
@@ -31,6 +34,9 @@ test: test-fast asan
 
 bench: build
 	$(BUILD)/nnt bench core
+
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan
