@@ -55,18 +55,27 @@ static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
 #define GL LANES_F
 #define GFMA FMA_F
 #define GSPLAT SPLAT_F
+#define GEMM_PACK nnt_sgemm_pack
+#define GEMM_PACK_SIZE nnt_sgemm_pack_size
+#define GEMM_PACKED nnt_sgemm_packed
 #include "nn_gemm.inc"
 #undef GV
 #undef GL
 #undef GFMA
 #undef GSPLAT
 #undef NNT_REAL_BITS
+#undef GEMM_PACK
+#undef GEMM_PACK_SIZE
+#undef GEMM_PACKED
 #define NNT_REAL_BITS 64
 #include "nnt_real.h"
 #define GV gemm_vd
 #define GL LANES_D
 #define GFMA FMA_D
 #define GSPLAT SPLAT_D
+#define GEMM_PACK nnt_dgemm_pack
+#define GEMM_PACK_SIZE nnt_dgemm_pack_size
+#define GEMM_PACKED nnt_dgemm_packed
 #include "nn_gemm.inc"
 
 #if NNT_ISA_BASE_TU
@@ -83,5 +92,32 @@ void nnt_sgemm_loops(int transA, int transB, int M, int N, int K, float alpha, c
 void nnt_dgemm_loops(int transA, int transB, int M, int N, int K, double alpha, const double *A, int lda,
                      const double *B, int ldb, double beta, double *C, int ldc) {
   NNT_ISA_PICK(nnt_dgemm_loops)(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+NNT_ISA_DECLARE(size_t, nnt_sgemm_pack_size, (int, int));
+NNT_ISA_DECLARE(size_t, nnt_dgemm_pack_size, (int, int));
+NNT_ISA_DECLARE(void, nnt_sgemm_pack, (int, int, int, const float *, int, float *));
+NNT_ISA_DECLARE(void, nnt_dgemm_pack, (int, int, int, const double *, int, double *));
+NNT_ISA_DECLARE(void, nnt_sgemm_packed,
+                (int, int, int, int, float, const float *, int, const float *, int, int, float, float *, int));
+NNT_ISA_DECLARE(void, nnt_dgemm_packed,
+                (int, int, int, int, double, const double *, int, const double *, int, int, double, double *, int));
+
+size_t nnt_sgemm_pack_size(int N, int K) { return NNT_ISA_PICK(nnt_sgemm_pack_size)(N, K); }
+size_t nnt_dgemm_pack_size(int N, int K) { return NNT_ISA_PICK(nnt_dgemm_pack_size)(N, K); }
+void nnt_sgemm_pack(int transB, int N, int K, const float *B, int ldb, float *P) {
+  NNT_ISA_PICK(nnt_sgemm_pack)(transB, N, K, B, ldb, P);
+}
+void nnt_dgemm_pack(int transB, int N, int K, const double *B, int ldb, double *P) {
+  NNT_ISA_PICK(nnt_dgemm_pack)(transB, N, K, B, ldb, P);
+}
+void nnt_sgemm_packed(int transA, int M, int N, int K, float alpha, const float *A, int lda, const float *P, int Kp,
+                      int k0, float beta, float *C, int ldc) {
+  if (M > 0 && N > 0) nnt_gemm_macs_add((double)M * N * K);
+  NNT_ISA_PICK(nnt_sgemm_packed)(transA, M, N, K, alpha, A, lda, P, Kp, k0, beta, C, ldc);
+}
+void nnt_dgemm_packed(int transA, int M, int N, int K, double alpha, const double *A, int lda, const double *P, int Kp,
+                      int k0, double beta, double *C, int ldc) {
+  if (M > 0 && N > 0) nnt_gemm_macs_add((double)M * N * K);
+  NNT_ISA_PICK(nnt_dgemm_packed)(transA, M, N, K, alpha, A, lda, P, Kp, k0, beta, C, ldc);
 }
 #endif

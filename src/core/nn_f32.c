@@ -1,8 +1,10 @@
 /* nn_f32.c — the float32 layers (nnt_<layer>_forward/_backward), from nn_layers.inc. */
 #include "nnt_blas.h"
+#include "nnt_error.h"
 #include "nnt_nn.h"
 #include "nnt_vmath.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>
 #undef I /* <tgmath.h> brings complex.h's imaginary unit I; here I is an input width */

@@ -8,6 +8,8 @@
 #ifndef NNT_BLAS_H
 #define NNT_BLAS_H
 
+#include <stddef.h>
+
 /* The one float32 entry: the loops below blas_min multiply-adds (M*N*K), OpenBLAS at or above
  * (LONG_MAX: never, so results do not depend on the machine). nnt_sgemm is this with
  * nnt_gemm_blas_threshold. */
@@ -22,6 +24,21 @@ void nnt_sgemm_loops(int transA, int transB, int M, int N, int K, float alpha, c
                      const float *B, int ldb, float beta, float *C, int ldc);
 void nnt_dgemm_loops(int transA, int transB, int M, int N, int K, double alpha, const double *A, int lda,
                      const double *B, int ldb, double beta, double *C, int ldc);
+/* The loop path with op(B) packed once and reused by many products that share it (a layer's
+ * weights across its row chunks, an attention head's keys across its query blocks): P holds
+ * nnt_sgemm_pack_size(N, K) elements (the layout depends on the CPU level, so size it with this
+ * call), filled by nnt_sgemm_pack from op(B) [K,N]. nnt_sgemm_packed computes C = alpha op(A)
+ * op(B') + beta C, where op(B') [K',N'] is rows k0 .. k0+K'-1 and the first N' columns of that
+ * op(B) (Kp: the pack's K), with exactly nnt_sgemm_loops's bits; it counts its multiply-adds in
+ * nnt_gemm_macs_done. */
+size_t nnt_sgemm_pack_size(int N, int K);
+void nnt_sgemm_pack(int transB, int N, int K, const float *B, int ldb, float *P);
+void nnt_sgemm_packed(int transA, int M, int N, int K, float alpha, const float *A, int lda, const float *P, int Kp,
+                      int k0, float beta, float *C, int ldc);
+size_t nnt_dgemm_pack_size(int N, int K);
+void nnt_dgemm_pack(int transB, int N, int K, const double *B, int ldb, double *P);
+void nnt_dgemm_packed(int transA, int M, int N, int K, double alpha, const double *A, int lda, const double *P, int Kp,
+                      int k0, double beta, double *C, int ldc);
 /* M*N*K at or above which nnt_sgemm / nnt_dgemm call OpenBLAS (measured: docs/core_layers.md). */
 extern long nnt_gemm_blas_threshold;
 

@@ -13,6 +13,9 @@
 #undef NNT_FN
 #undef NNT_GEMM
 #undef NNT_GEMM_LOOPS
+#undef NNT_GEMM_PACK
+#undef NNT_GEMM_PACK_SIZE
+#undef NNT_GEMM_PACKED
 #undef NNT_EXP
 #undef NNT_LOG_MIN
 #undef NNT_SQRT
@@ -24,6 +27,9 @@
 #define NNT_FN(name) name /* the core layers' names: float32 plain, float64 with _f64 */
 #define NNT_GEMM nnt_sgemm
 #define NNT_GEMM_LOOPS nnt_sgemm_loops
+#define NNT_GEMM_PACK nnt_sgemm_pack
+#define NNT_GEMM_PACK_SIZE nnt_sgemm_pack_size
+#define NNT_GEMM_PACKED nnt_sgemm_packed
 #define NNT_EXP expf
 #define NNT_SQRT sqrtf
 #define NNT_LOG_MIN (-87.33f) /* ln FLT_MIN */
@@ -33,6 +39,9 @@
 #define NNT_FN(name) name##_f64
 #define NNT_GEMM nnt_dgemm
 #define NNT_GEMM_LOOPS nnt_dgemm_loops
+#define NNT_GEMM_PACK nnt_dgemm_pack
+#define NNT_GEMM_PACK_SIZE nnt_dgemm_pack_size
+#define NNT_GEMM_PACKED nnt_dgemm_packed
 #define NNT_EXP exp
 #define NNT_SQRT sqrt
 #define NNT_LOG_MIN (-708.3) /* ln DBL_MIN */

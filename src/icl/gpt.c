@@ -1,6 +1,5 @@
 /* gpt.c — the GPT-2 in-context learner: registry, initialisation, both precisions' instances of
  * gpt_model.inc, prediction and loading (nnt_icl_gpt.h). */
-#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,18 +158,6 @@ nnt_params *nnt_icl_gpt_params(nnt_icl_gpt *m) { return &m->P; }
 const nnt_icl_gpt_arch *nnt_icl_gpt_arch_of(const nnt_icl_gpt *m) { return &m->a; }
 const nnt_icl_task *nnt_icl_gpt_task(const nnt_icl_gpt *m) { return &m->t; }
 
-/* OpenBLAS single-threaded while the model runs: its products run inside the model's own OpenMP
- * team (gpt_model.inc), and a second thread pool would only compete with that team for the cores.
- * Returns the thread count to restore (already 1 inside a sweep's points: nothing to change). */
-static int blas_solo(void) {
-  int ob = openblas_get_num_threads();
-  if (ob > 1) openblas_set_num_threads(1);
-  return ob;
-}
-static void blas_restore(int ob) {
-  if (ob > 1) openblas_set_num_threads(ob);
-}
-
 static int check_shape(const nnt_icl_gpt *m, int B, int n) {
   if (B < 1 || n < 1) return nnt_fail(NNT_EINVAL, "need at least one prompt of one point (got B = %d, n = %d)", B, n);
   if (2 * n > m->a.n_pos)
@@ -182,7 +169,6 @@ static int check_shape(const nnt_icl_gpt *m, int B, int n) {
 int nnt_icl_gpt_forward(nnt_icl_gpt *m, const void *xs, const void *ys, int B, int n, void *pred) {
   int st = check_shape(m, B, n);
   if (st) return st;
-  int ob = blas_solo();
   if (m->f64) {
     gpt_fwd_f64(m->n64, xs, ys, B, n);
     memcpy(pred, m->n64->pred, sizeof(double) * B * n);
@@ -190,7 +176,6 @@ int nnt_icl_gpt_forward(nnt_icl_gpt *m, const void *xs, const void *ys, int B, i
     gpt_fwd_f32(m->n32, xs, ys, B, n);
     memcpy(pred, m->n32->pred, sizeof(float) * B * n);
   }
-  blas_restore(ob);
   return NNT_OK;
 }
 
@@ -198,9 +183,7 @@ int nnt_icl_gpt_loss_grad(nnt_icl_gpt *m, const void *xs, const void *ys, int B,
   int st = check_shape(m, B, n);
   if (st) return st;
   nnt_params_zero_grad(&m->P);
-  int ob = blas_solo();
   *loss = m->f64 ? gpt_loss_grad_f64(m->n64, xs, ys, B, n) : gpt_loss_grad_f32(m->n32, xs, ys, B, n);
-  blas_restore(ob);
   return NNT_OK;
 }
 
