@@ -22,5 +22,6 @@ int nnt_runinfo_write(const char *dir, const char *command, cJSON *config, unsig
 
 const char *nnt_version(void);
 const char *nnt_git_commit(void);
+const char *nnt_build_type(void); /* CMAKE_BUILD_TYPE of this build: Release, Debug, ... */
 
 #endif
