@@ -207,7 +207,7 @@ static const char css[] =
     "td.pass,span.pass{color:#1a7f37;font-weight:600}td.fail,span.fail{color:#cf222e;font-weight:700}\n"
     "dl.machine{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1.2em;margin:.8em 0 0}"
     "dl.machine dt{color:#57606a}dl.machine dd{margin:0}\n"
-    "figure{margin:1em 0;text-align:center}figure img{max-width:100%;height:auto;border:1px solid #eaeef2}"
+    "figure{margin:1em 0;text-align:center}figure img{max-width:min(100%,760px);height:auto;border:1px solid #eaeef2}"
     "figcaption{color:#57606a;font-size:.9em}\n"
     "details{margin:.6em 0}summary{cursor:pointer;color:#0969da}code{font-size:.9em;background:#f6f8fa;"
     "padding:0 .25em;border-radius:3px}\n"
