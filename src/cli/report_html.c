@@ -167,8 +167,18 @@ static const char *table(FILE *f, const char *md, int fold) {
     p += len + (e != NULL);
   }
   int sep = nrows > 1 && !strncmp(rows[1], "|---", 4), body = nrows - (sep ? 2 : 0);
-  int folded = fold > 0 && body > fold;
-  if (folded) fprintf(f, "<details><summary>The table: %d rows (click to open)</summary>\n", body);
+  int folded = fold > 0 && body > fold, pass = 0, fail = 0;
+  for (int r = sep ? 2 : 0; r < nrows; r++) {
+    char row[8192];
+    snprintf(row, sizeof row, "%.*s", (int)lens[r], rows[r]);
+    fail += strstr(row, "| **FAIL** |") || strstr(row, "| **ERROR** |");
+    pass += !!strstr(row, "| PASS |");
+  }
+  if (folded) { /* open when it holds a failure, so that it is seen */
+    fprintf(f, "<details%s><summary>The table, %d rows", fail ? " open" : "", body);
+    if (pass + fail) fprintf(f, ": %d PASS, %d FAIL", pass, fail);
+    fputs(" (click to open or close)</summary>\n", f);
+  }
   fputs("<div class=\"tw\"><table>\n", f);
   if (sep) fputs("<thead>", f), table_row(f, rows[0], lens[0], "th"), fputs("</thead>\n", f);
   fputs("<tbody>\n", f);
