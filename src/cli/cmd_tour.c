@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "commands.h"
@@ -204,7 +205,7 @@ static const char css[] =
     "table{border-collapse:collapse;font-size:.9em}th,td{border:1px solid #d0d7de;padding:.25em .6em;vertical-align:top}"
     "th{background:#f6f8fa;text-align:left}tbody tr:nth-child(even){background:#fbfbfc}td.num{text-align:right;"
     "font-variant-numeric:tabular-nums}\n"
-    "td.pass,span.pass{color:#1a7f37;font-weight:600}td.fail,span.fail{color:#cf222e;font-weight:700}\n"
+    "td.pass,span.pass{color:#1a7f37;font-weight:600}td.fail,span.fail,strong.fail{color:#cf222e;font-weight:700}\n"
     "dl.machine{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1.2em;margin:.8em 0 0}"
     "dl.machine dt{color:#57606a}dl.machine dd{margin:0}\n"
     "figure{margin:1em 0;text-align:center}figure img{max-width:min(100%,760px);height:auto;border:1px solid #eaeef2}"
@@ -308,7 +309,8 @@ static void html_other_plots(FILE *f, const char *out, const char *rel, const ch
     size_t len = strlen(name);
     char sub[1024];
     snprintf(sub, sizeof sub, "%s/%s", rel, name);
-    if (name[0] != '.' && ents[i]->d_type == DT_DIR) {
+    struct stat sb;
+    if (name[0] != '.' && !stat(nnt_path(path, sizeof path, out, sub), &sb) && S_ISDIR(sb.st_mode)) {
       html_other_plots(f, out, sub, seen, nshown);
     } else if (len > 4 && !strcmp(name + len - 4, ".png")) {
       char needle[1100];
@@ -433,10 +435,11 @@ int cmd_tour(int argc, char **argv) {
           m.flags, m.date);
   write_summary(rep.f, res, nrun, m.seconds);
   st = append_file(rep.f, sections_text);
+  if (st) return fclose(sections_text), nnt_afile_abort(&rep), st;
+  st = nnt_afile_commit(&rep);
   if (!st) st = write_html(co.out, sections_text, res, nrun, &m);
   fclose(sections_text);
-  if (st) return nnt_afile_abort(&rep), st;
-  if ((st = nnt_afile_commit(&rep))) return st;
+  if (st) return st;
   printf("tour: wrote %s/report.md and %s/report.html (%.1f s)\n", co.out, co.out, m.seconds);
 
   char failed[512] = "";

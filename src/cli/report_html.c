@@ -82,7 +82,12 @@ static void inline_md(FILE *f, const char *s, size_t n, image *imgs, int *nimg) 
     } else if (c == '*' && i + 1 < n && s[i + 1] == '*') {
       size_t e = find(s, i + 2, n, "**");
       if (e == n) { cli_html_textn(f, s + i, 2), i += 2; continue; }
-      fputs("<strong>", f), inline_md(f, s + i + 2, e - i - 2, imgs, nimg), fputs("</strong>", f);
+      /* a verdict in bold (**FAIL**, **ERROR**, **NO**) is shown in the failure colour */
+      size_t k = e - i - 2;
+      int bad = (k == 4 && !strncmp(s + i + 2, "FAIL", 4)) || (k == 5 && !strncmp(s + i + 2, "ERROR", 5)) ||
+                (k == 2 && !strncmp(s + i + 2, "NO", 2));
+      fputs(bad ? "<strong class=\"fail\">" : "<strong>", f);
+      inline_md(f, s + i + 2, k, imgs, nimg), fputs("</strong>", f);
       i = e + 2;
     } else if (c == '`') {
       size_t e = find(s, i + 1, n, "`");
