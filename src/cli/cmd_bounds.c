@@ -364,8 +364,8 @@ int tour_bounds(cli_tour *t) {
                     "VC-type one up to T = 1e15.\n\n");
   cli_tour_printf(t, "![bound vs samples](bounds/bound_vs_n.png) ![samples vs T](bounds/sweep.png)\n");
   if (r.cross > 0)
-    cli_tour_outcome(t, "At T = 21 the margin bound asks for %.3g times the VC-type count, but it grows only polylogarithmically in T: "
-                     "it becomes the smaller one from T = %.0e on.", nnt_bounds_ratio(m), r.cross);
+    cli_tour_outcome(t, "At T = 21 the margin bound asks for %.3g times the VC-type count, but it grows only "
+                     "polylogarithmically in T: it becomes the smaller one from T = %.0e on.", nnt_bounds_ratio(m), r.cross);
   else
     cli_tour_outcome(t, "At T = 21 the margin bound asks for %.3g times the VC-type count and stays above it up to "
                      "T = 1e15.", nnt_bounds_ratio(m));
