@@ -1,6 +1,6 @@
 # Two entry points for a fresh Debian machine (see README.md):
 #   make run    install deps, build, run the tour  (nnt tour --quick --out nnt-tour)
-#   make test   install deps, build, run the test suite (ctest), then again under ASan+UBSan
+#   make test   install deps (chromium too), build, run the test suite (ctest), then again under ASan+UBSan
 #               (all but the tests labelled slow; leaks inside the font stack are suppressed)
 # and `make install` (PREFIX=/usr/local, DESTDIR for staging): nnt, its man page, libnnt.so, the
 # headers and nnt.pc (README.md, "Install and link").
@@ -9,10 +9,13 @@ JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: deps build run test test-fast asan bench install clean
+.PHONY: deps deps-test build run test test-fast asan bench install clean
 
 deps:
 	@bash scripts/deps.sh
+
+deps-test:
+	@bash scripts/deps.sh test
 
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
@@ -21,10 +24,11 @@ build: deps
 run: build
 	$(BUILD)/nnt tour --quick --out nnt-tour
 
-test-fast: build
+# deps-test first: configure looks for chromium (the report.html browser tests)
+test-fast: deps-test build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-asan: deps
+asan: deps-test
 	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DNNT_SANITIZE=ON >/dev/null
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	cd $(BUILD)-asan && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \

@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages nnt needs, only when one is missing.
 # Each one and why: see README.md, "Dependencies".
+#   scripts/deps.sh        what building and running need
+#   scripts/deps.sh test   also what the test suite needs (chromium, for the report.html tests)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config groff-base libopenblas-dev libplplot-dev plplot-driver-cairo libcjson-dev libsimde-dev liblapacke-dev libsqlite3-dev)
+case "${1:-}" in
+  "") ;;
+  test) pkgs+=(chromium) ;;
+  *) echo "scripts/deps.sh: unknown argument '$1' (expected none or 'test')" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -119,10 +119,14 @@ typedef struct {
   unsigned long long seed;
   int threads;
   int passed, failed; /* the running section's checks, for the report's summary */
+  char outcome[512];  /* the running section's result in a sentence (cli_tour_outcome) */
 } cli_tour;
 
 /* Writes a Markdown table row from a printf format: cli_tour_row(t, "| %d | %.3f |", ...). */
 void cli_tour_printf(cli_tour *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Says in a plain sentence or two what the running section found, for report.html's introduction
+ * of the section ("The transformer needed 20480 samples at N = 12, the FFN 143360."). */
+void cli_tour_outcome(cli_tour *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Counts the running section's verifications for the summary. */
 void cli_tour_checks(cli_tour *t, int passed, int failed);
 /* For a step that computes, writes its results and then verifies them (NNT_ECHECK when the

@@ -176,7 +176,10 @@ int tour_approx(cli_tour *t) {
   st = cli_tour_checked(t, cli_approx_ntk_report(dir, &nc, &nr, NULL, t->report));
   nnt_approx_ntk_result_free(&nr);
   if (st) return st;
-  cli_tour_printf(t, "\n![NTK](approx/ntk_convergence.png)\n\n### Checkable statements (`nnt approx check --quick`)\n\n"
+  cli_tour_printf(t, "\n![NTK](approx/ntk_convergence.png)\n\nThe padding demo's Gram matrices (kernel values between "
+                     "the 12 circle points), without and with padding:\n\n"
+                     "![Gram matrix, plain](approx/gram_plain.png) ![Gram matrix, padded](approx/gram_padded.png)\n\n"
+                     "### Checkable statements (`nnt approx check --quick`)\n\n"
                      "PASS means the proven statement (in its corrected form) holds as measured; rows marked erratum "
                      "also measure the draft's wrong form.\n\n");
   nnt_approx_check_cfg cc;
@@ -187,6 +190,8 @@ int tour_approx(cli_tour *t) {
   st = cli_approx_check_report(dir, &cr, NULL, t->report);
   cli_tour_checks(t, cr.n - cr.fails, cr.fails);
   cli_tour_printf(t, "\n%d statements, %d FAIL.\n", cr.n, cr.fails);
+  cli_tour_outcome(t, "%d of the book's %d checkable statements held as measured, in their corrected form where the "
+                   "draft has an erratum.", cr.n - cr.fails, cr.n);
   nnt_approx_check_result_free(&cr);
   return st == NNT_ECHECK ? NNT_OK : st;
 }

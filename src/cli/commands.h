@@ -13,6 +13,15 @@ typedef struct {
   int (*run)(int argc, char **argv);
 } cli_bench;
 
+/* What report.html says before a tour section's tables, for a reader who has not read the paper:
+ * the paper's claim and what nnt ran, each a plain sentence or two (the outcome comes from the
+ * run, cli_tour_outcome), and a glossary of the terms the section uses. */
+typedef struct {
+  const char *claim;            /* what the paper claims */
+  const char *ran;              /* what nnt runs to test it */
+  const char *const *glossary;  /* term, explanation, term, explanation, ..., NULL */
+} cli_tour_guide;
+
 /* An area's place in the executable, `const cli_area cli_area_<area>` in src/cli/area_<area>.c.
  * command, tour and bench may each be absent (NULL). */
 typedef struct {
@@ -24,6 +33,7 @@ typedef struct {
   int (*tour)(cli_tour *t);
   const cli_bench *bench;
   const cli_sub *more; /* further commands of the area (nnt <name>), ended by {0}; may be NULL */
+  const cli_tour_guide *guide; /* its tour section's introduction in report.html; may be NULL */
 } cli_area;
 
 /* The records of this build's areas in their order, then NULL. */

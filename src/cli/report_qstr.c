@@ -355,7 +355,14 @@ int tour_qstr(cli_tour *t) {
                   "reach test MSE 0.7, 1 repetition. The paper: the transformer's count grows slowly with N, the "
                   "FFN's fast.\n\n| N | transformer | FFN |\n|---|---|---|\n");
   for (int k = 0; k < cv[0].nN; k++) cli_tour_printf(t, "| %d | %.0f | %.0f |\n", cv[0].Ns[k], cv[0].med[k], cv[1].med[k]);
-  cli_tour_printf(t, "\nWall time: transformer %.1f s, FFN %.1f s. ![samples](qstr/samples.png)\n\n", wall[0], wall[1]);
+  cli_tour_printf(t, "\nWall time: transformer %.1f s, FFN %.1f s. ![samples](qstr/samples.png)\n\n"
+                  "Each sweep alone (its own folder, as `nnt qstr sweep` writes it): "
+                  "![transformer sweep](qstr/sweep_tr/samples.png) ![FFN sweep](qstr/sweep_ffn/samples.png)\n\n",
+                  wall[0], wall[1]);
+  int last = cv[0].nN - 1;
+  cli_tour_outcome(t, "At N = %d the transformer needed %.0f samples and the FFN %.0f (%.1f times as many); at N = %d "
+                   "they needed %.0f and %.0f.", cv[0].Ns[last], cv[0].med[last], cv[1].med[last],
+                   cv[1].med[last] / cv[0].med[last], cv[0].Ns[0], cv[0].med[0], cv[1].med[0]);
   /* the construction's closed form against Monte Carlo, and Theorem 6 */
   nnt_qstr_construct_cfg cc;
   nnt_qstr_construct_cfg_default(&cc, NNT_PRESET_QUICK);

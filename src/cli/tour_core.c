@@ -1,6 +1,8 @@
 /* The tour's core section: the matmul path at a sweep of sizes, loops vs OpenBLAS, plotted. */
 #include <cblas.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 #include "nnt_blas.h"
@@ -55,6 +57,21 @@ int tour_core(cli_tour *t) {
                   "and OpenBLAS above. Measured here:\n\n| n | loops GFLOP/s | OpenBLAS GFLOP/s |\n|---|---|---|\n",
                   nnt_gemm_blas_threshold);
   for (int i = 0; i < NS; i++) cli_tour_printf(t, "| %d | %.2f | %.2f |\n", sizes[i], loops[i], blas[i]);
+  /* the table in a sentence: where each path wins, and where nnt switches for square shapes */
+  char loops_win[256] = "", blas_win[256] = "";
+  for (int i = 0; i < NS; i++) {
+    char *w = loops[i] >= blas[i] ? loops_win : blas_win;
+    snprintf(w + strlen(w), 256 - strlen(w), "%s%d", *w ? ", " : "", sizes[i]);
+  }
+  int best = 0;
+  for (int i = 1; i < NS; i++) best = loops[i] > loops[best] ? i : best;
+  double switch_n = cbrt((double)nnt_gemm_blas_threshold);
+  cli_tour_printf(t, "\nIn words: on this machine the loops were at least as fast as OpenBLAS at n = %s, OpenBLAS faster "
+                  "at n = %s; the loops peak at %.1f GFLOP/s (n = %d). A square product switches to OpenBLAS from "
+                  "n ≈ %.0f (n³ multiply-adds above the threshold). Timings on a shared machine are noisy.\n",
+                  *loops_win ? loops_win : "none", *blas_win ? blas_win : "none", loops[best], sizes[best], switch_n);
+  cli_tour_outcome(t, "The own loops peaked at %.1f GFLOP/s (n = %d), OpenBLAS at the same size gave %.1f GFLOP/s.",
+                   loops[best], sizes[best], blas[best]);
   cli_tour_printf(t, "\n![gemm](core/gemm.png)\n");
   return NNT_OK;
 }

@@ -45,6 +45,8 @@ static int tour_construct(cli_tour *t) {
   cli_tour_printf(t, "\nChecks: identity within 1e-12 of GD: %s; sigmoid error falls at least 6x from M=16 to M=64 "
                   "(M^-2 predicts 16x): %s; w copies identical and scratch zero after every block: %s.\n\n",
                   exact ? "yes" : "**FAIL**", falls ? "yes" : "**FAIL**", inv ? "yes" : "**FAIL**");
+  cli_tour_outcome(t, "The constructed transformer followed gradient descent to %.1e (identity activation) and to %.1e "
+                   "with sigmoid at M = %d ReLUs per approximated function.", err[0], err[2], Ms[1]);
   return NNT_OK;
 }
 
@@ -76,6 +78,10 @@ static int tour_train(cli_tour *t) {
                   k * c.log_every, k * c.log_every, first, last, loads ? "yes" : "**FAIL**", falls ? "yes" : "**FAIL**",
                   loads ? "yes" : "**FAIL**");
   cli_tour_checks(t, falls + loads, 2 - falls - loads);
+  char before[sizeof t->outcome];
+  snprintf(before, sizeof before, "%s", t->outcome);
+  cli_tour_outcome(t, "%s%sThe small trained GPT's in-context loss fell from %.2f to %.2f.", before, *before ? " " : "", first,
+                   last);
   nnt_icl_train_result_free(&r);
   return NNT_OK;
 }

@@ -91,6 +91,7 @@ int tour_rcnn(cli_tour *t) {
                   lr.correct, lr.tests);
   cli_tour_checks(t, ok, !ok);
   if (!ok) cli_tour_printf(t, "**FAIL**: an invariant of the construction does not hold.\n\n");
+  const int rule_agree = lr.agree, tests = lr.tests;
   nnt_rcnn_learn_result_free(&lr);
 
   /* the same as a real network: the compiled ReLU cell MLP, float64, gradients by backprop */
@@ -106,6 +107,9 @@ int tour_rcnn(cli_tour *t) {
                   lr.h1, lr.h2, lr.nonzeros, lr.w_err, lr.f_sgd, lr.nchecked, lr.max_verr, lr.max_gerr, lr.agree, lr.tests);
   cli_tour_checks(t, ok, !ok);
   if (!ok) cli_tour_printf(t, "**FAIL**: the compiled network does not match the rule level.\n\n");
+  cli_tour_outcome(t, "After one SGD pass stored the examples, the RCNN reproduced the Turing-machine learner on %d of %d "
+                   "test points at the rule level and on %d of %d as a ReLU network; trained by SGD, a plain MLP stays "
+                   "near chance on the same parity data (table below).", rule_agree, tests, lr.agree, lr.tests);
   nnt_rcnn_learn_result_free(&lr);
 
   nnt_rcnn_parity_bench_cfg c;

@@ -10,6 +10,7 @@
 
 const char *nnt_version(void) { return NNT_VERSION; }
 const char *nnt_git_commit(void) { return NNT_GIT_COMMIT; }
+const char *nnt_build_type(void) { return NNT_BUILD_TYPE; }
 
 int nnt_csv_open(nnt_csv *c, const char *dir, const char *name, const char *header) {
   char path[1024];

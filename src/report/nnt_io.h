@@ -35,5 +35,6 @@ void nnt_runinfo_hook(void (*add)(const char *dir, cJSON *run));
 
 const char *nnt_version(void);
 const char *nnt_git_commit(void);
+const char *nnt_build_type(void); /* CMAKE_BUILD_TYPE of this build: Release, Debug, ... */
 
 #endif

@@ -95,3 +95,20 @@ endif()
 if(TARGET nnt_icl)
   nnt_config_test(icl "icl construct" steps.csv eta 0.25 --quick --K 4 --act tanh --eta 0.3 --steps 4 --seed 5)
 endif()
+# report.html in a real browser: headless Chromium loads it through a test-only harness page
+# (report_check.html) that reports broken images and dead links; `scripts/deps.sh test` installs it.
+find_program(NNT_CHROMIUM NAMES chromium chromium-browser google-chrome)
+if(NNT_CHROMIUM)
+  foreach(mode full fault)
+    add_test(NAME cli/report_html_${mode}
+             COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/report-html-${mode} -DMODE=${mode}
+                     -DCHROMIUM=${NNT_CHROMIUM} -DHARNESS=${NNT_SRC_DIR}/tests/cli/report_check.html
+                     -P ${NNT_SRC_DIR}/tests/cli/report_html.cmake)
+  endforeach()
+  # the full one runs the whole quick tour (about 20 s on 2 cores)
+  set_tests_properties(cli/report_html_full PROPERTIES LABELS "cli;slow" TIMEOUT 300 RUN_SERIAL ON)
+  set_tests_properties(cli/report_html_fault PROPERTIES LABELS cli TIMEOUT 120)
+else()
+  message(STATUS "chromium not found: the report.html browser tests (cli/report_html_*) are not registered; "
+                 "`bash scripts/deps.sh test` installs it")
+endif()

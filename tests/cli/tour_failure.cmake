@@ -12,6 +12,12 @@ if(NOT EXISTS ${OUT}/report.md)
   message(FATAL_ERROR "no report.md after a failing tour (exit ${rc})\n${out}${err}")
 endif()
 file(READ ${OUT}/report.md rep)
+# report.html too, with the failures in its summary box
+file(READ ${OUT}/report.html html)
+if(NOT html MATCHES "<span class=\"fail\">FAIL</span>: [0-9]+ of [0-9]+ sections did not pass" OR
+   NOT html MATCHES "<td class=\"fail\">ERROR</td>")
+  message(FATAL_ERROR "report.html does not show the failures in its summary box")
+endif()
 string(REGEX MATCH "\n## Summary\n[^#]*" summary "${rep}")
 string(REGEX MATCHALL "\n\\| [a-z0-9_]+ \\| (PASS|\\*\\*FAIL\\*\\*|\\*\\*ERROR\\*\\*) \\|" rows "${summary}")
 set(later "")
