@@ -11,6 +11,10 @@
 #include "nnt_io.h"
 
 int cli_begin(const cli_common *co) {
+  if (co->check) {
+    printf("options ok (--check-options: nothing was run)\n");
+    exit(0);
+  }
   nnt_threads_set(co->threads);
   if (!co->out) return NNT_OK;
   int st = nnt_mkdirs(co->out);

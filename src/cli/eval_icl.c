@@ -84,6 +84,7 @@ static const cli_opt depth_opts[] = {
 
 static const cli_cmd baselines_cmd = {
     .name = "icl baselines",
+    .example = "nnt icl baselines --depth 3 --mix 0,0.5 --quick --out runs/baselines",
     .about = "How easy the ICL task is, with no model: R² against the number of in-context examples k for the\n"
              "prompt mean, ridge with intercept, 3-NN and direct training of a fresh net per prompt and k (best\n"
              "and final epoch), per test mixture, per-batch and pooled. Writes r2.csv, r2_<condition>.png,\n"
@@ -91,12 +92,15 @@ static const cli_cmd baselines_cmd = {
     .opts = baselines_opts, .cfg_size = sizeof(opts), .defaults = defaults, .common = CLI_OUT | CLI_SWEEP};
 static const cli_cmd eval_cmd = {
     .name = "icl eval",
+    .example = "nnt icl train --quick --steps 20 --out runs/micro\n"
+               "nnt icl eval --model runs/micro/model.ckpt --quick --out runs/micro-eval",
     .about = "A trained model's R² against k (Figures 1–2) per test mixture, beyond its training length, with\n"
              "the baselines on the same seeded prompts. Writes r2.csv, r2_<condition>.png, mixtures.png,\n"
              "run.json and results.sqlite (--resume continues).",
     .opts = eval_opts, .cfg_size = sizeof(opts), .defaults = defaults, .common = CLI_OUT | CLI_SWEEP};
 static const cli_cmd depth_cmd = {
     .name = "icl sweep-depth",
+    .example = "nnt icl sweep-depth --layers 2,4 --preset micro --examples 5,10,20 --quick --out runs/depth",
     .about = "R² at 15/30/45 in-context examples against the transformer's depth (Figure 3): each model (given\n"
              "by --models, or trained by --layers 4,6,8,10 into OUT/L<layers>/, resumable) is evaluated\n"
              "in-distribution in OUT/model<i>/ (resumable), with the prompt mean and ridge beside it.\n"
