@@ -227,7 +227,7 @@ static const cli_opt bound_opts[] = {
 #undef B
 static const cli_cmd bound_cmd = {
     .name = "qstr ffn-bound",
-    .example = "nnt qstr ffn-bound --N 4 --d 5 --trials 10",
+    .example = "nnt qstr ffn-bound --N 4 --d 5 --out runs/ffn-bound",
     .about = "Theorem 6: min-norm least squares on simple-1STR, test MSE vs 1 - n/(Nd).",
     .opts = bound_opts,
     .cfg_size = sizeof(nnt_qstr_ffn_bound_cfg),

@@ -232,7 +232,11 @@ static int eval_report(const char *dir, const char *command, const nnt_icl_eval_
       }
       int direct = p == NNT_ICL_PRED_DIRECT_BEST || p == NNT_ICL_PRED_DIRECT_FINAL;
       int s = nnt_plot_add(pl, m, x, y, label[p], direct ? NNT_PLOT_LINE | NNT_PLOT_POINTS : NNT_PLOT_LINE);
-      if (p == (r->has[NNT_ICL_PRED_MODEL] ? NNT_ICL_PRED_MODEL : NNT_ICL_PRED_MEAN)) nnt_plot_band(pl, m, x, lo, hi, s);
+      if (p == (r->has[NNT_ICL_PRED_MODEL] ? NNT_ICL_PRED_MODEL : NNT_ICL_PRED_MEAN)) {
+        char band[64];
+        snprintf(band, sizeof band, "%s: batch mean ± 1 sd", label[p]);
+        nnt_plot_band(pl, m, x, lo, hi, s, band);
+      }
     }
     if (n_train > 0) { /* the training length, dashed (as the paper's vertical line) */
       double vx[2] = {n_train - 1, n_train - 1}, vy[2] = {ylo, 1.05};

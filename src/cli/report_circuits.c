@@ -80,7 +80,9 @@ int cli_circuit_margin_sweep_write(const char *out, const nnt_circuit_margin_cfg
   nnt_plot_log(p, 1, 1);
   for (int k = 0; k < 2; k++) {
     int s = nnt_plot_add(p, nd, res->depth, res->med[k], kinds[k], NNT_PLOT_LINE | NNT_PLOT_POINTS);
-    nnt_plot_band(p, nd, res->depth, res->lo[k], res->hi[k], s);
+    char band[64];
+    snprintf(band, sizeof band, "%s: 10%%-90%% quantiles", kinds[k]);
+    nnt_plot_band(p, nd, res->depth, res->lo[k], res->hi[k], s, band);
   }
   for (int k = 0; k < 2; k++) { /* certified lower bounds, dashed (may underflow the log axis: skip zeros) */
     double xs[32], ys[32];
