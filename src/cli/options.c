@@ -163,12 +163,16 @@ static const char *metavar(const cli_opt *o) {
 }
 
 /* " [lo..hi]" for a number or list whose table bounds are narrower than its type's; one side only
- * when the other is beyond any sensible value (|x| >= 1e15). */
+ * when the other is beyond any sensible value (|x| >= 1e15); a tiny positive lower bound (1e-300)
+ * stands for "> 0". */
 static void format_range(const cli_opt *o, char *buf, size_t n) {
   buf[0] = 0;
   if (o->kind == CLI_K_FLAG || o->kind == CLI_K_CHOICE || o->kind == CLI_K_STR) return;
-  int has_lo = o->lo > -1e15, has_hi = o->hi < 1e15;
-  if (has_lo && has_hi) snprintf(buf, n, " [%.15g..%.15g]", o->lo, o->hi);
+  int has_lo = o->lo > -1e15, has_hi = o->hi < 1e15, positive = o->lo > 0 && o->lo < 1e-100;
+  if (has_lo && has_hi) {
+    if (positive) snprintf(buf, n, " (0..%.15g]", o->hi);
+    else snprintf(buf, n, " [%.15g..%.15g]", o->lo, o->hi);
+  } else if (has_lo && positive) snprintf(buf, n, " [> 0]");
   else if (has_lo) snprintf(buf, n, " [>= %.15g]", o->lo);
   else if (has_hi) snprintf(buf, n, " [<= %.15g]", o->hi);
 }

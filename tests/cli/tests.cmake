@@ -50,7 +50,12 @@ endif()
 
 if(TARGET nnt_qstr)
   nnt_cli_test(list_empty_double 2 "'1,,2' has an empty item" qstr construct --alpha 1,,2)
+  nnt_cli_test(help_range 0 "\n  --reps N +repetitions per N \\(default 5. --quick 1\\) \\[1\\.\\.1000\\]\n" qstr sweep --help)
   nnt_cli_test(check_options_required 2 "--model tr\\|trp\\|ffn\\|rnn\\|relurnn is required" qstr sweep --quick --check-options)
+endif()
+
+if(TARGET nnt_bounds)
+  nnt_cli_test(help_range_positive 0 "\n  --eps X +Corollary 2: target excess error \\(default 0\\.1\\) \\(0\\.\\.1\\]\n" bounds rcnn --help)
 endif()
 
 # Error lines quote input: control bytes in it are printed as '?', never raw (nnt_fail).
