@@ -193,6 +193,7 @@ static const cli_opt bench_opts[] = {
              "products with M*N*K >= this go to OpenBLAS (-1: the built-in value)"),
     {0}};
 static const cli_cmd bench_cmd = {.name = "bench core",
+                                  .example = "nnt bench core --threads 1",
                                   .about = "The core's kernels: this core's float32 FMA peak, matrix products (nnt's loops vs OpenBLAS),\n"
                                            "the FFN's product shapes.",
                                   .opts = bench_opts,

@@ -83,6 +83,7 @@ static const cli_opt bench_opts[] = {
     CLI_STR("data", bench_cfg, data, "the nnt source folder holding examples/ (its sibling shared/reference/ adds c432)"),
     {0}};
 static const cli_cmd bench_cmd = {.name = "bench exact",
+    .example = "nnt bench exact --data .",
                                   .about = "The exact constructions' cost: circuits compiled and verified, Turing machines compiled and\n"
                                            "run step by step, the PWL engine. Inputs missing under --data are skipped, with a line saying so.",
                                   .opts = bench_opts,

@@ -38,6 +38,7 @@ static const cli_opt bench_opts[] = {
     {0}};
 
 static const cli_cmd bench_cmd = {.name = "bench icl",
+    .example = "nnt bench icl --quick",
                                   .about = "Training-step speed of the GPT-2 in-context learner (mini preset size), "
                                            "nnt against PyTorch on 1 and 2 threads.",
                                   .opts = bench_opts,

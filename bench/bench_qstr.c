@@ -416,6 +416,7 @@ static const cli_opt bench_opts[] = {
     {0}};
 static const cli_cmd bench_cmd = {
     .name = "bench qstr",
+    .example = "nnt bench qstr --model tr --reps 1 --N 2,4",
     .about = "Times seed 001's Figure-1 sweeps (train 1STR, test simple-1STR, N = 2..12, 5 reps, n_test 5000, check every 10\n"
     "steps, threshold 0.7: the released code's protocol): wall time, time and multiply-adds per phase, GFLOP/s\n"
     "against this core's measured peak, and the samples needed (medians). --model rnn times one biGRU-500 training\n"

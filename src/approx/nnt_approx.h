@@ -228,7 +228,8 @@ int nnt_approx_sep_train(const int *w, int nh, int n, int steps, double lr, int 
  * place of its defaults (NNT_PRESET_FULL or NNT_PRESET_QUICK, the --quick preset); nnt_approx_<demo>_run(&cfg, &res) checks the
  * config (NNT_EINVAL with a one-line message, res untouched), computes and fills res, and writes no
  * file; a violated bound is a result (res.violated and the like), not an error status. Free res
- * with nnt_approx_<demo>_result_free. */
+ * with nnt_approx_<demo>_result_free. nnt_approx_<demo>_check(&cfg) is that config check alone (no
+ * work; the check demo has none), for --check-options. */
 
 enum { NNT_APPROX_LIST_MAX = 64 }; /* list options of the demos (widths, depths) */
 
@@ -273,6 +274,7 @@ typedef struct {
 } nnt_approx_square_result;
 void nnt_approx_square_cfg_default(nnt_approx_square_cfg *cfg, nnt_preset preset);
 int nnt_approx_square_run(const nnt_approx_square_cfg *cfg, nnt_approx_square_result *res);
+int nnt_approx_square_check(const nnt_approx_square_cfg *cfg);
 void nnt_approx_square_result_free(nnt_approx_square_result *res);
 
 /* triangle: Delta^L by the exact sweep (Prop 4.1): 2^L pieces on [0,1], 2^L + 2 on R. */
@@ -292,6 +294,7 @@ typedef struct {
 } nnt_approx_triangle_result;
 void nnt_approx_triangle_cfg_default(nnt_approx_triangle_cfg *cfg, nnt_preset preset);
 int nnt_approx_triangle_run(const nnt_approx_triangle_cfg *cfg, nnt_approx_triangle_result *res);
+int nnt_approx_triangle_check(const nnt_approx_triangle_cfg *cfg);
 void nnt_approx_triangle_result_free(nnt_approx_triangle_result *res);
 
 /* separation: Thm 4.4's lb(n, P) and Thm 4.6 for a 1-D network g, loaded from an nnt-mlp JSON file or
@@ -325,6 +328,7 @@ typedef struct {
 } nnt_approx_separation_result;
 void nnt_approx_separation_cfg_default(nnt_approx_separation_cfg *cfg, nnt_preset preset);
 int nnt_approx_separation_run(const nnt_approx_separation_cfg *cfg, nnt_approx_separation_result *res);
+int nnt_approx_separation_check(const nnt_approx_separation_cfg *cfg);
 void nnt_approx_separation_result_free(nnt_approx_separation_result *res);
 
 /* ntk: |k_m - k_inf| against the width m (Prop 3.23) and the padding demo (Remark 3.24): the k_inf
@@ -349,6 +353,7 @@ typedef struct {
 } nnt_approx_ntk_result;
 void nnt_approx_ntk_cfg_default(nnt_approx_ntk_cfg *cfg, nnt_preset preset);
 int nnt_approx_ntk_run(const nnt_approx_ntk_cfg *cfg, nnt_approx_ntk_result *res);
+int nnt_approx_ntk_check(const nnt_approx_ntk_cfg *cfg);
 void nnt_approx_ntk_result_free(nnt_approx_ntk_result *res);
 
 /* maurey: sampling sin 2 pi x by threshold units (exact identity 7.5/k, bound 16/k) and the Barron
@@ -371,6 +376,7 @@ typedef struct {
 } nnt_approx_maurey_result;
 void nnt_approx_maurey_cfg_default(nnt_approx_maurey_cfg *cfg, nnt_preset preset);
 int nnt_approx_maurey_run(const nnt_approx_maurey_cfg *cfg, nnt_approx_maurey_result *res);
+int nnt_approx_maurey_check(const nnt_approx_maurey_cfg *cfg);
 void nnt_approx_maurey_result_free(nnt_approx_maurey_result *res);
 
 /* planting: Thm 3.10 in d = 2 with three planted ReLUs; F(x;V)/c0 against g on the circle |x| = 0.8. */
@@ -387,6 +393,7 @@ typedef struct {
 } nnt_approx_planting_result;
 void nnt_approx_planting_cfg_default(nnt_approx_planting_cfg *cfg, nnt_preset preset);
 int nnt_approx_planting_run(const nnt_approx_planting_cfg *cfg, nnt_approx_planting_result *res);
+int nnt_approx_planting_check(const nnt_approx_planting_cfg *cfg);
 void nnt_approx_planting_result_free(nnt_approx_planting_result *res);
 
 /* sobolev: the approximator of nnt_approx_sobolev_measure for r = 2, 3 on grids s = s[0..ns_d-1],
@@ -406,6 +413,7 @@ typedef struct {
 } nnt_approx_sobolev_result;
 void nnt_approx_sobolev_cfg_default(nnt_approx_sobolev_cfg *cfg, nnt_preset preset);
 int nnt_approx_sobolev_run(const nnt_approx_sobolev_cfg *cfg, nnt_approx_sobolev_result *res);
+int nnt_approx_sobolev_check(const nnt_approx_sobolev_cfg *cfg);
 void nnt_approx_sobolev_result_free(nnt_approx_sobolev_result *res);
 
 /* lazy [ext]: nnt_approx_lazy_train for each width. */
@@ -420,6 +428,7 @@ typedef struct {
 } nnt_approx_lazy_result;
 void nnt_approx_lazy_cfg_default(nnt_approx_lazy_cfg *cfg, nnt_preset preset);
 int nnt_approx_lazy_run(const nnt_approx_lazy_cfg *cfg, nnt_approx_lazy_result *res);
+int nnt_approx_lazy_check(const nnt_approx_lazy_cfg *cfg);
 void nnt_approx_lazy_result_free(nnt_approx_lazy_result *res);
 
 /* A list option of a run's config: 1..NNT_APPROX_LIST_MAX values, each in [lo, hi]; NNT_EINVAL

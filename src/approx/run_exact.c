@@ -46,8 +46,12 @@ void nnt_approx_square_cfg_default(nnt_approx_square_cfg *cfg, nnt_preset preset
   for (int q = 0; q < cfg->ni; q++) cfg->i[q] = q;
 }
 
+int nnt_approx_square_check(const nnt_approx_square_cfg *cfg) {
+  return nnt_approx_check_list("square: i", cfg->i, cfg->ni, 0, NNT_APPROX_SQUARE_MAX_I);
+}
+
 int nnt_approx_square_run(const nnt_approx_square_cfg *cfg, nnt_approx_square_result *res) {
-  int st = nnt_approx_check_list("square: i", cfg->i, cfg->ni, 0, NNT_APPROX_SQUARE_MAX_I);
+  int st = nnt_approx_square_check(cfg);
   if (st) return st;
   res->n = cfg->ni;
   res->rows = nnt_xcalloc((size_t)cfg->ni, sizeof *res->rows);
@@ -93,8 +97,12 @@ static double peak_rss_mb(void) {
   return ru.ru_maxrss / 1024.0;
 }
 
+int nnt_approx_triangle_check(const nnt_approx_triangle_cfg *cfg) {
+  return nnt_approx_check_list("triangle: L", cfg->L, cfg->nL, 1, NNT_APPROX_TRIANGLE_MAX_L);
+}
+
 int nnt_approx_triangle_run(const nnt_approx_triangle_cfg *cfg, nnt_approx_triangle_result *res) {
-  int st = nnt_approx_check_list("triangle: L", cfg->L, cfg->nL, 1, NNT_APPROX_TRIANGLE_MAX_L);
+  int st = nnt_approx_triangle_check(cfg);
   if (st) return st;
   memset(res, 0, sizeof *res);
   res->n = cfg->nL;
@@ -138,7 +146,7 @@ void nnt_approx_separation_cfg_default(nnt_approx_separation_cfg *cfg, nnt_prese
   cfg->steps = 3000, cfg->samples = 2048, cfg->lr = 0.01, cfg->seed = 1;
 }
 
-int nnt_approx_separation_run(const nnt_approx_separation_cfg *cfg, nnt_approx_separation_result *res) {
+int nnt_approx_separation_check(const nnt_approx_separation_cfg *cfg) {
   int n = cfg->n;
   if (!n) return nnt_fail(NNT_EINVAL, "--n N is required (the target is Delta^N)");
   if (n < 1 || n > NNT_APPROX_SEP_MAX_N) return nnt_fail(NNT_EINVAL, "separation: n = %d is out of range [1, %d]", n, NNT_APPROX_SEP_MAX_N);
@@ -148,10 +156,15 @@ int nnt_approx_separation_run(const nnt_approx_separation_cfg *cfg, nnt_approx_s
   if (cfg->ntrain > NNT_APPROX_SEP_MAX_LAYERS) return nnt_fail(NNT_EINVAL, "separation: at most %d hidden layers", NNT_APPROX_SEP_MAX_LAYERS);
   if (cfg->ntrain && (cfg->steps < 0 || cfg->samples < 1 || !(cfg->lr > 0)))
     return nnt_fail(NNT_EINVAL, "separation: training needs steps >= 0, samples >= 1 and lr > 0");
+  return NNT_OK;
+}
+
+int nnt_approx_separation_run(const nnt_approx_separation_cfg *cfg, nnt_approx_separation_result *res) {
+  int n = cfg->n, st = nnt_approx_separation_check(cfg);
+  if (st) return st;
   memset(res, 0, sizeof *res);
   res->train_mse = NAN;
   nnt_mlp *g = &res->g;
-  int st;
   if (cfg->net && (st = nnt_mlp_load(cfg->net, g))) return st;
   if (cfg->ntrain && (st = nnt_approx_sep_train(cfg->train, cfg->ntrain, n, cfg->steps, cfg->lr, cfg->samples, cfg->seed, g,
                                                 &res->train_mse)))

@@ -53,10 +53,16 @@ static void padding_demo(nnt_approx_ntk_result *res) {
   }
 }
 
-int nnt_approx_ntk_run(const nnt_approx_ntk_cfg *cfg, nnt_approx_ntk_result *res) {
+int nnt_approx_ntk_check(const nnt_approx_ntk_cfg *cfg) {
   int st = nnt_approx_check_list("ntk", cfg->widths, cfg->nw, 1, 10000000);
   if (st) return st;
   if (cfg->pairs < 1 || cfg->d < 2) return nnt_fail(NNT_EINVAL, "ntk: needs pairs >= 1 and d >= 2");
+  return NNT_OK;
+}
+
+int nnt_approx_ntk_run(const nnt_approx_ntk_cfg *cfg, nnt_approx_ntk_result *res) {
+  int st = nnt_approx_ntk_check(cfg);
+  if (st) return st;
   memset(res, 0, sizeof *res);
   res->nw = cfg->nw;
   res->m = nnt_xmalloc(sizeof(long) * cfg->nw), res->err = nnt_xmalloc(sizeof(double) * cfg->nw);
@@ -85,12 +91,18 @@ void nnt_approx_maurey_cfg_default(nnt_approx_maurey_cfg *cfg, nnt_preset preset
   cfg->seed = 1;
 }
 
-int nnt_approx_maurey_run(const nnt_approx_maurey_cfg *cfg, nnt_approx_maurey_result *res) {
+int nnt_approx_maurey_check(const nnt_approx_maurey_cfg *cfg) {
   int st;
   if ((st = nnt_approx_check_list("maurey: sin", cfg->ks, cfg->nk, 1, 1000000)) || (st = nnt_approx_check_list("maurey: Gaussian", cfg->gks, cfg->ng, 1, 1000000)))
     return st;
   if (cfg->nk > 5 || cfg->ng > 4 || cfg->trials < 2 || cfg->gtrials < 1 || cfg->gpoints < 1)
     return nnt_fail(NNT_EINVAL, "maurey: at most 5 + 4 widths, trials >= 2, Gaussian trials and points >= 1");
+  return NNT_OK;
+}
+
+int nnt_approx_maurey_run(const nnt_approx_maurey_cfg *cfg, nnt_approx_maurey_result *res) {
+  int st = nnt_approx_maurey_check(cfg);
+  if (st) return st;
   memset(res, 0, sizeof *res);
   res->nk = cfg->nk, res->ng = cfg->ng;
   int kmax = 0;
@@ -147,9 +159,15 @@ void nnt_approx_planting_cfg_default(nnt_approx_planting_cfg *cfg, nnt_preset pr
   cfg->tau = 0.1, cfg->delta = 0.1, cfg->ntest = quick ? 50 : 300, cfg->neval = 181, cfg->seed = 1;
 }
 
-int nnt_approx_planting_run(const nnt_approx_planting_cfg *cfg, nnt_approx_planting_result *res) {
+int nnt_approx_planting_check(const nnt_approx_planting_cfg *cfg) {
   if (!(cfg->tau >= 0.02 && cfg->tau <= 0.4) || !(cfg->delta > 0 && cfg->delta < 1) || cfg->ntest < 1 || cfg->neval < 2)
     return nnt_fail(NNT_EINVAL, "planting: needs tau in [0.02, 0.4], delta in (0, 1), ntest >= 1, neval >= 2");
+  return NNT_OK;
+}
+
+int nnt_approx_planting_run(const nnt_approx_planting_cfg *cfg, nnt_approx_planting_result *res) {
+  int st = nnt_approx_planting_check(cfg);
+  if (st) return st;
   memset(res, 0, sizeof *res);
   /* three planted ReLUs at the cube roots of unity */
   double beta[6], alpha[3] = {1, -0.6, 0.5};
@@ -193,11 +211,18 @@ void nnt_approx_sobolev_cfg_default(nnt_approx_sobolev_cfg *cfg, nnt_preset pres
   cfg->seed = 1;
 }
 
-int nnt_approx_sobolev_run(const nnt_approx_sobolev_cfg *cfg, nnt_approx_sobolev_result *res) {
+int nnt_approx_sobolev_check(const nnt_approx_sobolev_cfg *cfg) {
   if (cfg->d < 1 || cfg->d > 2 || cfg->k < 1 || cfg->k > 20 || cfg->npts < 1)
     return nnt_fail(NNT_EINVAL, "sobolev: needs d in {1, 2}, k in [1, 20], npts >= 1");
   int ns = cfg->ns[cfg->d - 1];
   if (ns < 1 || ns > 4) return nnt_fail(NNT_EINVAL, "sobolev: 1..4 grids, not %d", ns);
+  return NNT_OK;
+}
+
+int nnt_approx_sobolev_run(const nnt_approx_sobolev_cfg *cfg, nnt_approx_sobolev_result *res) {
+  int st = nnt_approx_sobolev_check(cfg);
+  if (st) return st;
+  int ns = cfg->ns[cfg->d - 1];
   memset(res, 0, sizeof *res);
   res->ns = ns;
   for (int ri = 0; ri < 2; ri++)
@@ -223,10 +248,16 @@ void nnt_approx_lazy_cfg_default(nnt_approx_lazy_cfg *cfg, nnt_preset preset) {
   cfg->nw = quick ? 2 : 4, cfg->steps = 500, cfg->seed = 1;
 }
 
-int nnt_approx_lazy_run(const nnt_approx_lazy_cfg *cfg, nnt_approx_lazy_result *res) {
+int nnt_approx_lazy_check(const nnt_approx_lazy_cfg *cfg) {
   int st = nnt_approx_check_list("lazy", cfg->widths, cfg->nw, 2, 1000000);
   if (st) return st;
   if (cfg->steps < 1) return nnt_fail(NNT_EINVAL, "lazy: steps = %d < 1", cfg->steps);
+  return NNT_OK;
+}
+
+int nnt_approx_lazy_run(const nnt_approx_lazy_cfg *cfg, nnt_approx_lazy_result *res) {
+  int st = nnt_approx_lazy_check(cfg);
+  if (st) return st;
   res->n = cfg->nw;
   res->rows = nnt_xcalloc((size_t)cfg->nw, sizeof *res->rows);
   for (int q = 0; q < cfg->nw; q++) {

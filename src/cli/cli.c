@@ -12,6 +12,10 @@
 #include "record.h"
 
 int cli_begin(const cli_common *co) {
+  if (co->check) {
+    printf("options ok (--check-options: nothing was run)\n");
+    exit(0);
+  }
   nnt_threads_set(co->threads);
   if (!co->out) return NNT_OK;
   cli_record_dir(co->out);

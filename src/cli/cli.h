@@ -19,9 +19,11 @@ typedef struct {
   int help;
   int resume;      /* sweeps: keep the points already in out/results.sqlite */
   int force;       /* sweeps: start afresh in a folder that holds results */
+  int check;       /* --check-options (hidden): stop at cli_begin, having validated everything */
 } cli_common;
 
-/* Creates co->out (if set) and applies --threads. Call after every option is validated. */
+/* Creates co->out (if set) and applies --threads. Call after every option is validated, before
+ * any work or output: under --check-options it prints "options ok" and exits 0 here instead. */
 int cli_begin(const cli_common *co);
 
 /* ---------------------------------------------------------------- declarative options
@@ -73,6 +75,8 @@ typedef struct {
   int npos_min, npos_max;
   unsigned common;     /* CLI_OUT | CLI_SWEEP */
   int threads_default; /* --threads when not given (0: all cores) */
+  const char *example; /* command lines ending the help, "nnt ...", one per line; each must pass
+                        * --check-options as written, in a folder holding examples/ (tests/cli/examples.cmake) */
 } cli_cmd;
 
 enum { CLI_MAXOPT = 64 };
@@ -96,6 +100,9 @@ typedef struct {
   const char *summary;
 } cli_sub;
 int cli_dispatch(const char *family, const cli_sub *subs, int n, int argc, char **argv);
+/* nnt help --list: from now on cli_parse prints its command's name (and returns NNT_EINVAL so
+ * the command stops there) and cli_dispatch runs each of its subcommands so: every command once. */
+void cli_list_mode(void);
 
 /* Value parsers: NNT_EINVAL with "--opt: ..." on a bad value. */
 int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);

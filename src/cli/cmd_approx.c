@@ -11,9 +11,9 @@
 
 /* ------------------------------------------------------------------ options, one table per demo */
 
-#define CMD(demo, about_, opts_)                                                                      \
+#define CMD(demo, about_, opts_, example_)                                                            \
   {.name = "approx " #demo, .about = about_, .opts = opts_, .cfg_size = sizeof(nnt_approx_##demo##_cfg), \
-   .defaults = demo##_defaults, .common = CLI_OUT}
+   .defaults = demo##_defaults, .common = CLI_OUT, .example = example_}
 #define DEFAULTS(demo)                                                                                \
   static void demo##_defaults(void *cfg, int quick) {                                                 \
     nnt_approx_##demo##_cfg_default(cfg, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);                 \
@@ -55,25 +55,36 @@ static const cli_opt sobolev_opts[] = {
 static const cli_opt lazy_opts[] = {
     CLI_INTS("widths", nnt_approx_lazy_cfg, widths, nw, 2, 1000000, "widths m"), {0}};
 
-static const cli_cmd check_cmd = CMD(check, "Every checkable statement (Q1..Q31): claimed vs measured, PASS/FAIL.", no_opts);
-static const cli_cmd square_cmd = CMD(square, "Yarotsky's h_i: Figures 4.1/4.2 and the exact error table.", square_opts);
+static const cli_cmd check_cmd = CMD(check, "Every checkable statement (Q1..Q31): claimed vs measured, PASS/FAIL.", no_opts,
+        "nnt approx check --quick --out runs/approx-check");
+static const cli_cmd square_cmd = CMD(square, "Yarotsky's h_i: Figures 4.1/4.2 and the exact error table.", square_opts,
+        "nnt approx square --i 0..6 --out runs/square");
 static const cli_cmd triangle_cmd =
-    CMD(triangle, "Delta^L: exact piece counts, sweep time, memory; plot of Delta^1..3.", triangle_opts);
+    CMD(triangle, "Delta^L: exact piece counts, sweep time, memory; plot of Delta^1..3.", triangle_opts,
+        "nnt approx triangle --L 1,2,4,...,16 --out runs/triangle");
 static const cli_cmd separation_cmd =
     CMD(separation, "Thm 4.4 lower bound lb(n,P) and Thm 4.6 for a 1-D network g, from a file (--net) or trained by Adam\n"
-                    "(--train); best uniform PWL fits and the shallow-vs-deep capacity table.", separation_opts);
+                    "(--train); best uniform PWL fits and the shallow-vs-deep capacity table.", separation_opts,
+        "nnt approx separation --n 6 --net examples/nets/delta6.json\n"
+        "nnt approx separation --n 6 --train 8,8 --steps 500 --out runs/separation");
 static const cli_cmd ntk_cmd =
-    CMD(ntk, "|k_m - k_inf| vs m with the 1/sqrt(m) line; padding demo (Gram spectra, kernel ridge).", ntk_opts);
-static const cli_cmd maurey_cmd = CMD(maurey, "Maurey sampling: exact identity (E|V|^2-|X|^2)/k vs measured; Barron sampler.", maurey_opts);
-static const cli_cmd planting_cmd = CMD(planting, "Thm 3.10 planting near initialisation: proof vs statement constants.", planting_opts);
+    CMD(ntk, "|k_m - k_inf| vs m with the 1/sqrt(m) line; padding demo (Gram spectra, kernel ridge).", ntk_opts,
+        "nnt approx ntk --widths 10,100,...,100000 --pairs 20 --pad --out runs/ntk");
+static const cli_cmd maurey_cmd = CMD(maurey, "Maurey sampling: exact identity (E|V|^2-|X|^2)/k vs measured; Barron sampler.", maurey_opts,
+        "nnt approx maurey --trials 500 --out runs/maurey");
+static const cli_cmd planting_cmd = CMD(planting, "Thm 3.10 planting near initialisation: proof vs statement constants.", planting_opts,
+        "nnt approx planting --tau 0.05");
 static const cli_cmd sobolev_cmd =
-    CMD(sobolev, "Sobolev-ball approximator (Taylor x partition of unity): error vs grid.", sobolev_opts);
-static const cli_cmd lazy_cmd = CMD(lazy, "[beyond the book] GD on a wide 2-layer net vs its NTK linearisation.", lazy_opts);
+    CMD(sobolev, "Sobolev-ball approximator (Taylor x partition of unity): error vs grid.", sobolev_opts,
+        "nnt approx sobolev --d 1 --k 12");
+static const cli_cmd lazy_cmd = CMD(lazy, "[beyond the book] GD on a wide 2-layer net vs its NTK linearisation.", lazy_opts,
+        "nnt approx lazy --widths 100,1000,10000 --out runs/lazy");
 
 /* ------------------------------------------------------------------ parse, run, report */
 
 /* Parses into cfg and applies --threads for the run; the output folder is created after the run has
- * accepted the config (cli_begin in report_begin). */
+ * accepted the config (cli_begin in report_begin). Under --check-options the demo stops after its
+ * config check (nnt_approx_<demo>_check, the run's first step), in cli_begin, before any work. */
 static int parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, uint64_t *seed, cli_args *a, const char *out) {
   int st = cli_parse(cmd, argc, argv, cfg, a);
   if (st || a->co.help) return st;
@@ -98,6 +109,7 @@ static int demo_check(int argc, char **argv) {
   cli_args a;
   int st = parse(&check_cmd, argc, argv, &cfg, &cfg.seed, &a, NULL);
   if (st || a.co.help) return st;
+  if (a.co.check) return cli_begin(&a.co); /* no options to check beyond the parser's */
   double t0 = nnt_now();
   if ((st = nnt_approx_check_run(&cfg, &r))) return st;
   if (!(st = cli_begin(&a.co))) st = cli_approx_check_report(a.co.out, &r, stdout, NULL);
@@ -115,6 +127,7 @@ static int demo_check(int argc, char **argv) {
     cli_args a;                                                                                \
     int st = parse(&demo##_cmd, argc, argv, &cfg, seed_field, &a, "nnt-approx-" #demo);        \
     if (st || a.co.help) return st;                                                            \
+    if ((st = nnt_approx_##demo##_check(&cfg)) || a.co.check) return st ? st : cli_begin(&a.co);  \
     double t0 = nnt_now();                                                                     \
     if ((st = nnt_approx_##demo##_run(&cfg, &r))) return st;                                   \
     if (!(st = cli_begin(&a.co))) st = report_call;                                            \

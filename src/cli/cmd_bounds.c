@@ -240,6 +240,8 @@ static const cli_opt sm_opts[] = {
     {0}};
 static const cli_cmd sm_cmd = {
     .name = "bounds sm",
+    .example = "nnt bounds sm --tm examples/tm/bb4.tm --steps 107\n"
+               "nnt bounds sm --circuit examples/circuits/adder10.bench --eps 0.05",
     .args = "--tm MACHINE --steps N | --circuit FILE",
     .about = "Compiles the machine (or circuit) with the constructions of Wei, Chen & Ma, checks it, and\n"
              "evaluates what can be evaluated of Lemma 2.3 and Theorem 4.1 (or 3.1): sizes W, d, p, the norm\n"
@@ -294,6 +296,7 @@ static const cli_opt rcnn_opts[] = {
 #undef R
 static const cli_cmd rcnn_cmd = {
     .name = "bounds rcnn",
+    .example = "nnt bounds rcnn --s 4 --eps 0.1 --delta 0.05 --d 8 --m 18",
     .about = "Theorem 1 / Corollary 2 of Goel, Kakade, Kalai & Zhang (seed 002) in log10: parameter counts of\n"
              "Algorithm 1's RCNN, |U_s| = 384 s + 5, the probability |U_s|^(-P) of drawing the constructed\n"
              "filter, the corrected restart count M = ln(2/delta)/P(success) and validation size\n"
@@ -310,7 +313,7 @@ static int cmd_rcnn(int argc, char **argv) {
   int st = cli_parse(&rcnn_cmd, argc, argv, &c, &a);
   if (st || a.co.help) return st;
   nnt_bounds_rcnn r;
-  if ((st = nnt_bounds_rcnn_eval(&c, &r))) return st;
+  if ((st = nnt_bounds_rcnn_eval(&c, &r)) || (st = cli_begin(&a.co))) return st;
   printf("Theorem 1 / Corollary 2 (seed 002) for s=%d, eps=%g, delta=%g; d=%d, m=%d, k=%d\n", c.s, c.eps, c.delta, c.d, c.m, c.k);
   printf("RCNN F^{d+1, m+1, 100s, 100, L}: d_rc=%.0f d_head=%.0f\n", r.d_rc, r.d_head);
   printf("  shared weights P = 9 d_rc + 3 d_rc^2 + d_rc + 2 d_head = %.0f (log10 %.4f)\n", r.shared_params, log10(r.shared_params));

@@ -25,6 +25,7 @@ static const cli_opt compile_opts[] = {
     {0}};
 static const cli_cmd compile_cmd = {
     .name = "circuit compile",
+    .example = "nnt circuit compile examples/circuits/fulladder.bench --correct --out fulladder.json",
     .args = "FILE",
     .about = "Writes the ReLU net of Lemma B.1 (two ReLU layers per circuit layer) as an nnt-mlp JSON file\n"
              "(--out NET, required); --correct inserts the rounding layers of Lemma 3.3 between blocks.\n" FORMATS,
@@ -68,6 +69,9 @@ static const cli_opt verify_opts[] = {
     {0}};
 static const cli_cmd verify_cmd = {
     .name = "circuit verify",
+    .example = "nnt circuit verify examples/circuits/adder10.bench --correct\n"
+               "nnt circuit compile examples/circuits/fulladder.bench --out fulladder.json\n"
+               "nnt circuit verify examples/circuits/fulladder.bench --net fulladder.json",
     .args = "FILE",
     .about = "Compiles FILE (or loads --net) and compares the net's forward pass with direct evaluation on\n"
              "every input (up to 2^K) or on N random inputs; prints sizes and inputs_checked=... mismatches=...;\n"
@@ -119,6 +123,8 @@ static const cli_opt margin_opts[] = {
     {0}};
 static const cli_cmd margin_cmd = {
     .name = "circuit margin",
+    .example = "nnt circuit margin examples/circuits/parity8.bench --inputs 256 --out runs/margin\n"
+               "nnt circuit margin --family random --depths 1,2,4,8 --quick --out runs/margin-depth",
     .args = "[FILE]",
     .about = "Upper bounds (checked perturbations) and certified lower bounds on the parameter-space all-layer\n"
              "margin (eq. 2.1) of FILE's compiled net without and with correction layers (and of --net), per\n"
@@ -196,6 +202,7 @@ static const cli_opt learn_opts[] = {
     {0}};
 static const cli_cmd learn_cmd = {
     .name = "circuit learn",
+    .example = "nnt circuit learn examples/circuits/majority5.blif --quick --out runs/learn",
     .args = "[FILE]",
     .about = "Trains ReLU nets of width w = r x LIST (r: the widest gate layer) on n samples labelled by the\n"
              "circuit (default: a random layered circuit of depth 4, 16 inputs) and plots test error vs n per\n"

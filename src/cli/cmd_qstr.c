@@ -48,6 +48,8 @@ static const cli_opt sweep_opts[] = {
 #undef S
 static const cli_cmd sweep_cmd = {
     .name = "qstr sweep",
+    .example = "nnt qstr sweep --model tr --quick --out runs/tr\n"
+               "nnt qstr sweep --model ffn --task 1str --test-task simple --out runs/fig1a_ffn",
     .about = "Samples needed to reach a test-MSE threshold vs N (Figure 1). Writes samples.csv, summary.csv,\n"
     "samples.png, run.json and results.sqlite (every finished run, so --resume continues a killed sweep).",
     .opts = sweep_opts,
@@ -75,6 +77,9 @@ static int run_sweep(int argc, char **argv) {
 static const cli_opt no_opts[] = {{0}};
 static const cli_cmd plot_cmd = {
     .name = "qstr plot",
+    .example = "nnt qstr sweep --model tr --quick --N 4,8 --out runs/tr\n"
+               "nnt qstr sweep --model ffn --quick --N 4,8 --out runs/ffn\n"
+               "nnt qstr plot runs/tr runs/ffn --out runs/tr-vs-ffn",
     .args = "DIR...",
     .about = "One plot of several sweeps' samples.csv (one colour per model) into --out.",
     .opts = no_opts,
@@ -112,6 +117,7 @@ static const cli_opt attention_opts[] = {
 #undef A
 static const cli_cmd attention_cmd = {
     .name = "qstr attention",
+    .example = "nnt qstr attention --N 100 --out runs/attention",
     .about = "Figure 2: train tr on a fixed set, heatmap of |W_q^T W_k| and how much of it is the\n"
     "eq. (A.2) solution block (against the initial random matrix).",
     .opts = attention_opts,
@@ -152,6 +158,7 @@ static const cli_opt heads_opts[] = {
 #undef H
 static const cli_cmd heads_cmd = {
     .name = "qstr heads",
+    .example = "nnt qstr heads --q 2 --H 1,2,3 --quick --out runs/heads",
     .about = "Trained error of the H-head merged-QK transformer (trp) on the norm-squared link vs the bounds\n"
     "1 - H(q+d)/(qd) and 1 - H/q; the construction's error for H >= q.",
     .opts = heads_opts,
@@ -186,6 +193,7 @@ static const cli_opt construct_opts[] = {
 #undef C
 static const cli_cmd construct_cmd = {
     .name = "qstr construct",
+    .example = "nnt qstr construct --N 8 --q 1 --alpha 0,0.5,1",
     .about = "Eq. (A.2) weights: closed-form MSE vs Monte Carlo through the forward pass, per sharpness alpha.",
     .opts = construct_opts,
     .cfg_size = sizeof(nnt_qstr_construct_cfg),
@@ -219,6 +227,7 @@ static const cli_opt bound_opts[] = {
 #undef B
 static const cli_cmd bound_cmd = {
     .name = "qstr ffn-bound",
+    .example = "nnt qstr ffn-bound --N 4 --d 5 --out runs/ffn-bound",
     .about = "Theorem 6: min-norm least squares on simple-1STR, test MSE vs 1 - n/(Nd).",
     .opts = bound_opts,
     .cfg_size = sizeof(nnt_qstr_ffn_bound_cfg),

@@ -30,6 +30,8 @@ static const cli_opt learn_opts[] = {
 #undef C
 static const cli_cmd learn_cmd = {
     .name = "rcnn learn",
+    .example = "nnt rcnn learn --d 8 --m 18 --tests 5\n"
+               "nnt rcnn learn --d 4 --m 10 --tests 5 --level nn",
     .about = "Draws m examples of a random parity on d bits (--seed), trains the rule-level RCNN by Algorithm 1\n"
              "(W = 0, one SGD pass, the dummy example last, eta = 1/54, exact integer arithmetic) and predicts\n"
              "--tests fresh points, each by a depth-L roll-out that runs the learner TM. Prints per point the\n"
@@ -105,6 +107,7 @@ static const cli_opt compile_opts[] = {
 #undef C
 static const cli_cmd compile_cmd = {
     .name = "rcnn compile",
+    .example = "nnt rcnn compile --compiler lemma --learner dictator --d 2 --m 2 --tests 2",
     .about = "Compiles the learner's f̄_Conv2D with the structured \"default + corrections\" compiler into one\n"
              "sparse 3-affine / 2-ReLU MLP per cell (Definition-5 layout, float64) and prints its layer widths,\n"
              "nonzeros and the size of its finite weight-value set; then checks it on every distinct patch\n"
@@ -182,6 +185,7 @@ static const cli_opt snapshot_opts[] = {
 #undef C
 static const cli_cmd snapshot_cmd = {
     .name = "rcnn snapshot",
+    .example = "nnt rcnn snapshot --d 4 --m 8 --out runs/snapshot",
     .about = "Grid snapshots of the rule-level RCNN on a drawn parity (the paper's Figure 3), cell values as\n"
              "heat maps in OUT (PNG and SVG): memorise (a layer of SGD step --step: the rows above are memorised\n"
              "at +-1/3, the -1/9 band of the memorisation phase spreads from the step's row), memory (the memory\n"

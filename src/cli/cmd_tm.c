@@ -34,6 +34,8 @@ static const cli_opt run_opts[] = {
     {0}};
 static const cli_cmd run_cmd = {
     .name = "tm run",
+    .example = "nnt tm run examples/tm/bb4.tm --steps 107\n"
+               "nnt tm run examples/tm/bb3.tm --trace --out runs/bb3",
     .args = "MACHINE",
     .about = "Simulates the machine directly, to its halt or for T steps, and prints steps, non-blank cells\n"
              "and time (about 10^9 steps in a few seconds); no trace unless --trace or --trace-every.\n" MACHINE,
@@ -55,6 +57,7 @@ static int cmd_run(int argc, char **argv) {
   if (rc.trace && cfg.trace_every) return nnt_fail(NNT_EINVAL, "--trace and --trace-every: give one");
   if (rc.trace) cfg.trace_every = 1;
   if (cfg.trace_every && !a.co.out) return nnt_fail(NNT_EINVAL, "--trace/--trace-every write DIR/trace.csv: give --out DIR");
+  if (a.co.check) return cli_begin(&a.co); /* the run reads the machine and writes at the end */
   nnt_tm_sim_result res;
   if ((st = nnt_tm_sim_run(&cfg, &res))) return st;
   if (!(st = cli_begin(&a.co))) st = cli_tm_sim_report(&a.co, &cfg, &res);
@@ -74,6 +77,8 @@ static const cli_opt compile_opts[] = {
     {0}};
 static const cli_cmd compile_cmd = {
     .name = "tm compile",
+    .example = "nnt tm compile examples/tm/bb4.tm --beta-search\n"
+               "nnt tm compile 1RB1LB_1LA1RZ --attention softmax --beta 20",
     .args = "MACHINE",
     .about = "Builds the encoder-decoder transformer of Wei, Chen & Ma (hard-max attention, binary positions,\n"
              "rounding layers), runs it for T steps and checks the decoded state, head, symbol under the head\n"

@@ -28,6 +28,8 @@ typedef struct {
 static const cli_opt tour_opts[] = {CLI_STR("only", tour_cfg, only, "run only these sections (comma-separated; default all)"), {0}};
 static const cli_cmd tour_cmd = {
     .name = "tour",
+    .example = "nnt tour --out runs/tour\n"
+               "nnt tour --only core,tm --out runs/tour-tm",
     .about = "Runs the quick preset of every subsystem and writes DIR/report.md (default DIR: nnt-tour)\n"
              "with each section's tables and plots under DIR/<section>/. Every section runs even when an\n"
              "earlier one fails; report.md opens with a summary, and the exit status is 1 when a check\n"

@@ -58,6 +58,7 @@ static const cli_opt sweep_options[] = {
 
 static const cli_cmd construct_cmd = {
     .name = "icl construct",
+    .example = "nnt icl construct --N 3 --K 6 --M 128 --act tanh",
     .about = "Builds the explicit transformer of Theorem 1 (seed 003): (2N+4) layers per GD step (ReLU attention with\n"
              "1/T normalisation, EWML, ReLU MLPs), r and r' as sums of M ReLUs on [-R,R], the squared loss exact,\n"
              "clipping to [-B,B] as the projection. A random teacher labels n examples; the prompt carries a random w0\n"
@@ -71,6 +72,7 @@ static const cli_cmd construct_cmd = {
 };
 static const cli_cmd sweep_cmd = {
     .name = "icl construct-sweep",
+    .example = "nnt icl construct-sweep --M 8,16,32,...,256 --out runs/construct-sweep",
     .about = "Runs icl construct for every combination of the lists N, K, n and M and prints |w_TF - w_GD|_2 after the\n"
              "last step, with a log-log fit against M per shape (piecewise-linear interpolation: error ~ M^-2); with\n"
              "--out, sweep.csv, err_vs_M.png/.svg and run.json.",

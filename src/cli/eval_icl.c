@@ -84,6 +84,7 @@ static const cli_opt depth_opts[] = {
 
 static const cli_cmd baselines_cmd = {
     .name = "icl baselines",
+    .example = "nnt icl baselines --depth 3 --mix 0,0.5 --quick --out runs/baselines",
     .about = "How easy the ICL task is, with no model: R² against the number of in-context examples k for the\n"
              "prompt mean, ridge with intercept, 3-NN and direct training of a fresh net per prompt and k (best\n"
              "and final epoch), per test mixture, per-batch and pooled. Writes r2.csv, r2_<condition>.png,\n"
@@ -91,12 +92,15 @@ static const cli_cmd baselines_cmd = {
     .opts = baselines_opts, .cfg_size = sizeof(opts), .defaults = defaults, .common = CLI_OUT | CLI_SWEEP};
 static const cli_cmd eval_cmd = {
     .name = "icl eval",
+    .example = "nnt icl train --quick --steps 20 --out runs/micro\n"
+               "nnt icl eval --model runs/micro/model.ckpt --quick --out runs/micro-eval",
     .about = "A trained model's R² against k (Figures 1–2) per test mixture, beyond its training length, with\n"
              "the baselines on the same seeded prompts. Writes r2.csv, r2_<condition>.png, mixtures.png,\n"
              "run.json and results.sqlite (--resume continues).",
     .opts = eval_opts, .cfg_size = sizeof(opts), .defaults = defaults, .common = CLI_OUT | CLI_SWEEP};
 static const cli_cmd depth_cmd = {
     .name = "icl sweep-depth",
+    .example = "nnt icl sweep-depth --layers 2,4 --preset micro --examples 5,10,20 --quick --out runs/depth",
     .about = "R² at 15/30/45 in-context examples against the transformer's depth (Figure 3): each model (given\n"
              "by --models, or trained by --layers 4,6,8,10 into OUT/L<layers>/, resumable) is evaluated\n"
              "in-distribution in OUT/model<i>/ (resumable), with the prompt mean and ridge beside it.\n"
@@ -228,7 +232,11 @@ static int eval_report(const char *dir, const char *command, const nnt_icl_eval_
       }
       int direct = p == NNT_ICL_PRED_DIRECT_BEST || p == NNT_ICL_PRED_DIRECT_FINAL;
       int s = nnt_plot_add(pl, m, x, y, label[p], direct ? NNT_PLOT_LINE | NNT_PLOT_POINTS : NNT_PLOT_LINE);
-      if (p == (r->has[NNT_ICL_PRED_MODEL] ? NNT_ICL_PRED_MODEL : NNT_ICL_PRED_MEAN)) nnt_plot_band(pl, m, x, lo, hi, s);
+      if (p == (r->has[NNT_ICL_PRED_MODEL] ? NNT_ICL_PRED_MODEL : NNT_ICL_PRED_MEAN)) {
+        char band[64];
+        snprintf(band, sizeof band, "%s: batch mean ± 1 sd", label[p]);
+        nnt_plot_band(pl, m, x, lo, hi, s, band);
+      }
     }
     if (n_train > 0) { /* the training length, dashed (as the paper's vertical line) */
       double vx[2] = {n_train - 1, n_train - 1}, vy[2] = {ylo, 1.05};

@@ -31,12 +31,29 @@ static void usage(FILE *f) {
   fprintf(f, "\ncommon options: --seed S  --threads N  --out DIR  --quick  --config DIR/run.json\n");
 }
 
+/* --check-options given (and no --help, which ends a command before cli_begin)? */
+static int check_only(int argc, char **argv) {
+  int check = 0;
+  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 0;
+    check |= !strcmp(argv[i], "--check-options");
+  }
+  return check;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return 2;
   }
   const char *cmd = argv[1];
+  cli_sub c;
+  if (!strcmp(cmd, "help") && argc == 3 && !strcmp(argv[2], "--list")) {
+    /* every command, one per line (hidden: for tests/cli/examples.cmake and the manual) */
+    cli_list_mode();
+    for (int i = 0; command(i, &c); i++) c.run(1, (char *[]){(char *)c.name, NULL});
+    return 0;
+  }
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
     usage(stdout);
     return 0;
@@ -52,11 +69,15 @@ int main(int argc, char **argv) {
            nnt_cpu_flags());
     return 0;
   }
-  cli_sub c;
   for (int i = 0; command(i, &c); i++) {
     if (strcmp(cmd, c.name)) continue;
     int st = cli_record_finish(c.run(argc - 1, argv + 1)); /* results.json beside the CSVs */
     if (st) fprintf(stderr, "nnt %s: %s\n", cmd, *nnt_errmsg() ? nnt_errmsg() : "failed");
+    else if (check_only(argc, argv)) {
+      /* under --check-options a command that accepts its options stops in cli_begin */
+      fprintf(stderr, "nnt %s: --check-options: the command ended without reaching cli_begin\n", cmd);
+      return 70;
+    }
     return nnt_exit_code(st);
   }
   fprintf(stderr, "nnt: unknown command '%s' (see nnt --help)\n", cmd);

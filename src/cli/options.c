@@ -10,7 +10,10 @@
 #include "cli.h"
 #include "record.h"
 
-enum { OPT_BASE = 0x200, OPT_SEED = 0x101, OPT_THREADS, OPT_OUT, OPT_QUICK, OPT_RESUME, OPT_FORCE, OPT_CONFIG };
+enum { OPT_BASE = 0x200, OPT_SEED = 0x101, OPT_THREADS, OPT_OUT, OPT_QUICK, OPT_RESUME, OPT_FORCE, OPT_CONFIG, OPT_CHECK };
+
+static int listing; /* cli_list_mode */
+void cli_list_mode(void) { listing = 1; }
 
 static void common_init(cli_common *co) {
   co->seed = 1;
@@ -20,6 +23,7 @@ static void common_init(cli_common *co) {
   co->help = 0;
   co->resume = 0;
   co->force = 0;
+  co->check = 0;
 }
 
 static void getopt_reset(void) {
@@ -41,6 +45,7 @@ static int common_option(int c, char **argv, cli_common *co) {
       co->out = optarg;
       return NNT_OK;
     case OPT_QUICK: co->quick = 1; return NNT_OK;
+    case OPT_CHECK: co->check = 1; return NNT_OK;
     case 'h': co->help = 1; return NNT_OK;
     case ':': return nnt_fail(NNT_EINVAL, "option %s needs a value", argv[optind - 1]);
     case '?':
@@ -158,6 +163,21 @@ static const char *metavar(const cli_opt *o) {
   }
 }
 
+/* " [lo..hi]" for a number or list whose table bounds are narrower than its type's; one side only
+ * when the other is beyond any sensible value (|x| >= 1e15); a tiny positive lower bound (1e-300)
+ * stands for "> 0". */
+static void format_range(const cli_opt *o, char *buf, size_t n) {
+  buf[0] = 0;
+  if (o->kind == CLI_K_FLAG || o->kind == CLI_K_CHOICE || o->kind == CLI_K_STR) return;
+  int has_lo = o->lo > -1e15, has_hi = o->hi < 1e15, positive = o->lo > 0 && o->lo < 1e-100;
+  if (has_lo && has_hi) {
+    if (positive) snprintf(buf, n, " (0..%.15g]", o->hi);
+    else snprintf(buf, n, " [%.15g..%.15g]", o->lo, o->hi);
+  } else if (has_lo && positive) snprintf(buf, n, " [> 0]");
+  else if (has_lo) snprintf(buf, n, " [>= %.15g]", o->lo);
+  else if (has_hi) snprintf(buf, n, " [<= %.15g]", o->hi);
+}
+
 void cli_help(const cli_cmd *cmd, FILE *f) {
   const char *args = cmd->args ? cmd->args : "";
   fprintf(f, "usage: nnt %s%s%s [options]\n\n%s\n\noptions:\n", cmd->name, *args ? " " : "", args, cmd->about);
@@ -165,7 +185,7 @@ void cli_help(const cli_cmd *cmd, FILE *f) {
   if (cmd->defaults) cmd->defaults(full, 0), cmd->defaults(quick, 1);
   for (int i = 0; i < nopts(cmd); i++) {
     const cli_opt *o = &cmd->opts[i];
-    char lhs[160], vf[256], vq[256];
+    char lhs[160], vf[256], vq[256], range[64];
     const char *mv = metavar(o);
     if (mv) snprintf(lhs, sizeof lhs, "--%s%s%s", o->name, *mv ? " " : "", mv);
     else {
@@ -181,13 +201,14 @@ void cli_help(const cli_cmd *cmd, FILE *f) {
       if (strcmp(vf, vq)) fprintf(f, " (default %s; --quick %s)", vf, vq);
       else fprintf(f, " (default %s)", vf);
     }
-    fputc('\n', f);
+    format_range(o, range, sizeof range);
+    fprintf(f, "%s\n", range);
   }
   free(full);
   free(quick);
   fprintf(f, "  --seed S               random seed (default 1)\n");
-  if (cmd->threads_default) fprintf(f, "  --threads N            threads (default %d)\n", cmd->threads_default);
-  else fprintf(f, "  --threads N            threads (default: all cores)\n");
+  if (cmd->threads_default) fprintf(f, "  --threads N            threads (default %d) [1..1024]\n", cmd->threads_default);
+  else fprintf(f, "  --threads N            threads (default: all cores) [1..1024]\n");
   fprintf(f, "  --quick                small preset (seconds) for tests and the tour\n");
   if (cmd->common & CLI_OUT)
     fprintf(f, "  --out DIR              write results (CSV, JSON, plots) into DIR\n"
@@ -197,12 +218,25 @@ void cli_help(const cli_cmd *cmd, FILE *f) {
   if (cmd->common & CLI_SWEEP)
     fprintf(f, "  --resume               continue the runs stored in DIR (finished points are not computed again)\n"
                "  --force                start afresh in a DIR that holds results\n");
+  if (cmd->example) {
+    fprintf(f, "\nexample:\n");
+    for (const char *l = cmd->example; *l;) {
+      size_t len = strcspn(l, "\n");
+      fprintf(f, "  %.*s\n", (int)len, l);
+      l += len + (l[len] == '\n');
+    }
+  }
 }
 
 int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a) {
   int n = nopts(cmd);
   memset(a, 0, sizeof *a);
   common_init(&a->co);
+  if (listing) {
+    printf("%s\n", cmd->name);
+    /* a status, not a->co.help: the command returns at once, whatever it prints after --help */
+    return nnt_fail(NNT_EINVAL, "listing");
+  }
   a->co.threads = cmd->threads_default;
   struct option *lo = nnt_xcalloc((size_t)n + 10, sizeof *lo);
   int k = 0;
@@ -214,6 +248,7 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
   lo[k++] = (struct option){"threads", required_argument, 0, OPT_THREADS};
   lo[k++] = (struct option){"quick", no_argument, 0, OPT_QUICK};
   lo[k++] = (struct option){"help", no_argument, 0, 'h'};
+  lo[k++] = (struct option){"check-options", no_argument, 0, OPT_CHECK};
   if (cmd->common & CLI_OUT) {
     lo[k++] = (struct option){"out", required_argument, 0, OPT_OUT};
     lo[k++] = (struct option){"config", required_argument, 0, OPT_CONFIG};
@@ -274,6 +309,10 @@ int cli_given(const cli_cmd *cmd, const cli_args *a, const char *name) {
 }
 
 int cli_dispatch(const char *family, const cli_sub *subs, int n, int argc, char **argv) {
+  if (listing) {
+    for (int i = 0; i < n; i++) subs[i].run(1, (char *[]){(char *)subs[i].name, NULL});
+    return NNT_OK;
+  }
   if (argc >= 2)
     for (int i = 0; i < n; i++)
       if (!strcmp(argv[1], subs[i].name)) return subs[i].run(argc - 1, argv + 1);

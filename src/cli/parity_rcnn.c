@@ -44,6 +44,8 @@ static const cli_opt bench_opts[] = {
 #undef B
 static const cli_cmd bench_cmd = {
     .name = "parity bench",
+    .example = "nnt parity bench --quick --out runs/parity\n"
+               "nnt parity bench --d 32 --m 64 --k 3 --noise 0.1 --learners gauss,majority --out runs/parity-k3",
     .about = "Test accuracy and wall time vs m for parities over d bits: Gaussian elimination over GF(2),\n"
              "a 2-layer ReLU MLP trained by SGD on the m examples (sample-limited regime), the majority\n"
              "baseline, and on request the RCNN (rule level or compiled network; agree_tm in points.csv: the\n"

@@ -74,13 +74,14 @@ int cli_circuit_margin_sweep_write(const char *out, const nnt_circuit_margin_cfg
   }
   if ((st = nnt_csv_close(&csv))) return st;
   int nd = res->ndepths;
-  nnt_plot *p = nnt_plot_new(cfg->family ? "all-layer margin vs depth (random layered circuits)"
-                                         : "all-layer margin vs depth (chain of ID gates)", "circuit depth q",
+  nnt_plot *p = nnt_plot_new(cfg->family ? "margin vs depth, random layered circuits (bands: 10%-90% quantiles)"
+                                         : "margin vs depth, chain of ID gates (bands: 10%-90% quantiles)",
+                             "circuit depth q",
                              "all-layer margin: upper (solid), certified lower (dashed)");
   nnt_plot_log(p, 1, 1);
   for (int k = 0; k < 2; k++) {
     int s = nnt_plot_add(p, nd, res->depth, res->med[k], kinds[k], NNT_PLOT_LINE | NNT_PLOT_POINTS);
-    nnt_plot_band(p, nd, res->depth, res->lo[k], res->hi[k], s);
+    nnt_plot_band(p, nd, res->depth, res->lo[k], res->hi[k], s, NULL); /* explained in the title */
   }
   for (int k = 0; k < 2; k++) { /* certified lower bounds, dashed (may underflow the log axis: skip zeros) */
     double xs[32], ys[32];

@@ -32,15 +32,19 @@ static void curve_of(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *r
 }
 
 static int plot_curves(const char *dir, const curve *cv, int ncv, const char *base) {
-  nnt_plot *p = nnt_plot_new("samples to reach the test-MSE threshold (median, min-max band)", "N (input length)",
-                             "n (training samples)");
+  int band = 0; /* a min-max band needs two runs that differ (the quick preset has one run per N) */
+  for (int c = 0; c < ncv; c++)
+    for (int k = 0; k < cv[c].nN; k++) band |= cv[c].hi[k] > cv[c].lo[k];
+  nnt_plot *p = nnt_plot_new(band ? "samples to reach the test-MSE threshold (median, min-max band)"
+                                  : "samples to reach the test-MSE threshold (median)",
+                             "N (input length)", "n (training samples)");
   for (int c = 0; c < ncv; c++) {
     double x[64];
     for (int k = 0; k < cv[c].nN; k++) x[k] = cv[c].Ns[k];
     char label[64];
     snprintf(label, sizeof label, "%.15s (%.15s)", cv[c].model, cv[c].task);
     int idx = nnt_plot_add(p, cv[c].nN, x, cv[c].med, label, NNT_PLOT_LINE | NNT_PLOT_POINTS);
-    nnt_plot_band(p, cv[c].nN, x, cv[c].lo, cv[c].hi, idx);
+    if (band) nnt_plot_band(p, cv[c].nN, x, cv[c].lo, cv[c].hi, idx, NULL);
   }
   int st = nnt_plot_save(p, dir, base);
   nnt_plot_free(p);

@@ -33,6 +33,8 @@ static const cli_opt run_opts[] = {
     {0}};
 static const cli_cmd run_cmd = {
     .name = "tm2d run",
+    .example = "nnt tm2d run examples/rcnn/gauss-parity.tm2d --parity 8,16,2\n"
+               "nnt tm2d run examples/rcnn/majority.tm2d --parity 5,7,1 --show-tape",
     .args = "FILE",
     .about = "Runs a 2-D Turing machine (FILE in the tm2d text format, see docs/rcnn.md) on the XOR tape of a\n"
              "dataset and a test point (--data and --x, or --parity), or on a tape given with --tape, until it\n"
@@ -120,6 +122,7 @@ static int run(int argc, char **argv) {
 
 static const cli_cmd check_cmd = {
     .name = "tm2d check",
+    .example = "nnt tm2d check examples/rcnn/majority.tm2d",
     .args = "FILE",
     .about = "Checks a 2-D Turing machine file: syntax, every state declared, a transition for every\n"
              "(state, symbol) of a non-halting state, a no-op first step, absorbing halting states.\n"
@@ -137,7 +140,7 @@ static int check(int argc, char **argv) {
   int st = cli_parse(&check_cmd, argc, argv, &c, &a);
   if (st || a.co.help) return st;
   nnt_rcnn_tm2d tm;
-  if ((st = nnt_rcnn_tm2d_load(&tm, a.pos[0]))) return st;
+  if ((st = nnt_rcnn_tm2d_load(&tm, a.pos[0])) || (st = cli_begin(&a.co))) return st;
   int halting = 0, rules = 0;
   for (int q = 0; q < tm.nstates; q++) {
     halting += tm.halting[q];
@@ -155,6 +158,7 @@ static const cli_opt export_opts[] = {
     {0}};
 static const cli_cmd export_cmd = {
     .name = "tm2d export",
+    .example = "nnt tm2d export --learner majority --out majority.tm2d",
     .about = "Writes a bundled learner in the tm2d text format, for tm2d run and tm2d check.",
     .opts = export_opts,
     .cfg_size = sizeof(T),
@@ -169,6 +173,7 @@ static int export(int argc, char **argv) {
   nnt_rcnn_tm2d tm;
   const char *name = nnt_rcnn_tm2d_learner_names[c.learner];
   if ((st = nnt_rcnn_tm2d_learner(&tm, name))) return st;
+  if ((st = cli_begin(&a.co))) return nnt_rcnn_tm2d_free(&tm), st;
   nnt_afile f = {.f = stdout};
   if (c.out && (st = nnt_afile_open(&f, c.out))) return nnt_rcnn_tm2d_free(&tm), st;
   fprintf(f.f, "# %s: a learner for nnt tm2d (seed 002), %d states\n", name, tm.nstates);

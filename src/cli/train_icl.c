@@ -42,6 +42,7 @@ static const cli_opt train_opts[] = {
 
 static const cli_cmd train_cmd = {
     .name = "icl train",
+    .example = "nnt icl train --preset mini --target-depth 3 --out runs/mini-sm-3",
     .about = "Pretrain the GPT-2-style in-context learner (Garg et al.) on random N-layer ReLU targets: fresh prompts "
              "every step, Adam, checkpoints in DIR/model.ckpt every interval (--resume continues bit-exactly). "
              "Writes train.csv (step, loss), loss.png and run.json.",

@@ -5,11 +5,13 @@
  */
 #ifndef NNT_PLOT_H
 #define NNT_PLOT_H
+#include <stddef.h>
 
 enum { NNT_PLOT_LINE = 1, NNT_PLOT_POINTS = 2, NNT_PLOT_DASHED = 4 };
 
 typedef struct nnt_plot nnt_plot;
 
+/* Titles, axis labels and legend labels are written in a little TeX (nnt_plot_text). */
 nnt_plot *nnt_plot_new(const char *title, const char *xlabel, const char *ylabel);
 void nnt_plot_log(nnt_plot *p, int logx, int logy);
 /* Fixes an axis range (otherwise fitted to the data). */
@@ -17,8 +19,9 @@ void nnt_plot_xrange(nnt_plot *p, double lo, double hi);
 void nnt_plot_yrange(nnt_plot *p, double lo, double hi);
 /* Adds a series; returns its index, which also picks its colour. label may be NULL (no legend). */
 int nnt_plot_add(nnt_plot *p, int n, const double *x, const double *y, const char *label, int style);
-/* A shaded band between lo and hi in the colour of series `color_of`. */
-void nnt_plot_band(nnt_plot *p, int n, const double *x, const double *lo, const double *hi, int color_of);
+/* A shaded band between lo and hi in the colour of series `color_of`, drawn under the curves;
+ * label (may be NULL) gives it a legend entry, a shaded box, saying what the band is. */
+void nnt_plot_band(nnt_plot *p, int n, const double *x, const double *lo, const double *hi, int color_of, const char *label);
 int nnt_plot_save(const nnt_plot *p, const char *dir, const char *base);
 void nnt_plot_free(nnt_plot *p);
 
@@ -26,5 +29,11 @@ void nnt_plot_free(nnt_plot *p);
  * data have both signs, sequential otherwise; the colour bar gives the scale. */
 int nnt_heatmap_save(const double *z, int rows, int cols, const char *title, const char *xlabel,
                      const char *ylabel, const char *dir, const char *base);
+
+/* TeX-like plot text to PLplot's escapes: superscripts x^2, M^-2, 4^{i+1} (#u..#d); subscripts
+ * h_i, k_inf, h_{i+1} (#d..#u); an unbraced script is a token of at most 3 letters or digits
+ * ("mix0.1_wmean0.5" stays as written); the Greek names alpha..omega and Gamma, Delta, Theta,
+ * Lambda, Sigma, Phi, Psi, Omega as whole words (#gD for Delta); '#' doubled. Truncates to n. */
+void nnt_plot_text(const char *tex, char *out, size_t n);
 
 #endif

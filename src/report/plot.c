@@ -1,5 +1,6 @@
 #include "nnt_plot.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <plplot.h>
 #include <stdio.h>
@@ -31,11 +32,102 @@ static const int palette[][3] = {{0, 114, 178}, {213, 94, 0},  {0, 158, 115}, {2
                                  {230, 159, 0}, {86, 180, 233}, {0, 0, 0},     {240, 228, 66}};
 #define NPAL ((int)(sizeof palette / sizeof palette[0]))
 
+/* ---------------------------------------------------------------- text */
+
+typedef struct {
+  char *out;
+  size_t n, k; /* capacity, length */
+} text_buf;
+
+static void emit(text_buf *b, const char *s, size_t len) {
+  for (size_t i = 0; i < len && b->k + 1 < b->n; i++) b->out[b->k++] = s[i];
+  b->out[b->k] = 0;
+}
+
+/* PLplot's #g letters for the Greek names it translates (whole words only). */
+static const struct {
+  const char *name;
+  char g;
+} greek[] = {{"alpha", 'a'}, {"beta", 'b'},   {"gamma", 'g'}, {"delta", 'd'}, {"epsilon", 'e'}, {"zeta", 'z'},
+             {"eta", 'y'},   {"theta", 'h'},  {"kappa", 'k'}, {"lambda", 'l'}, {"mu", 'm'},     {"pi", 'p'},
+             {"rho", 'r'},   {"sigma", 's'},  {"tau", 't'},   {"phi", 'f'},    {"chi", 'x'},    {"psi", 'q'},
+             {"omega", 'w'}, {"Gamma", 'G'},  {"Delta", 'D'}, {"Theta", 'H'},  {"Lambda", 'L'}, {"Sigma", 'S'},
+             {"Phi", 'F'},   {"Psi", 'Q'},    {"Omega", 'W'}};
+
+static void translate(text_buf *b, const char *s, size_t len) {
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '#') {
+      emit(b, "##", 2), i++;
+      continue;
+    }
+    if ((c == '^' || c == '_') && i > 0 && i + 1 < len) {
+      const char *open = c == '^' ? "#u" : "#d", *close = c == '^' ? "#d" : "#u";
+      if (s[i + 1] == '{') { /* a braced group, nested braces allowed */
+        size_t e = i + 2;
+        for (int depth = 1; e < len; e++) {
+          depth += (s[e] == '{') - (s[e] == '}');
+          if (!depth) break;
+        }
+        if (e < len) {
+          emit(b, open, 2), translate(b, s + i + 2, e - i - 2), emit(b, close, 2);
+          i = e + 1;
+          continue;
+        }
+      } else { /* a short token: h_i, k_inf, x^2, M^-2; not "mix0.1_wmean0.5" or a decimal */
+        size_t j = i + 1 + (c == '^' && s[i + 1] == '-'), t = j;
+        while (t < len && isalnum((unsigned char)s[t])) t++;
+        if (t > j && t - j <= 3 && !(t + 1 < len && s[t] == '.' && isdigit((unsigned char)s[t + 1]))) {
+          emit(b, open, 2), emit(b, s + i + 1, t - i - 1), emit(b, close, 2);
+          i = t;
+          continue;
+        }
+      }
+    }
+    if (isalpha(c) && (i == 0 || !isalnum((unsigned char)s[i - 1]))) { /* a word: Greek or as it is */
+      size_t w = i;
+      while (w < len && isalpha((unsigned char)s[w])) w++;
+      size_t g = 0, ng = sizeof greek / sizeof *greek;
+      while (g < ng && (strlen(greek[g].name) != w - i || strncmp(greek[g].name, s + i, w - i))) g++;
+      if (g < ng && !(w < len && isdigit((unsigned char)s[w]))) emit(b, (char[]){'#', 'g', greek[g].g}, 3);
+      else emit(b, s + i, w - i);
+      i = w;
+      continue;
+    }
+    emit(b, s + i, 1), i++;
+  }
+}
+
+void nnt_plot_text(const char *tex, char *out, size_t n) {
+  if (!n) return;
+  text_buf b = {out, n, 0};
+  out[0] = 0;
+  if (tex) translate(&b, tex, strlen(tex));
+}
+
+static char *plot_text(const char *tex) {
+  char buf[1024];
+  nnt_plot_text(tex, buf, sizeof buf);
+  return nnt_xstrdup(buf);
+}
+
+/* Characters a PLplot text shows (an escape "#x" counts as none, "##" as one), for sizing. */
+static int shown_length(const char *s) {
+  int n = 0;
+  for (; *s; s++) {
+    if (*s == '#' && s[1]) s++, n += *s == '#';
+    else n += ((unsigned char)*s & 0xC0) != 0x80; /* UTF-8: count characters, not bytes */
+  }
+  return n;
+}
+
+/* ---------------------------------------------------------------- plots */
+
 nnt_plot *nnt_plot_new(const char *title, const char *xlabel, const char *ylabel) {
   nnt_plot *p = nnt_xcalloc(1, sizeof *p);
-  p->title = nnt_xstrdup(title ? title : "");
-  p->xlabel = nnt_xstrdup(xlabel ? xlabel : "");
-  p->ylabel = nnt_xstrdup(ylabel ? ylabel : "");
+  p->title = plot_text(title);
+  p->xlabel = plot_text(xlabel);
+  p->ylabel = plot_text(ylabel);
   return p;
 }
 
@@ -56,13 +148,14 @@ int nnt_plot_add(nnt_plot *p, int n, const double *x, const double *y, const cha
   s->color = p->ncolors++ % NPAL;
   s->x = dup_values(x, n);
   s->y = dup_values(y, n);
-  s->label = label ? nnt_xstrdup(label) : NULL;
+  s->label = label ? plot_text(label) : NULL;
   return p->nseries++;
 }
 
-void nnt_plot_band(nnt_plot *p, int n, const double *x, const double *lo, const double *hi, int color_of) {
+void nnt_plot_band(nnt_plot *p, int n, const double *x, const double *lo, const double *hi, int color_of, const char *label) {
   if (p->nseries == MAX_SERIES) return;
   series *s = &p->s[p->nseries++];
+  s->label = label ? plot_text(label) : NULL;
   s->n = n;
   s->color = color_of >= 0 && color_of < p->nseries ? p->s[color_of].color : 0;
   s->x = dup_values(x, n);
@@ -135,6 +228,29 @@ static PLINT legend_corner(const nnt_plot *p, double x0, double x1, double y0, d
   return pos[best];
 }
 
+/* A linear axis' common power of ten, PLplot's rule: 0 unless its largest |value| is >= 1e5 or
+ * below 1e-4. */
+static int scale_exponent(double lo, double hi) {
+  double m = fmax(fabs(lo), fabs(hi));
+  if (!(m > 0) || (m >= 1e-4 && m < 1e5)) return 0;
+  return (int)floor(log10(m));
+}
+
+typedef struct {
+  int e[2]; /* x, y: tick labels show value / 10^e */
+} axis_scale;
+
+static void scaled_label(PLINT axis, PLFLT value, char *label, PLINT length, PLPointer data) {
+  const axis_scale *sc = data;
+  double v = value / pow(10, sc->e[axis == PL_Y_AXIS]);
+  snprintf(label, (size_t)length, "%.6g", fabs(v) < 1e-9 ? 0.0 : v);
+}
+
+static void scaled_axis_label(const char *label, int e, char *out, size_t n) {
+  if (e) snprintf(out, n, "%s (×10#u%d#d)", label, e);
+  else snprintf(out, n, "%s", label);
+}
+
 static int render(const nnt_plot *p, const char *dev, const char *path) {
   int st = begin(dev, path);
   if (st) return st;
@@ -162,58 +278,82 @@ static int render(const nnt_plot *p, const char *dev, const char *path) {
   }
   plcol0(1);
   plschr(0, 1.1);
-  plenv(x0, x1, y0, y1, 0, (p->logx ? 10 : 0) + (p->logy ? 20 : 0) + (p->logx || p->logy ? 0 : 1));
-  pllab(p->xlabel, p->ylabel, p->title);
+  /* plenv's box, but a linear axis of large or small numbers gets its power of ten in its label
+   * ("n (x10^5)"): PLplot would write it apart, above the box's top left, under the title */
+  pladv(0);
+  plvsta();
+  plwind(x0, x1, y0, y1);
+  axis_scale sc = {{p->logx ? 0 : scale_exponent(x0, x1), p->logy ? 0 : scale_exponent(y0, y1)}};
+  char xopt[16], yopt[16], xlabel[1100], ylabel[1100];
+  int axes = !p->logx && !p->logy; /* the lines x = 0 and y = 0 */
+  snprintf(xopt, sizeof xopt, "%sbcnst%s", axes ? "a" : "", p->logx ? "l" : sc.e[0] ? "o" : "");
+  snprintf(yopt, sizeof yopt, "%sbcnstv%s", axes ? "a" : "", p->logy ? "l" : sc.e[1] ? "o" : "");
+  plslabelfunc(scaled_label, &sc);
+  plbox(xopt, 0, 0, yopt, 0, 0);
+  plslabelfunc(NULL, NULL);
+  scaled_axis_label(p->xlabel, sc.e[0], xlabel, sizeof xlabel);
+  scaled_axis_label(p->ylabel, sc.e[1], ylabel, sizeof ylabel);
+  pllab(xlabel, ylabel, p->title);
 
-  PLINT opts[MAX_SERIES], lcol[MAX_SERIES], lsty[MAX_SERIES], scol[MAX_SERIES], snum[MAX_SERIES];
-  PLFLT lw[MAX_SERIES], ssc[MAX_SERIES];
+  PLINT opts[MAX_SERIES], lcol[MAX_SERIES], lsty[MAX_SERIES], scol[MAX_SERIES], snum[MAX_SERIES], bcol[MAX_SERIES],
+      bpat[MAX_SERIES];
+  PLFLT lw[MAX_SERIES], ssc[MAX_SERIES], bsc[MAX_SERIES], blw[MAX_SERIES];
   const char *text[MAX_SERIES], *sym[MAX_SERIES];
   PLINT tcol[MAX_SERIES];
   int nleg = 0, maxlen = 0;
-  for (int i = 0; i < p->nseries; i++) {
+  for (int i = 0; i < p->nseries; i++) { /* the legend, in the order the series were added */
     const series *s = &p->s[i];
-    PLFLT *xs = nnt_xmalloc(sizeof(PLFLT) * 2 * (size_t)s->n), *ys = nnt_xmalloc(sizeof(PLFLT) * 2 * (size_t)s->n);
-    int m = 0;
-    if (s->hi) {
-      for (int k = 0; k < s->n; k++) xs[m] = tr(s->x[k], p->logx), ys[m++] = tr(s->y[k], p->logy);
-      for (int k = s->n - 1; k >= 0; k--) xs[m] = tr(s->x[k], p->logx), ys[m++] = tr(s->hi[k], p->logy);
-      plcol0(2 + NPAL + s->color);
-      if (m >= 3) plfill(m, xs, ys);
-    } else {
-      for (int k = 0; k < s->n; k++) {
-        if ((p->logx && s->x[k] <= 0) || (p->logy && s->y[k] <= 0) || !isfinite(s->y[k])) continue;
-        xs[m] = tr(s->x[k], p->logx), ys[m++] = tr(s->y[k], p->logy);
-      }
-      plcol0(2 + s->color);
-      plwidth(2.0);
-      pllsty(s->style & NNT_PLOT_DASHED ? 2 : 1);
-      if (s->style & (NNT_PLOT_LINE | NNT_PLOT_DASHED)) plline(m, xs, ys);
-      if (s->style & NNT_PLOT_POINTS) plstring(m, xs, ys, POINT_GLYPH);
-      pllsty(1);
-      if (s->label) {
-        opts[nleg] = (s->style & (NNT_PLOT_LINE | NNT_PLOT_DASHED) ? PL_LEGEND_LINE : 0) |
-                     (s->style & NNT_PLOT_POINTS ? PL_LEGEND_SYMBOL : 0);
-        lcol[nleg] = scol[nleg] = tcol[nleg] = 2 + s->color;
-        tcol[nleg] = 1;
-        lsty[nleg] = s->style & NNT_PLOT_DASHED ? 2 : 1;
-        lw[nleg] = 2.0;
-        ssc[nleg] = 1.0;
-        snum[nleg] = 1;
-        sym[nleg] = POINT_GLYPH;
-        text[nleg] = s->label;
-        maxlen = (int)strlen(s->label) > maxlen ? (int)strlen(s->label) : maxlen;
-        nleg++;
-      }
-    }
-    free(xs), free(ys);
+    if (!s->label) continue;
+    if (s->hi) opts[nleg] = PL_LEGEND_COLOR_BOX;
+    else
+      opts[nleg] = (s->style & (NNT_PLOT_LINE | NNT_PLOT_DASHED) ? PL_LEGEND_LINE : 0) |
+                   (s->style & NNT_PLOT_POINTS ? PL_LEGEND_SYMBOL : 0);
+    lcol[nleg] = scol[nleg] = 2 + s->color;
+    bcol[nleg] = 2 + NPAL + s->color, bpat[nleg] = 0, bsc[nleg] = 0.8, blw[nleg] = 1.0;
+    tcol[nleg] = 1;
+    lsty[nleg] = s->style & NNT_PLOT_DASHED ? 2 : 1;
+    lw[nleg] = 2.0;
+    ssc[nleg] = 1.0;
+    snum[nleg] = 1;
+    sym[nleg] = POINT_GLYPH;
+    text[nleg] = s->label;
+    maxlen = shown_length(s->label) > maxlen ? shown_length(s->label) : maxlen;
+    nleg++;
   }
+  /* bands under everything, then solid curves, then dashed ones: a dashed reference curve stays
+   * visible where a curve lies on it (x^2 under h_6 in Figure 4.1) */
+  for (int pass = 0; pass < 3; pass++)
+    for (int i = 0; i < p->nseries; i++) {
+      const series *s = &p->s[i];
+      if (pass != (s->hi ? 0 : s->style & NNT_PLOT_DASHED ? 2 : 1)) continue;
+      PLFLT *xs = nnt_xmalloc(sizeof(PLFLT) * 2 * (size_t)s->n), *ys = nnt_xmalloc(sizeof(PLFLT) * 2 * (size_t)s->n);
+      int m = 0;
+      if (s->hi) {
+        for (int k = 0; k < s->n; k++) xs[m] = tr(s->x[k], p->logx), ys[m++] = tr(s->y[k], p->logy);
+        for (int k = s->n - 1; k >= 0; k--) xs[m] = tr(s->x[k], p->logx), ys[m++] = tr(s->hi[k], p->logy);
+        plcol0(2 + NPAL + s->color);
+        if (m >= 3) plfill(m, xs, ys);
+      } else {
+        for (int k = 0; k < s->n; k++) {
+          if ((p->logx && s->x[k] <= 0) || (p->logy && s->y[k] <= 0) || !isfinite(s->y[k])) continue;
+          xs[m] = tr(s->x[k], p->logx), ys[m++] = tr(s->y[k], p->logy);
+        }
+        plcol0(2 + s->color);
+        plwidth(2.0);
+        pllsty(s->style & NNT_PLOT_DASHED ? 2 : 1);
+        if (s->style & (NNT_PLOT_LINE | NNT_PLOT_DASHED)) plline(m, xs, ys);
+        if (s->style & NNT_PLOT_POINTS) plstring(m, xs, ys, POINT_GLYPH);
+        pllsty(1);
+      }
+      free(xs), free(ys);
+    }
   plwidth(1.0);
   if (nleg) {
     PLFLT w, h;
     plschr(0, 0.9);
     pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
              legend_corner(p, x0, x1, y0, y1, nleg, maxlen) | PL_POSITION_INSIDE,
-             0.02, 0.02, 0.08, 0, 1, 1, 0, 0, nleg, opts, 1.0, 1.0, 2.0, 0.0, tcol, text, NULL, NULL, NULL, NULL,
+             0.02, 0.02, 0.08, 0, 1, 1, 0, 0, nleg, opts, 1.0, 1.0, 2.0, 0.0, tcol, text, bcol, bpat, bsc, blw,
              lcol, lsty, lw, scol, ssc, snum, sym);
   }
   plend1();
@@ -293,6 +433,9 @@ static int draw_heat(const void *arg, const char *dev, const char *path) {
 
 int nnt_heatmap_save(const double *z, int rows, int cols, const char *title, const char *xlabel,
                      const char *ylabel, const char *dir, const char *base) {
-  heat h = {z, rows, cols, title, xlabel, ylabel};
-  return save_both(dir, base, draw_heat, &h);
+  char *t = plot_text(title), *xl = plot_text(xlabel), *yl = plot_text(ylabel);
+  heat h = {z, rows, cols, t, xl, yl};
+  int st = save_both(dir, base, draw_heat, &h);
+  free(t), free(xl), free(yl);
+  return st;
 }

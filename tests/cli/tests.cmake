@@ -15,7 +15,15 @@ nnt_cli_test(tour_unknown_option 2 "unknown option --bogus" tour --bogus)
 nnt_cli_test(tour_bad_threads 2 "--threads: 0 is out of range" tour --threads 0 --out ${CMAKE_BINARY_DIR}/never)
 nnt_cli_test(tour_only_unknown 2 "no section named 'nosuch' \\(sections: core," tour --only nosuch --out ${CMAKE_BINARY_DIR}/never)
 nnt_cli_test(tour_help_sections 0 "sections \\(in order\\): core," tour --help)
-nnt_cli_test(bench_unknown 2 "unknown benchmark" bench nope)
+# Every command's help ends with an example that passes --check-options (tests/cli/examples.cmake);
+# --check-options validates as the run does (required, exclusive and area-checked options too).
+add_test(NAME cli/examples
+         COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DSRC=${NNT_SRC_DIR} -DWD=${CMAKE_BINARY_DIR}/examples-test
+                 -P ${NNT_SRC_DIR}/tests/cli/examples.cmake)
+set_tests_properties(cli/examples PROPERTIES LABELS cli TIMEOUT 600)
+nnt_cli_test(check_options_range 2 "--threads: 0 is out of range" tour --threads 0 --check-options)
+nnt_cli_test(bare_nnt 2 "^usage: nnt <command>" "")
+nnt_cli_test(bench_unknown 2 "unknown subcommand 'nope'" bench nope)
 add_test(NAME cli/tour_quick
          COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/tour-test
                  -P ${NNT_SRC_DIR}/tests/cli/tour.cmake)
@@ -36,11 +44,18 @@ if(TARGET nnt_approx)
   nnt_cli_test(list_dots_miss 2 "does not reach 10" approx triangle --L 1,2,4,...,10)
   nnt_cli_test(list_empty_item 2 "'2,4,' has an empty item" approx triangle --L 2,4,)
   nnt_cli_test(file_is_directory 2 "is a directory, not a file" approx separation --n 3 --net ${NNT_SRC_DIR}/tests)
+  nnt_cli_test(check_options_area 2 "give exactly one of --net" approx separation --n 6 --check-options)
   nnt_cli_test(list_range 0 "\n +5 +32 " approx triangle --L 3..5 --out ${CMAKE_BINARY_DIR}/list-range)
 endif()
 
 if(TARGET nnt_qstr)
   nnt_cli_test(list_empty_double 2 "'1,,2' has an empty item" qstr construct --alpha 1,,2)
+  nnt_cli_test(help_range 0 "\n  --reps N +repetitions per N \\(default 5. --quick 1\\) \\[1\\.\\.1000\\]\n" qstr sweep --help)
+  nnt_cli_test(check_options_required 2 "--model tr\\|trp\\|ffn\\|rnn\\|relurnn is required" qstr sweep --quick --check-options)
+endif()
+
+if(TARGET nnt_bounds)
+  nnt_cli_test(help_range_positive 0 "\n  --eps X +Corollary 2: target excess error \\(default 0\\.1\\) \\(0\\.\\.1\\]\n" bounds rcnn --help)
 endif()
 
 # Error lines quote input: control bytes in it are printed as '?', never raw (nnt_fail).
