@@ -77,10 +77,10 @@ typedef struct {
 } bench_cfg;
 static void bench_defaults(void *cfg, int quick) {
   (void)quick;
-  ((bench_cfg *)cfg)->data = NNT_SOURCE_DIR;
+  ((bench_cfg *)cfg)->data = NULL; /* the source folder nnt was built from (run) */
 }
 static const cli_opt bench_opts[] = {
-    CLI_STR("data", bench_cfg, data, "the nnt source folder holding examples/ (its sibling shared/reference/ adds c432)"),
+    CLI_STR("data", bench_cfg, data, "the nnt source folder holding examples/ (its sibling shared/reference/ adds c432); default: the folder nnt was built from"),
     {0}};
 static const cli_cmd bench_cmd = {.name = "bench exact",
     .example = "nnt bench exact --data .",
@@ -103,6 +103,7 @@ static int run(int argc, char **argv) {
   bench_cfg c;
   int st = cli_parse(&bench_cmd, argc, argv, &c, &a);
   if (st || a.co.help || (st = cli_begin(&a.co))) return st;
+  if (!c.data) c.data = NNT_SOURCE_DIR;
   char path[1024];
 
   printf("circuits: compile (layer + Lemma B.1) and verify against direct evaluation, %d thread(s)\n", nnt_threads_get());

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes the man page nnt(1) from the help texts, so it says what --help says: `nnt --help` lists
-# the commands; `nnt CMD --help` lists a command's subcommands (`bench`: its benchmarks) or is the
+# the commands; `nnt CMD --help` lists a command's subcommands or is the
 # command's own help (`tour`); `nnt CMD SUB --help` gives each subcommand's usage, description and
 # options with their defaults. CMake runs it at build time (target nnt_man).
 # Usage: scripts/manpage.sh NNT OUT   (SOURCE_DATE_EPOCH, when set, dates the page)
@@ -56,13 +56,6 @@ while read -r cmd summary; do
   help=$("$nnt" "$cmd" --help)
   if grep -q '^subcommands:$' <<<"$help"; then
     while read -r sub s; do leaves+=("$cmd $sub"$'\t'"$s"); done < <(rows subcommands: <<<"$help")
-  elif grep -q '^benchmarks:' <<<"$help"; then
-    for b in $(sed -n 's/^benchmarks://p' <<<"$help"); do
-      # a benchmark's description: the first sentence of its help's paragraph
-      about=$("$nnt" "$cmd" "$b" --help | awk 'NR > 2 && NF {p = p (p ? " " : "") $0; next} p {exit} END {print p}' |
-        sed 's/\. .*/./')
-      leaves+=("$cmd $b"$'\t'"$about")
-    done
   else
     leaves+=("$cmd"$'\t'"$summary")
   fi

@@ -22,7 +22,6 @@ for cmd in $("$nnt" --help | awk '/^commands:$/ {f = 1; next} f && !NF {exit} f 
   while read -r s summary; do # each subcommand's one-line description, as the group lists it
     [ -z "$s" ] || grep -qF -- "$summary" <<<"$commands" || fail "nnt $cmd $s: description '$summary' missing"
   done <<<"$rows"
-  subs+=" $(sed -n 's/^benchmarks://p' <<<"$help")"
   n=0
   for s in $subs; do leaves+=("$cmd $s"); n=$((n + 1)); done
   [ $n -gt 0 ] || leaves+=("$cmd")
