@@ -178,6 +178,19 @@ static void format_range(const cli_opt *o, char *buf, size_t n) {
   else if (has_hi) snprintf(buf, n, " [<= %.15g]", o->hi);
 }
 
+/* A number whose default lies outside its range is a "not given" marker (e.g. -1), not a value. */
+static int marker_default(const cli_opt *o, const void *cfg) {
+  const char *field = (const char *)cfg + o->off;
+  double v;
+  switch (o->kind) {
+    case CLI_K_INT: v = *(const int *)field; break;
+    case CLI_K_LONG: v = (double)*(const long *)field; break;
+    case CLI_K_DOUBLE: v = *(const double *)field; break;
+    default: return 0;
+  }
+  return v < o->lo || v > o->hi;
+}
+
 void cli_help(const cli_cmd *cmd, FILE *f) {
   const char *args = cmd->args ? cmd->args : "";
   fprintf(f, "usage: nnt %s%s%s [options]\n\n%s\n\noptions:\n", cmd->name, *args ? " " : "", args, cmd->about);
@@ -197,7 +210,8 @@ void cli_help(const cli_cmd *cmd, FILE *f) {
     else fprintf(f, "  %-22s %s", lhs, o->help);
     format_value(o, full, vf, sizeof vf);
     format_value(o, quick, vq, sizeof vq);
-    if (!strstr(o->help, "default") && !strstr(o->help, "required") && o->kind != CLI_K_FLAG && *vf) {
+    if (!strstr(o->help, "default") && !strstr(o->help, "required") && o->kind != CLI_K_FLAG && *vf &&
+        !marker_default(o, full)) {
       if (strcmp(vf, vq)) fprintf(f, " (default %s; --quick %s)", vf, vq);
       else fprintf(f, " (default %s)", vf);
     }
@@ -286,6 +300,9 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
     return NNT_OK;
   }
   if (a->co.resume && a->co.force) return nnt_fail(NNT_EINVAL, "--resume and --force exclude each other");
+  /* --check-options writes and deletes nothing: a folder --force would clear is accepted as --resume
+   * accepts it (nnt_sweep_prepare_dir), and left as it is */
+  if (a->co.check && a->co.force) a->co.force = 0, a->co.resume = 1;
   const char *args = cmd->args ? cmd->args : "";
   a->npos = argc - optind;
   a->pos = argv + optind;

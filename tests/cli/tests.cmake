@@ -127,3 +127,9 @@ else()
   message(STATUS "chromium not found: the report.html browser tests (cli/report_html_*) are not registered; "
                  "`bash scripts/deps.sh test` installs it")
 endif()
+
+if(TARGET nnt_qstr) # --check-options with --force leaves the folder's sweep as it is
+  add_test(NAME cli/check_options_force
+           COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/check-force -P ${NNT_SRC_DIR}/tests/cli/check_force.cmake)
+  set_tests_properties(cli/check_options_force PROPERTIES LABELS cli TIMEOUT 120)
+endif()

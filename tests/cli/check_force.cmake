@@ -1,0 +1,21 @@
+# --check-options never deletes: with --force on a folder that holds a sweep, it says "options ok"
+# and the sweep's database is still there afterwards (a real --force would clear it).
+#   EXE, OUT
+file(REMOVE_RECURSE ${OUT})
+set(sweep qstr sweep --model tr --quick --N 4 --reps 1 --out ${OUT})
+execute_process(COMMAND ${EXE} ${sweep} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE e)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${OUT}/results.sqlite)
+  message(FATAL_ERROR "the sweep failed (exit ${rc}) or wrote no results.sqlite: ${e}")
+endif()
+file(SHA256 ${OUT}/results.sqlite before)
+execute_process(COMMAND ${EXE} ${sweep} --force --check-options RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+if(NOT rc EQUAL 0 OR NOT o MATCHES "options ok")
+  message(FATAL_ERROR "--force --check-options: exit ${rc}: ${o}${e}")
+endif()
+if(NOT EXISTS ${OUT}/results.sqlite)
+  message(FATAL_ERROR "--check-options --force deleted ${OUT}/results.sqlite")
+endif()
+file(SHA256 ${OUT}/results.sqlite after)
+if(NOT before STREQUAL after)
+  message(FATAL_ERROR "--check-options --force changed ${OUT}/results.sqlite")
+endif()
