@@ -10,5 +10,7 @@
 #undef I /* <tgmath.h> brings complex.h's imaginary unit I; here I is an input width */
 
 #define NNT_REAL_BITS 32
+#define NNT_SOFTMAX_ROW nnt_softmax_row_fast /* float32 only: 8 lanes, nnt_vmath's expf */
+#define NNT_SOFTMAX_ROW_GRAD nnt_softmax_row_grad_fast
 #include "nnt_real.h"
 #include "nn_layers.inc"

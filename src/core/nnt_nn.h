@@ -77,4 +77,11 @@ typedef struct {
 void nnt_gelu_tanh_fast_forward(float *out, const float *inp, size_t n);
 void nnt_gelu_tanh_fast_backward(float *dinp, const float *dout, const float *inp, size_t n);
 
+/* Softmax of one attention row in place, float32, eight lanes at a time with nnt_vmath's expf:
+ * row[0..n) <- exp(row - max) / sum (the float32 attention's softmax; within a few ulp of libm's,
+ * the same bits at every instruction-set level). _grad: d[0..n) <- a * (d - <a, d>), the gradient
+ * of the scores from that of the probabilities a. */
+void nnt_softmax_row_fast(float *row, int n);
+void nnt_softmax_row_grad_fast(const float *a, float *d, int n);
+
 #endif

@@ -1,0 +1,64 @@
+/* Attention rows for float32, eight lanes at a time (nnt_softmax_row_fast, nnt_softmax_row_grad_fast,
+ * nnt_nn.h). In a GPT training step the scalar softmax — a libm expf call per score — cost more than
+ * the forward's two attention products together. Compiled once per instruction-set level with the
+ * same operations in the same order at every level (nnt_simd.h, nnt_vmath's 8-lane expf), sums kept
+ * in 8 lanes and reduced in a fixed order, so the levels agree bit for bit; scalar tails are plain C,
+ * the same at every level. */
+#include "nnt_cpu.h"
+#include "nnt_nn.h"
+#include "nnt_simd.h"
+#include "nnt_vmath.h"
+
+/* lanes[0] + ... + lanes[7], in that order */
+static inline float sum8(__m256 v) {
+  float l[8], s = 0;
+  _mm256_storeu_ps(l, v);
+  for (int i = 0; i < 8; i++) s += l[i];
+  return s;
+}
+
+void NNT_ISA_FN(nnt_softmax_row_fast)(float *row, int n) {
+  if (n <= 0) return;
+  int i = 0;
+  float mx = row[0];
+  if (n >= 8) { /* the maximum is exact in any order */
+    __m256 m = _mm256_loadu_ps(row);
+    for (i = 8; i + 8 <= n; i += 8) m = _mm256_max_ps(m, _mm256_loadu_ps(row + i));
+    float l[8];
+    _mm256_storeu_ps(l, m);
+    for (int k = 0; k < 8; k++) mx = l[k] > mx ? l[k] : mx;
+  }
+  for (; i < n; i++) mx = row[i] > mx ? row[i] : mx;
+  __m256 vmx = _mm256_set1_ps(mx), acc = _mm256_setzero_ps();
+  for (i = 0; i + 8 <= n; i += 8) {
+    __m256 e = nnt_vmath_expf8(_mm256_sub_ps(_mm256_loadu_ps(row + i), vmx));
+    _mm256_storeu_ps(row + i, e);
+    acc = _mm256_add_ps(acc, e);
+  }
+  float s = sum8(acc);
+  for (; i < n; i++) s += (row[i] = nnt_vmath_expf(row[i] - mx));
+  float inv = 1 / s;
+  __m256 vinv = _mm256_set1_ps(inv);
+  for (i = 0; i + 8 <= n; i += 8) _mm256_storeu_ps(row + i, _mm256_mul_ps(_mm256_loadu_ps(row + i), vinv));
+  for (; i < n; i++) row[i] *= inv;
+}
+
+void NNT_ISA_FN(nnt_softmax_row_grad_fast)(const float *a, float *d, int n) {
+  __m256 acc = _mm256_setzero_ps();
+  int i = 0;
+  for (; i + 8 <= n; i += 8) acc = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(d + i), acc);
+  float s = sum8(acc);
+  for (int k = i; k < n; k++) s += a[k] * d[k];
+  __m256 vs = _mm256_set1_ps(s);
+  for (i = 0; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(d + i, _mm256_mul_ps(_mm256_loadu_ps(a + i), _mm256_sub_ps(_mm256_loadu_ps(d + i), vs)));
+  for (; i < n; i++) d[i] = a[i] * (d[i] - s);
+}
+
+#if NNT_ISA_BASE_TU
+NNT_ISA_DECLARE(void, nnt_softmax_row_fast, (float *, int));
+NNT_ISA_DECLARE(void, nnt_softmax_row_grad_fast, (const float *, float *, int));
+
+void nnt_softmax_row_fast(float *row, int n) { NNT_ISA_PICK(nnt_softmax_row_fast)(row, n); }
+void nnt_softmax_row_grad_fast(const float *a, float *d, int n) { NNT_ISA_PICK(nnt_softmax_row_grad_fast)(a, d, n); }
+#endif
