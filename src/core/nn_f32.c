@@ -12,5 +12,6 @@
 #define NNT_REAL_BITS 32
 #define NNT_SOFTMAX_ROW nnt_softmax_row_fast /* float32 only: 8 lanes, nnt_vmath's expf */
 #define NNT_SOFTMAX_ROW_GRAD nnt_softmax_row_grad_fast
+#define NNT_RELU_ROW_GRAD nnt_relu_row_grad_fast
 #include "nnt_real.h"
 #include "nn_layers.inc"

@@ -83,5 +83,7 @@ void nnt_gelu_tanh_fast_backward(float *dinp, const float *dout, const float *in
  * of the scores from that of the probabilities a. */
 void nnt_softmax_row_fast(float *row, int n);
 void nnt_softmax_row_grad_fast(const float *a, float *d, int n);
+/* ReLU attention's score gradient for one row: d[0..n) <- a > 0 ? d * inv : 0, without branches. */
+void nnt_relu_row_grad_fast(const float *a, float *d, int n, float inv);
 
 #endif

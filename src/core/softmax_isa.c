@@ -1,5 +1,5 @@
 /* Attention rows for float32, eight lanes at a time (nnt_softmax_row_fast, nnt_softmax_row_grad_fast,
- * nnt_nn.h). In a GPT training step the scalar softmax — a libm expf call per score — cost more than
+ * nnt_relu_row_grad_fast, nnt_nn.h). In a GPT training step the scalar softmax — a libm expf call per score — cost more than
  * the forward's two attention products together. Compiled once per instruction-set level with the
  * same operations in the same order at every level (nnt_simd.h, nnt_vmath's 8-lane expf), sums kept
  * in 8 lanes and reduced in a fixed order, so the levels agree bit for bit; scalar tails are plain C,
@@ -55,10 +55,24 @@ void NNT_ISA_FN(nnt_softmax_row_grad_fast)(const float *a, float *d, int n) {
   for (; i < n; i++) d[i] = a[i] * (d[i] - s);
 }
 
+void NNT_ISA_FN(nnt_relu_row_grad_fast)(const float *a, float *d, int n, float inv) {
+  const __m256 zero = _mm256_setzero_ps(), vinv = _mm256_set1_ps(inv);
+  int i = 0;
+  for (; i + 8 <= n; i += 8) { /* a compare and a mask where the scalar form branches on random signs */
+    __m256 on = _mm256_cmp_ps(_mm256_loadu_ps(a + i), zero, _CMP_GT_OQ);
+    _mm256_storeu_ps(d + i, _mm256_and_ps(on, _mm256_mul_ps(_mm256_loadu_ps(d + i), vinv)));
+  }
+  for (; i < n; i++) d[i] = a[i] > 0 ? d[i] * inv : 0;
+}
+
 #if NNT_ISA_BASE_TU
 NNT_ISA_DECLARE(void, nnt_softmax_row_fast, (float *, int));
 NNT_ISA_DECLARE(void, nnt_softmax_row_grad_fast, (const float *, float *, int));
+NNT_ISA_DECLARE(void, nnt_relu_row_grad_fast, (const float *, float *, int, float));
 
 void nnt_softmax_row_fast(float *row, int n) { NNT_ISA_PICK(nnt_softmax_row_fast)(row, n); }
 void nnt_softmax_row_grad_fast(const float *a, float *d, int n) { NNT_ISA_PICK(nnt_softmax_row_grad_fast)(a, d, n); }
+void nnt_relu_row_grad_fast(const float *a, float *d, int n, float inv) {
+  NNT_ISA_PICK(nnt_relu_row_grad_fast)(a, d, n, inv);
+}
 #endif

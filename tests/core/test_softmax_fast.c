@@ -1,5 +1,6 @@
 /* nnt_softmax_row_fast / nnt_softmax_row_grad_fast (float32, 8 lanes) against softmax and its
- * gradient computed in double from the same inputs: every length 1..40 (the scalar tail alone and
+ * gradient computed in double from the same inputs, and nnt_relu_row_grad_fast against its scalar
+ * definition (exact: one product per entry): every length 1..40 (the scalar tail alone and
  * after 1-4 vectors) and a long row, scores from tiny to ±80 (the exp's clamp stays unreached after
  * the max is subtracted), and every level this CPU runs giving the generic level's bits. */
 #include <math.h>
@@ -30,6 +31,18 @@ static double check(const float *x, const float *dp, int n) {
   }
   free(p), free(d), free(pd);
   return err;
+}
+
+/* The ReLU score gradient: a > 0 ? d * inv : 0 for a mix of positive and zero a, bit for bit. */
+static int relu_ok(const float *x, const float *dp, int n) {
+  float *a = malloc(sizeof(float) * n), *d = malloc(sizeof(float) * n);
+  int ok = 1;
+  for (int i = 0; i < n; i++) a[i] = x[i] > 0 ? x[i] : 0;
+  memcpy(d, dp, sizeof(float) * n);
+  nnt_relu_row_grad_fast(a, d, n, 1 / 7.0f);
+  for (int i = 0; i < n; i++) ok &= d[i] == (a[i] > 0 ? dp[i] * (1 / 7.0f) : 0);
+  free(a), free(d);
+  return ok;
 }
 
 NNT_ISA_DECLARE(void, nnt_softmax_row_fast, (float *, int));
@@ -69,6 +82,7 @@ int main(void) {
     for (int n = 1; n <= 40; n++) {
       double e = check(x, dp, n);
       CHECK_MSG(e < 2e-5, "scale %g, n = %d: error %.3g", sd, n, e);
+      CHECK_MSG(relu_ok(x, dp, n), "relu gradient, n = %d", n);
     }
     double e = check(x, dp, N);
     CHECK_MSG(e < 2e-5, "scale %g, n = %d: error %.3g", sd, N, e);
