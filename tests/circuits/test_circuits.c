@@ -121,12 +121,12 @@ static void test_three_formats(void) {
     }
     for (int corr = 0; corr < 2; corr++) {
       nnt_circuit_layered L;
-      nnt_mlp net;
+      nnt_smlp net;
       nnt_circuit_layer(&c[f], &L);
-      nnt_circuit_compile(&L, corr, &net);
+      nnt_circuit_compile_sparse(&L, corr, &net);
       nnt_circuit_verify_counts r = nnt_circuit_verify(&c[f], &net, 20, 0, 1);
       CHECK(r.exhaustive && r.checked == 8 && r.mismatches == 0 && r.max_abs_err == 0);
-      nnt_mlp_free(&net), nnt_circuit_layered_free(&L);
+      nnt_smlp_free(&net), nnt_circuit_layered_free(&L);
     }
     nnt_circuit_free(&c[f]);
   }
@@ -169,12 +169,12 @@ static void test_random_circuits(void) {
       CHECK(y1 == y2);
     }
     for (int corr = 0; corr < 2; corr++) {
-      nnt_mlp net;
-      nnt_circuit_compile(&L, corr, &net);
+      nnt_smlp net;
+      nnt_circuit_compile_sparse(&L, corr, &net);
       CHECK(net.nlayers == 2 * q + (corr ? 2 * (q - 1) : 0));
       nnt_circuit_verify_counts res = nnt_circuit_verify(&c, &net, 20, 0, 1);
       CHECK(res.mismatches == 0 && res.checked == (1L << m));
-      nnt_mlp_free(&net);
+      nnt_smlp_free(&net);
     }
     nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   }
