@@ -134,43 +134,6 @@ nnt_mlp_stats nnt_smlp_stats_of(const nnt_smlp *m) {
   return s;
 }
 
-/* yT[out, C] = act(W xT + b) for nb <= C inputs stored feature-major (column k = input k). */
-static void layer_cols(const nnt_smlp_layer *L, int nb, int C, const double *xT, double *yT) {
-  for (int o = 0; o < L->out; o++) {
-    double *y = yT + (size_t)o * C, bo = L->b[o];
-    for (int k = 0; k < nb; k++) y[k] = bo;
-    for (long e = L->row_start[o]; e < L->row_start[o + 1]; e++) {
-      const double *x = xT + (size_t)L->col[e] * C, w = L->val[e];
-      for (int k = 0; k < nb; k++) y[k] += w * x[k];
-    }
-    if (L->act == NNT_ACT_RELU)
-      for (int k = 0; k < nb; k++) y[k] = y[k] > 0 ? y[k] : 0;
-    else if (L->act != NNT_ACT_IDENTITY)
-      for (int k = 0; k < nb; k++) y[k] = nnt_act_apply(L->act, y[k]);
-  }
-}
-
-void nnt_smlp_forward_batch(const nnt_smlp *m, int B, const double *X, double *Y) {
-  enum { C = 256 }; /* inputs per chunk: a widest layer of 4,000 units is 8 MB feature-major */
-  int w = nnt_smlp_input_dim(m), in = w, out = nnt_smlp_output_dim(m);
-  for (int l = 0; l < m->nlayers; l++) w = m->layers[l].out > w ? m->layers[l].out : w;
-  double *a = nnt_xmalloc(sizeof(double) * (size_t)w * C), *b = nnt_xmalloc(sizeof(double) * (size_t)w * C);
-  for (int r0 = 0; r0 < B; r0 += C) {
-    int nb = B - r0 < C ? B - r0 : C;
-    for (int k = 0; k < nb; k++)
-      for (int i = 0; i < in; i++) a[(size_t)i * C + k] = X[(size_t)(r0 + k) * in + i];
-    double *cur = a, *nxt = b;
-    for (int l = 0; l < m->nlayers; l++) {
-      layer_cols(&m->layers[l], nb, C, cur, nxt);
-      double *t = cur;
-      cur = nxt, nxt = t;
-    }
-    for (int k = 0; k < nb; k++)
-      for (int j = 0; j < out; j++) Y[(size_t)(r0 + k) * out + j] = cur[(size_t)j * C + k];
-  }
-  free(a), free(b);
-}
-
 /* Streamed rather than built as a cJSON tree: a big construction's file is written in O(1) memory.
  * %.17g reloads bit for bit, as in the dense format. */
 static void put_longs(FILE *f, const char *key, const long *v, long n) {
