@@ -292,7 +292,7 @@ int tour_circuits(cli_tour *t) {
   cli_tour_printf(t, "## Circuits → ReLU nets (seed 000, Lemma 3.2 / B.1, Lemma 3.3)\n\n"
                   "An 8-bit ripple-carry adder (%d inputs, %d outputs, %ld gates) layered to depth q = %d, "
                   "width r = %d, size s = %ld (%ld ID gates inserted), compiled to a ReLU net and checked against "
-                  "direct evaluation on every one of its 2^16 inputs (the net's own batched forward pass; "
+                  "direct evaluation on every one of its 2^16 inputs (the net's sparse batched forward pass; "
                   "`nnt circuit verify examples/circuits/adder10.bench` does the same for 2^20):\n\n"
                   "| net | layers | hidden nodes | params | nonzero | ‖θ‖₁ | inputs checked | mismatches | time (s) |\n"
                   "|---|---|---|---|---|---|---|---|---|\n",
