@@ -169,7 +169,7 @@ int nnt_smlp_save(const nnt_smlp *m, const char *path) {
   return nnt_afile_commit(&af);
 }
 
-/* A JSON array of exactly n numbers (n < 0: any length, returned); -1 when it is not one. */
+/* The length of a JSON array of numbers; -1 when it is not one. */
 static long array_len(const cJSON *a) {
   if (!cJSON_IsArray(a)) return -1;
   long n = 0;
