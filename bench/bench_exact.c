@@ -32,16 +32,16 @@ static int bench_circuit(const char *path, int correct) {
   if (st) return st;
   double t0 = nnt_now();
   nnt_circuit_layered L;
-  nnt_mlp net;
+  nnt_smlp net;
   nnt_circuit_layer(&c, &L);
-  nnt_circuit_compile(&L, correct, &net);
+  nnt_circuit_compile_sparse(&L, correct, &net);
   double t1 = nnt_now();
   nnt_circuit_verify_counts r = nnt_circuit_verify(&c, &net, 20, 100000, 1);
   double t2 = nnt_now();
-  nnt_mlp_stats s = nnt_mlp_stats_of(&net);
+  nnt_mlp_stats s = nnt_smlp_stats_of(&net);
   printf("%-44s %3s %8ld %9ld %9.3f %9.2f %8.1f\n", base_name(path), correct ? "yes" : "no", s.nonzero_params, r.checked, t1 - t0,
          t2 - t1, peak_mb());
-  nnt_mlp_free(&net);
+  nnt_smlp_free(&net);
   nnt_circuit_layered_free(&L);
   nnt_circuit_free(&c);
   return r.mismatches ? nnt_fail(NNT_ECHECK, "%s: %ld mismatches", path, r.mismatches) : NNT_OK;

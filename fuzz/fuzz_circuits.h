@@ -21,11 +21,11 @@ static int fuzz_circuit_reader(circuit_reader read, const char *name, const unsi
     nnt_circuit_layer(&c, &L);
     if (L.size <= 4000)
       for (int corr = 0; corr < 2; corr++) {
-        nnt_mlp net;
-        nnt_circuit_compile(&L, corr, &net);
+        nnt_smlp net;
+        nnt_circuit_compile_sparse(&L, corr, &net);
         nnt_circuit_verify_counts r = nnt_circuit_verify(&c, &net, 8, 64, 1);
         if (r.mismatches) abort(); /* a compiler bug: the net disagrees with the circuit */
-        nnt_mlp_free(&net);
+        nnt_smlp_free(&net);
       }
     nnt_circuit_layered_free(&L);
   }

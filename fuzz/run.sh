@@ -15,7 +15,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${FUZZ_DIR:-$ROOT/build-fuzz}
 CC=${CC:-clang}
 mkdir -p "$OUT"
-DEPS="openblas plplot libcjson"
+DEPS="openblas plplot libcjson sqlite3"
 CFLAGS="-g -O1 -std=c11 -D_DEFAULT_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fopenmp $(pkg-config --cflags $DEPS)"
 LIBS="$(pkg-config --libs $DEPS) -lm"
 targets=${*:-$(cd "$ROOT/fuzz" && ls fuzz_*_*.c | sed 's/\.c$//')}

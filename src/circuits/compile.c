@@ -13,8 +13,37 @@ static int hidden_units(const nnt_circuit_lnode *n) {
   return 1;
 }
 
-/* Fills the rows of node k (first-layer units u0.., second-layer row k). Every weight is a small
- * integer, so on {0,1} inputs the whole forward pass is exact in floating point.
+/* A layer's weights as (row, col, value) triplets, with its biases: the net is built sparse, so a
+ * big circuit never allocates its dense matrices. */
+typedef struct {
+  long n, cap;
+  int *row, *col;
+  double *val, *b;
+} coo;
+
+static void coo_init(coo *c, int out) {
+  memset(c, 0, sizeof *c);
+  c->b = nnt_xcalloc((size_t)out, sizeof(double));
+}
+
+static void put(coo *c, int r, int col, double v) {
+  if (c->n == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 1024;
+    c->row = nnt_xrealloc(c->row, sizeof(int) * (size_t)c->cap), c->col = nnt_xrealloc(c->col, sizeof(int) * (size_t)c->cap);
+    c->val = nnt_xrealloc(c->val, sizeof(double) * (size_t)c->cap);
+  }
+  c->row[c->n] = r, c->col[c->n] = col, c->val[c->n++] = v;
+}
+
+/* Appends the layer and empties c. */
+static void coo_emit(coo *c, nnt_smlp *net, int in, int out) {
+  nnt_smlp_add_coo(net, in, out, NNT_ACT_RELU, c->n, c->row, c->col, c->val, c->b);
+  free(c->row), free(c->col), free(c->val), free(c->b);
+}
+
+/* Emits the rows of node k (first-layer units u0.., second-layer row k). Every weight is a small
+ * integer, so on {0,1} inputs the whole forward pass is exact in floating point. Repeated fan-in
+ * entries add up (the triplets are summed), as the formulas' sums do.
  *   BUF      u = relu(x)                      out = relu(u)
  *   NOT      u = relu(1 - x)                  out = relu(u)
  *   CONSTc   u = relu(c)                      out = relu(u)
@@ -26,9 +55,7 @@ static int hidden_units(const nnt_circuit_lnode *n) {
  *   XOR_k    uj = relu(sum x - j), j = 0..k-1 (k >= 3)   out = relu(u0 + sum_j 2(-1)^j uj)
  *   XNOR     as XOR with out = relu(1 - ...)
  * One-input AND/OR/XOR are BUF, one-input NAND/NOR/XNOR are NOT. */
-static void fill_node(const nnt_circuit_lnode *n, int k, int u0, nnt_mlp_layer *A, nnt_mlp_layer *B) {
-  int in = A->in;
-  double *w = A->W + (size_t)u0 * in, *b = A->b + u0, *w2 = B->W + (size_t)k * B->in;
+static void fill_node(const nnt_circuit_lnode *n, int k, int u0, coo *A, coo *B) {
   nnt_circuit_gate_type t = n->type;
   int m = n->nin;
   if (m == 1 && (t == NNT_CIRCUIT_GATE_AND || t == NNT_CIRCUIT_GATE_OR || t == NNT_CIRCUIT_GATE_XOR)) t = NNT_CIRCUIT_GATE_BUF;
@@ -36,44 +63,44 @@ static void fill_node(const nnt_circuit_lnode *n, int k, int u0, nnt_mlp_layer *
   switch (t) {
     case NNT_CIRCUIT_GATE_CONST0:
     case NNT_CIRCUIT_GATE_CONST1:
-      b[0] = t == NNT_CIRCUIT_GATE_CONST1;
-      w2[u0] = 1;
+      A->b[u0] = t == NNT_CIRCUIT_GATE_CONST1;
+      put(B, k, u0, 1);
       break;
     case NNT_CIRCUIT_GATE_BUF:
-      w[n->in[0]] += 1;
-      w2[u0] = 1;
+      put(A, u0, n->in[0], 1);
+      put(B, k, u0, 1);
       break;
     case NNT_CIRCUIT_GATE_NOT:
-      w[n->in[0]] -= 1;
-      b[0] = 1;
-      w2[u0] = 1;
+      put(A, u0, n->in[0], -1);
+      A->b[u0] = 1;
+      put(B, k, u0, 1);
       break;
     case NNT_CIRCUIT_GATE_AND:
     case NNT_CIRCUIT_GATE_NAND:
-      for (int i = 0; i < m; i++) w[n->in[i]] += 1;
-      b[0] = -(m - 1);
-      if (t == NNT_CIRCUIT_GATE_AND) w2[u0] = 1;
-      else w2[u0] = -1, B->b[k] = 1;
+      for (int i = 0; i < m; i++) put(A, u0, n->in[i], 1);
+      A->b[u0] = -(m - 1);
+      if (t == NNT_CIRCUIT_GATE_AND) put(B, k, u0, 1);
+      else put(B, k, u0, -1), B->b[k] = 1;
       break;
     case NNT_CIRCUIT_GATE_OR:
     case NNT_CIRCUIT_GATE_NOR:
-      for (int i = 0; i < m; i++) w[n->in[i]] -= 1;
-      b[0] = 1;
-      if (t == NNT_CIRCUIT_GATE_NOR) w2[u0] = 1;
-      else w2[u0] = -1, B->b[k] = 1;
+      for (int i = 0; i < m; i++) put(A, u0, n->in[i], -1);
+      A->b[u0] = 1;
+      if (t == NNT_CIRCUIT_GATE_NOR) put(B, k, u0, 1);
+      else put(B, k, u0, -1), B->b[k] = 1;
       break;
     case NNT_CIRCUIT_GATE_XOR:
     case NNT_CIRCUIT_GATE_XNOR: {
       double sign = t == NNT_CIRCUIT_GATE_XOR ? 1 : -1;
       if (m == 2) {
-        w[n->in[0]] += 1, w[n->in[1]] -= 1;
-        w[in + n->in[0]] -= 1, w[in + n->in[1]] += 1;
-        w2[u0] = w2[u0 + 1] = sign;
+        put(A, u0, n->in[0], 1), put(A, u0, n->in[1], -1);
+        put(A, u0 + 1, n->in[0], -1), put(A, u0 + 1, n->in[1], 1);
+        put(B, k, u0, sign), put(B, k, u0 + 1, sign);
       } else {
         for (int j = 0; j < m; j++) {
-          for (int i = 0; i < m; i++) w[(size_t)j * in + n->in[i]] += 1;
-          b[j] = -j;
-          w2[u0 + j] = sign * (j == 0 ? 1 : (j % 2 ? -2 : 2));
+          for (int i = 0; i < m; i++) put(A, u0 + j, n->in[i], 1);
+          A->b[u0 + j] = -j;
+          put(B, k, u0 + j, sign * (j == 0 ? 1 : (j % 2 ? -2 : 2)));
         }
       }
       if (t == NNT_CIRCUIT_GATE_XNOR) B->b[k] = 1;
@@ -83,31 +110,39 @@ static void fill_node(const nnt_circuit_lnode *n, int k, int u0, nnt_mlp_layer *
   }
 }
 
-void nnt_circuit_compile(const nnt_circuit_layered *L, int correct, nnt_mlp *net) {
-  nnt_mlp_init(net);
+void nnt_circuit_compile_sparse(const nnt_circuit_layered *L, int correct, nnt_smlp *net) {
+  nnt_smlp_init(net);
   for (int l = 1; l <= L->depth; l++) {
     int nin = L->width[l - 1], nout = L->width[l], hid = 0;
     for (int k = 0; k < nout; k++) hid += hidden_units(&L->nodes[l][k]);
-    nnt_mlp_layer *A = nnt_mlp_add(net, nin, hid, NNT_ACT_RELU);
-    nnt_mlp_layer *B = nnt_mlp_add(net, hid, nout, NNT_ACT_RELU);
-    A = &net->layers[net->nlayers - 2]; /* nnt_mlp_add may have moved the array */
+    coo A, B;
+    coo_init(&A, hid), coo_init(&B, nout);
     for (int k = 0, u = 0; k < nout; k++) {
-      fill_node(&L->nodes[l][k], k, u, A, B);
+      fill_node(&L->nodes[l][k], k, u, &A, &B);
       u += hidden_units(&L->nodes[l][k]);
     }
+    coo_emit(&A, net, nin, hid), coo_emit(&B, net, hid, nout);
     if (correct && l < L->depth) { /* round(z) = relu(3z - 1) - relu(3z - 2), elementwise */
-      nnt_mlp_layer *C = nnt_mlp_add(net, nout, 2 * nout, NNT_ACT_RELU);
+      coo C, D;
+      coo_init(&C, 2 * nout), coo_init(&D, nout);
       for (int k = 0; k < nout; k++) {
-        C->W[(size_t)k * nout + k] = 3, C->b[k] = -1;
-        C->W[(size_t)(nout + k) * nout + k] = 3, C->b[nout + k] = -2;
+        put(&C, k, k, 3), C.b[k] = -1;
+        put(&C, nout + k, k, 3), C.b[nout + k] = -2;
+        put(&D, k, k, 1), put(&D, k, nout + k, -1);
       }
-      nnt_mlp_layer *D = nnt_mlp_add(net, 2 * nout, nout, NNT_ACT_RELU);
-      for (int k = 0; k < nout; k++) D->W[(size_t)k * 2 * nout + k] = 1, D->W[(size_t)k * 2 * nout + nout + k] = -1;
+      coo_emit(&C, net, nout, 2 * nout), coo_emit(&D, net, 2 * nout, nout);
     }
   }
 }
 
-nnt_circuit_verify_counts nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
+void nnt_circuit_compile(const nnt_circuit_layered *L, int correct, nnt_mlp *net) {
+  nnt_smlp s;
+  nnt_circuit_compile_sparse(L, correct, &s);
+  nnt_smlp_to_dense(net, &s);
+  nnt_smlp_free(&s);
+}
+
+nnt_circuit_verify_counts nnt_circuit_verify(const nnt_circuit *c, const nnt_smlp *net, int exhaustive_max,
                                       long samples, uint64_t seed) {
   nnt_circuit_verify_counts r = {0, 0, 0, 0, -1};
   int m = c->ninputs, o = c->noutputs;
@@ -137,7 +172,7 @@ nnt_circuit_verify_counts nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp
         for (int j = 0; j < o; j++) ref[(size_t)(w0 + k) * o + j] = (uint8_t)((YW[j] >> k) & 1);
       }
     }
-    nnt_mlp_forward_batch(net, nb, X, Y);
+    nnt_smlp_forward_batch(net, nb, X, Y);
     for (int v = 0; v < nb; v++) {
       int bad = 0;
       for (int j = 0; j < o; j++) {
@@ -171,11 +206,11 @@ int nnt_circuit_verify_run(const nnt_circuit_verify_cfg *cfg, nnt_circuit_verify
   int st = nnt_circuit_read(cfg->file, &res->c);
   if (st) return st;
   nnt_circuit_layer(&res->c, &res->L);
-  if (!cfg->net) nnt_circuit_compile(&res->L, cfg->correct, &res->net);
-  else if ((st = nnt_mlp_load(cfg->net, &res->net))) goto fail;
-  if (nnt_mlp_input_dim(&res->net) != res->c.ninputs || nnt_mlp_output_dim(&res->net) != res->c.noutputs) {
+  if (!cfg->net) nnt_circuit_compile_sparse(&res->L, cfg->correct, &res->net);
+  else if ((st = nnt_smlp_load(cfg->net, &res->net))) goto fail;
+  if (nnt_smlp_input_dim(&res->net) != res->c.ninputs || nnt_smlp_output_dim(&res->net) != res->c.noutputs) {
     st = nnt_fail(NNT_EINVAL, "%s: the net maps %d inputs to %d outputs, the circuit %d to %d", cfg->net,
-                  nnt_mlp_input_dim(&res->net), nnt_mlp_output_dim(&res->net), res->c.ninputs, res->c.noutputs);
+                  nnt_smlp_input_dim(&res->net), nnt_smlp_output_dim(&res->net), res->c.ninputs, res->c.noutputs);
     goto fail;
   }
   double t0 = nnt_now();
@@ -188,5 +223,5 @@ fail:
 }
 
 void nnt_circuit_verify_result_free(nnt_circuit_verify_result *res) {
-  nnt_mlp_free(&res->net), nnt_circuit_layered_free(&res->L), nnt_circuit_free(&res->c);
+  nnt_smlp_free(&res->net), nnt_circuit_layered_free(&res->L), nnt_circuit_free(&res->c);
 }

@@ -95,8 +95,11 @@ void nnt_circuit_layered_free(nnt_circuit_layered *L);
  * relu(3z - 1) - relu(3z - 2) follows every block but the last, as two more ReLU layers
  * (Lemma 3.3). Output j of the net is output bit j of the circuit, exactly 0 or 1. */
 void nnt_circuit_compile(const nnt_circuit_layered *L, int correct, nnt_mlp *net);
+/* The same net built sparse (CSR, nnt_mlp.h) without the dense matrices: what verify evaluates;
+ * nnt_circuit_compile is this expanded to dense. */
+void nnt_circuit_compile_sparse(const nnt_circuit_layered *L, int correct, nnt_smlp *net);
 
-/* Compares the net's own batched forward pass with direct evaluation: every input when
+/* Compares the net's sparse batched forward pass with direct evaluation: every input when
  * ninputs <= exhaustive_max (checked = 2^ninputs), else `samples` uniform random inputs drawn
  * from (seed, stream 0). Counts input vectors with any output differing from the circuit's bit
  * (the net must give exactly 0.0 or 1.0). */
@@ -107,11 +110,11 @@ typedef struct {
   long first_bad;     /* index of the first mismatching vector in enumeration order, -1 if none */
 } nnt_circuit_verify_counts;
 
-nnt_circuit_verify_counts nnt_circuit_verify(const nnt_circuit *c, const nnt_mlp *net, int exhaustive_max,
+nnt_circuit_verify_counts nnt_circuit_verify(const nnt_circuit *c, const nnt_smlp *net, int exhaustive_max,
                                       long samples, uint64_t seed);
 
 /* The verification experiment (nnt circuit verify): reads `file`, layers it, compiles it (with
- * correction layers when `correct`) or loads the nnt-mlp `net`, checks the net's shape and then
+ * correction layers when `correct`) or loads the `net` file (nnt-mlp or nnt-mlp-sparse), checks the net's shape and then
  * compares it with direct evaluation (nnt_circuit_verify). The result owns the circuit, its
  * layering and the net. */
 typedef struct {
@@ -119,6 +122,7 @@ typedef struct {
   int correct, exhaustive_max;
   long samples;
   uint64_t seed;
+  int format; /* nnt circuit compile's file: 0 auto (dense up to 10^6 parameters), 1 dense, 2 sparse */
 } nnt_circuit_verify_cfg;
 
 void nnt_circuit_verify_cfg_default(nnt_circuit_verify_cfg *cfg, int quick);
@@ -126,7 +130,7 @@ void nnt_circuit_verify_cfg_default(nnt_circuit_verify_cfg *cfg, int quick);
 typedef struct {
   nnt_circuit c;
   nnt_circuit_layered L;
-  nnt_mlp net;
+  nnt_smlp net;
   nnt_circuit_verify_counts counts;
   double seconds; /* of the comparison */
 } nnt_circuit_verify_result;

@@ -159,7 +159,10 @@ static int bounds_circuit(const cli_common *co, const char *file, report *r, dou
   nnt_mlp net;
   nnt_mlp_init(&net);
   nnt_circuit_compile(&L, 1, &net);
-  nnt_circuit_verify_counts v = nnt_circuit_verify(&c, &net, 16, 20000, co->seed);
+  nnt_smlp sp;
+  nnt_smlp_from_dense(&sp, &net);
+  nnt_circuit_verify_counts v = nnt_circuit_verify(&c, &sp, 16, 20000, co->seed);
+  nnt_smlp_free(&sp);
   nnt_mlp_stats s = nnt_mlp_stats_of(&net);
   double lam = nnt_circuit_net_lambda(&net, c.ninputs, co->seed);
   /* p of the dense architecture F_{W,d}: input m, hidden width W, output width of the last layer */

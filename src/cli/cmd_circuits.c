@@ -20,15 +20,19 @@ static int begin_threads(const cli_common *co) {
 
 static void verify_defaults(void *cfg, int quick) { nnt_circuit_verify_cfg_default(cfg, quick); }
 
+static const char *const net_formats[] = {"auto", "dense", "sparse", NULL};
 static const cli_opt compile_opts[] = {
     CLI_FLAG("correct", nnt_circuit_verify_cfg, correct, "insert correction layers (Definition D.1) between circuit layers"),
+    CLI_CHOICE("format", nnt_circuit_verify_cfg, format, net_formats,
+               "file format: nnt-mlp (dense), nnt-mlp-sparse, or auto (dense up to 10^6 parameters)"),
     {0}};
 static const cli_cmd compile_cmd = {
     .name = "circuit compile",
     .example = "nnt circuit compile examples/circuits/fulladder.bench --correct --out fulladder.json",
     .args = "FILE",
     .about = "Writes the ReLU net of Lemma B.1 (two ReLU layers per circuit layer) as an nnt-mlp JSON file\n"
-             "(--out NET, required); --correct inserts the rounding layers of Lemma 3.3 between blocks.\n" FORMATS,
+             "(--out NET, required); --correct inserts the rounding layers of Lemma 3.3 between blocks.\n"
+             "Big nets are written sparse (nnt-mlp-sparse: compressed rows, docs/core.md) unless --format dense.\n" FORMATS,
     .opts = compile_opts,
     .cfg_size = sizeof(nnt_circuit_verify_cfg),
     .defaults = verify_defaults,
@@ -45,25 +49,36 @@ static int cmd_compile(int argc, char **argv) {
   if (!a.co.out) return nnt_fail(NNT_EINVAL, "--out NET is required (the file the net is written to)");
   nnt_circuit c;
   nnt_circuit_layered L;
-  nnt_mlp net;
+  nnt_smlp net;
   if ((st = nnt_circuit_read(a.pos[0], &c))) return st;
   nnt_circuit_layer(&c, &L);
-  nnt_circuit_compile(&L, cfg.correct, &net);
+  nnt_circuit_compile_sparse(&L, cfg.correct, &net);
+  nnt_mlp_stats s = nnt_smlp_stats_of(&net);
+  int dense = cfg.format == 1 || (cfg.format == 0 && s.params <= 1000000);
   const char *out = a.co.out;
   a.co.out = NULL; /* --out names a file here, not a folder */
-  if (!(st = cli_begin(&a.co))) st = nnt_mlp_save(&net, out);
+  if (!(st = cli_begin(&a.co))) {
+    if (dense) {
+      nnt_mlp d;
+      nnt_smlp_to_dense(&d, &net);
+      st = nnt_mlp_save(&d, out);
+      nnt_mlp_free(&d);
+    } else {
+      st = nnt_smlp_save(&net, out);
+    }
+  }
   if (!st) {
     cli_circuit_print(a.pos[0], &c, &L);
     cli_circuit_print_net(&net, cfg.correct);
-    printf("wrote %s\n", out);
+    printf("wrote %s (%s)\n", out, dense ? "nnt-mlp" : "nnt-mlp-sparse");
   }
-  nnt_mlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+  nnt_smlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   return st;
 }
 
 static const cli_opt verify_opts[] = {
     CLI_FLAG("correct", nnt_circuit_verify_cfg, correct, "insert correction layers (Definition D.1) between circuit layers"),
-    CLI_STR("net", nnt_circuit_verify_cfg, net, "an nnt-mlp file to verify instead of the compiled net"),
+    CLI_STR("net", nnt_circuit_verify_cfg, net, "an nnt-mlp or nnt-mlp-sparse file to verify instead of the compiled net"),
     CLI_LONG("samples", nnt_circuit_verify_cfg, samples, 1, 1e9, "random inputs beyond the exhaustive limit"),
     CLI_INT("exhaustive-max", nnt_circuit_verify_cfg, exhaustive_max, 0, 30, "check all 2^m inputs when m <= K"),
     {0}};
@@ -277,24 +292,24 @@ int tour_circuits(cli_tour *t) {
   cli_tour_printf(t, "## Circuits → ReLU nets (seed 000, Lemma 3.2 / B.1, Lemma 3.3)\n\n"
                   "An 8-bit ripple-carry adder (%d inputs, %d outputs, %ld gates) layered to depth q = %d, "
                   "width r = %d, size s = %ld (%ld ID gates inserted), compiled to a ReLU net and checked against "
-                  "direct evaluation on every one of its 2^16 inputs (the net's own batched forward pass; "
+                  "direct evaluation on every one of its 2^16 inputs (the net's sparse batched forward pass; "
                   "`nnt circuit verify examples/circuits/adder10.bench` does the same for 2^20):\n\n"
                   "| net | layers | hidden nodes | params | nonzero | ‖θ‖₁ | inputs checked | mismatches | time (s) |\n"
                   "|---|---|---|---|---|---|---|---|---|\n",
                   c.ninputs, c.noutputs, L.orig_gates, L.depth, L.width_max, L.size, L.id_gates);
   long checked = 0, mismatches = 0;
   for (int k = 0; k < 2; k++) {
-    nnt_mlp net;
-    nnt_circuit_compile(&L, k, &net);
+    nnt_smlp net;
+    nnt_circuit_compile_sparse(&L, k, &net);
     double t0 = nnt_now();
     nnt_circuit_verify_counts r = nnt_circuit_verify(&c, &net, 20, 0, t->seed);
-    nnt_mlp_stats s = nnt_mlp_stats_of(&net);
+    nnt_mlp_stats s = nnt_smlp_stats_of(&net);
     cli_tour_printf(t, "| %s | %d | %ld | %ld | %ld | %.0f | %ld | %s%ld | %.2f |\n",
                     k ? "with correction layers" : "Lemma B.1", s.layers, s.hidden_units, s.params, s.nonzero_params,
                     s.l1_norm, r.checked, r.mismatches ? "**FAIL** " : "", r.mismatches, nnt_now() - t0);
     cli_tour_checks(t, !r.mismatches, !!r.mismatches);
     checked = r.checked, mismatches += r.mismatches;
-    nnt_mlp_free(&net);
+    nnt_smlp_free(&net);
   }
   nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   nnt_circuit_margin_cfg cfg;

@@ -13,8 +13,8 @@ void cli_circuit_print(const char *file, const nnt_circuit *c, const nnt_circuit
          c->ninputs, c->noutputs, L->orig_gates, L->depth, L->width_max, L->size, L->id_gates);
 }
 
-void cli_circuit_print_net(const nnt_mlp *net, int correct) {
-  nnt_mlp_stats s = nnt_mlp_stats_of(net);
+void cli_circuit_print_net(const nnt_smlp *net, int correct) {
+  nnt_mlp_stats s = nnt_smlp_stats_of(net);
   printf("net: correct=%d layers=%d nodes=%ld max_width=%d params=%ld nonzero=%ld l1_norm=%.17g max_abs=%g\n", correct,
          s.layers, s.hidden_units, s.max_width, s.params, s.nonzero_params, s.l1_norm, s.max_abs);
 }

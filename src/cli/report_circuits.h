@@ -6,7 +6,8 @@
 #include "nnt_circuits.h"
 
 void cli_circuit_print(const char *file, const nnt_circuit *c, const nnt_circuit_layered *L);
-void cli_circuit_print_net(const nnt_mlp *net, int correct);
+/* Sizes of the dense form (params counts every weight of the dense matrices), nonzeros stored. */
+void cli_circuit_print_net(const nnt_smlp *net, int correct);
 /* Console lines, out/margins.csv, margins.png and run.json of a circuit's per-input margins. */
 int cli_circuit_margin_report(const cli_common *co, const nnt_circuit_margin_cfg *cfg,
                               const nnt_circuit_margin_result *res, double seconds);

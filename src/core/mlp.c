@@ -216,6 +216,14 @@ int nnt_mlp_load(const char *path, nnt_mlp *out) {
   const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(j, "format");
   const cJSON *ver = cJSON_GetObjectItemCaseSensitive(j, "version");
   const cJSON *layers = cJSON_GetObjectItemCaseSensitive(j, "layers");
+  if (cJSON_IsString(fmt) && !strcmp(fmt->valuestring, "nnt-mlp-sparse")) { /* its own loader checks it */
+    cJSON_Delete(j);
+    nnt_smlp s;
+    if ((st = nnt_smlp_load(path, &s))) return st;
+    nnt_smlp_to_dense(out, &s);
+    nnt_smlp_free(&s);
+    return NNT_OK;
+  }
   if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "nnt-mlp")) {
     st = nnt_fail(NNT_EFORMAT, "%s: \"format\" must be \"nnt-mlp\"", path);
   } else if (!cJSON_IsNumber(ver) || ver->valuedouble != 1.0) {

@@ -61,7 +61,55 @@ void nnt_mlp_forward_trace(const nnt_mlp *m, const double *x, double **acts);
 nnt_mlp_stats nnt_mlp_stats_of(const nnt_mlp *m);
 
 int nnt_mlp_save(const nnt_mlp *m, const char *path);
-/* NNT_EIO / NNT_EFORMAT ("file: layers[2].W: ...") on failure; m is untouched then. */
+/* NNT_EIO / NNT_EFORMAT ("file: layers[2].W: ...") on failure; m is untouched then. Reads the
+ * sparse format below too (expanded to dense W). */
 int nnt_mlp_load(const char *path, nnt_mlp *m);
+
+/* ---- The same networks stored sparse: compressed rows (CSR) per layer ----
+ * Constructions are mostly zeros (a compiled 32 x 32 multiplier: 0.14% of its dense weights), so
+ * they are built and evaluated in this form without ever allocating the dense matrices. Within a
+ * row the columns are strictly increasing and no stored value is 0; the forward pass sums
+ * b + w_1 x_1 + w_2 x_2 + ... in column order, as the dense nnt_mlp_forward does, so both give
+ * the same bits. File format ("nnt-mlp-sparse" version 1, docs/core.md):
+ *   {"format": "nnt-mlp-sparse", "version": 1,
+ *    "layers": [{"activation": "relu", "in": 3, "out": 2, "row_start": [0, 2, 3],
+ *                "col": [0, 2, 1], "val": [1, -1, 2], "b": [0, 1]}, ...]} */
+typedef struct {
+  int in, out;
+  nnt_act act;
+  long nnz;
+  long *row_start; /* [out + 1]: row o holds entries row_start[o] .. row_start[o+1]-1 */
+  int *col;        /* [nnz] */
+  double *val;     /* [nnz] */
+  double *b;       /* [out] */
+} nnt_smlp_layer;
+
+typedef struct {
+  int nlayers, cap;
+  nnt_smlp_layer *layers;
+} nnt_smlp;
+
+void nnt_smlp_init(nnt_smlp *m);
+void nnt_smlp_free(nnt_smlp *m);
+/* Appends a layer from n (row, col, value) triplets in any order (duplicates are summed in the
+ * order given, zeros dropped) and biases b[out] (NULL: zero); all copied. Aborts on an index out
+ * of range (a construction's bug, not bad input). Returns the layer. */
+nnt_smlp_layer *nnt_smlp_add_coo(nnt_smlp *m, int in, int out, nnt_act act, long n, const int *row, const int *col,
+                                 const double *val, const double *b);
+void nnt_smlp_from_dense(nnt_smlp *dst, const nnt_mlp *src);
+void nnt_smlp_to_dense(nnt_mlp *dst, const nnt_smlp *src);
+int nnt_smlp_input_dim(const nnt_smlp *m);
+int nnt_smlp_output_dim(const nnt_smlp *m);
+/* Parameters the dense form would store (in*out + out per layer, the count papers use), stored
+ * nonzeros, L1 norm and largest magnitude: equal to nnt_mlp_stats_of of the dense form. */
+nnt_mlp_stats nnt_smlp_stats_of(const nnt_smlp *m);
+/* Y[B, out] for inputs X[B, in]: inputs go through in chunks, each kept feature-major so every
+ * stored weight updates a contiguous run of inputs (vectorised); same bits as nnt_mlp_forward on
+ * each row. */
+void nnt_smlp_forward_batch(const nnt_smlp *m, int B, const double *X, double *Y);
+int nnt_smlp_save(const nnt_smlp *m, const char *path);
+/* Reads "nnt-mlp-sparse" or the dense "nnt-mlp" (compressed on load). NNT_EIO / NNT_EFORMAT with
+ * "file: layers[1].col[7]: ..." on any malformed or inconsistent array; m is untouched then. */
+int nnt_smlp_load(const char *path, nnt_smlp *m);
 
 #endif

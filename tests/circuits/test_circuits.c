@@ -121,12 +121,12 @@ static void test_three_formats(void) {
     }
     for (int corr = 0; corr < 2; corr++) {
       nnt_circuit_layered L;
-      nnt_mlp net;
+      nnt_smlp net;
       nnt_circuit_layer(&c[f], &L);
-      nnt_circuit_compile(&L, corr, &net);
+      nnt_circuit_compile_sparse(&L, corr, &net);
       nnt_circuit_verify_counts r = nnt_circuit_verify(&c[f], &net, 20, 0, 1);
       CHECK(r.exhaustive && r.checked == 8 && r.mismatches == 0 && r.max_abs_err == 0);
-      nnt_mlp_free(&net), nnt_circuit_layered_free(&L);
+      nnt_smlp_free(&net), nnt_circuit_layered_free(&L);
     }
     nnt_circuit_free(&c[f]);
   }
@@ -169,12 +169,23 @@ static void test_random_circuits(void) {
       CHECK(y1 == y2);
     }
     for (int corr = 0; corr < 2; corr++) {
-      nnt_mlp net;
-      nnt_circuit_compile(&L, corr, &net);
+      nnt_smlp net;
+      nnt_circuit_compile_sparse(&L, corr, &net);
       CHECK(net.nlayers == 2 * q + (corr ? 2 * (q - 1) : 0));
       nnt_circuit_verify_counts res = nnt_circuit_verify(&c, &net, 20, 0, 1);
       CHECK(res.mismatches == 0 && res.checked == (1L << m));
-      nnt_mlp_free(&net);
+      /* the dense form's own batched forward (dgemm / its compressed rows) gives the same numbers */
+      nnt_mlp dense;
+      nnt_circuit_compile(&L, corr, &dense);
+      int B = 1 << m;
+      double *X = nnt_xmalloc(sizeof(double) * (size_t)B * m), Yd[256], Ys[256];
+      for (int v = 0; v < B; v++)
+        for (int i = 0; i < m; i++) X[(size_t)v * m + i] = (v >> i) & 1;
+      nnt_mlp_forward_batch(&dense, B, X, Yd);
+      nnt_smlp_forward_batch(&net, B, X, Ys);
+      CHECK(!memcmp(Yd, Ys, sizeof(double) * (size_t)B));
+      free(X);
+      nnt_mlp_free(&dense), nnt_smlp_free(&net);
     }
     nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   }

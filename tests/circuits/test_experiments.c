@@ -30,22 +30,24 @@ static void test_verify(const char *fa) {
   nnt_circuit_verify_result r;
   CHECK(nnt_circuit_verify_run(&cfg, &r) == 0);
   CHECK(r.counts.exhaustive && r.counts.checked == 8 && r.counts.mismatches == 0);
+  nnt_mlp net; /* the dense form, for the single-input forward and the margins */
+  nnt_smlp_to_dense(&net, &r.net);
   /* the net's outputs are the circuit's bits on every input (direct evaluation here) */
   for (int v = 0; v < 8; v++) {
     uint8_t xb[3], yb[2];
     double x[3], y[2];
     for (int i = 0; i < 3; i++) xb[i] = (v >> i) & 1, x[i] = xb[i];
     nnt_circuit_eval(&r.c, xb, yb);
-    nnt_mlp_forward(&r.net, x, y);
+    nnt_mlp_forward(&net, x, y);
     CHECK(y[0] == yb[0] && y[1] == yb[1]);
   }
   /* the certified margin: the smallest bound over all 8 inputs and both outputs, each read z -> 2z - 1 */
   long count;
-  double cert = nnt_circuit_margin_certified(&r.net, 3, 1, &count), ref = INFINITY;
+  double cert = nnt_circuit_margin_certified(&net, 3, 1, &count), ref = INFINITY;
   for (int j = 0; j < 2; j++) {
     nnt_mlp h;
     nnt_mlp_init(&h);
-    nnt_mlp_copy(&h, &r.net);
+    nnt_mlp_copy(&h, &net);
     nnt_mlp_layer *H = nnt_mlp_add(&h, 2, 1, NNT_ACT_IDENTITY);
     H->W[j] = 2, H->b[0] = -1;
     for (int v = 0; v < 8; v++) {
@@ -57,7 +59,8 @@ static void test_verify(const char *fa) {
     nnt_mlp_free(&h);
   }
   CHECK(count == 8 && cert == ref && cert > 0);
-  CHECK(nnt_circuit_net_lambda(&r.net, 3, 1) >= sqrt(3)); /* the input 111 itself */
+  CHECK(nnt_circuit_net_lambda(&net, 3, 1) >= sqrt(3)); /* the input 111 itself */
+  nnt_mlp_free(&net);
   nnt_circuit_verify_result_free(&r);
   cfg.file = "/nonexistent.bench";
   CHECK(nnt_circuit_verify_run(&cfg, &r) == NNT_EIO);

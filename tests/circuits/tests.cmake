@@ -81,3 +81,29 @@ nnt_cli_test(circuit_no_sub 2 "missing subcommand" circuit)
 add_test(NAME cli/circuit_learn_kill_resume
          COMMAND sh ${NNT_SRC_DIR}/tests/circuits/kill_resume.sh ${NNT_EXE} ${EX}/compare4.aag ${CMAKE_BINARY_DIR}/circuit-learn-kill)
 set_tests_properties(cli/circuit_learn_kill_resume PROPERTIES LABELS cli TIMEOUT 300)
+# The array multipliers (scripts/gen_multiplier.py): direct evaluation and the compiled nets (sparse
+# forward, with and without correction layers) against integer multiplication.
+add_executable(circuits_check_multiplier ${NNT_SRC_DIR}/tests/circuits/check_multiplier.c)
+target_link_libraries(circuits_check_multiplier PRIVATE nnt_circuits m)
+target_include_directories(circuits_check_multiplier PRIVATE ${NNT_SRC_DIR}/tests)
+add_test(NAME circuits/multiplier16 COMMAND circuits_check_multiplier ${EX}/mul16.bench 16 10000)
+add_test(NAME circuits/multiplier32 COMMAND circuits_check_multiplier ${EX}/mul32.bench 32 20000)
+set_tests_properties(circuits/multiplier16 PROPERTIES LABELS unit)
+set_tests_properties(circuits/multiplier32 PROPERTIES LABELS "unit;slow")
+# 32 x 32 (6,000 gates, a 155 M-parameter dense net) on 10^5 random inputs through the CLI
+nnt_cli_test(circuit_verify_mul32 0 "inputs=64 outputs=64 gates=5888.*params=155399504 nonzero=218812.*inputs_checked=100000 mismatches=0 mode=random"
+             circuit verify ${EX}/mul32.bench)
+set_tests_properties(cli/circuit_verify_mul32 PROPERTIES LABELS "cli;slow")
+# sparse files: compile, reload and verify (with corrections); auto picks sparse above 10^6 parameters
+add_test(NAME cli/circuit_compile_sparse_roundtrip
+         COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --correct --format sparse --out $2 | grep -q 'nnt-mlp-sparse' && grep -q '\"format\": \"nnt-mlp-sparse\"' $2 && $0 circuit verify $1 --net $2 | grep -q 'mismatches=0 mode=exhaustive'"
+                 ${NNT_EXE} ${EX}/adder10.bench ${CMAKE_BINARY_DIR}/circuit-adder10-sparse.json)
+set_tests_properties(cli/circuit_compile_sparse_roundtrip PROPERTIES LABELS "cli;slow")
+add_test(NAME cli/circuit_compile_auto_sparse
+         COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --out $2 | grep -q 'wrote .* (nnt-mlp-sparse)' && $0 circuit verify $1 --net $2 --samples 2000 | grep -q 'mismatches=0 mode=random'"
+                 ${NNT_EXE} ${EX}/mul16.bench ${CMAKE_BINARY_DIR}/circuit-mul16.json)
+set_tests_properties(cli/circuit_compile_auto_sparse PROPERTIES LABELS cli)
+nnt_cli_test(circuit_compile_bad_format 2 "--format" circuit compile ${EX}/mux4.blif --format csr --out x.json)
+# a malformed sparse net: one line naming the array, exit 2
+nnt_cli_test(circuit_bad_sparse_net 2 "bad_sparse.json: layers\\[0\\].col\\[1\\]: columns must increase within row 0"
+             circuit verify ${EX}/fulladder.bench --net ${BAD}/bad_sparse.json)
