@@ -1,6 +1,9 @@
-/* Verilog circuit FILEs through yosys: synth -flatten, aigmap, write_aiger -ascii -map, run in a
- * private temporary folder with yosys's log captured there; the map file names every AIGER input
- * and output after its Verilog port bit. Running a program is I/O, so this lives in the CLI. */
+/* Verilog circuit FILEs through yosys: synth -flatten, then write_blif, run in a private temporary
+ * folder with yosys's log captured there. BLIF rather than AIGER: yosys's BLIF lists the ports in
+ * declaration order, least significant bit first, under their Verilog names (a[0]), constant
+ * outputs included, while its AIGER orders inputs by use and its map file omits constant outputs;
+ * and without aigmap the gates of ABC's library (XOR, MUX, ...) give shallower nets. Running a
+ * program is I/O, so this lives in the CLI. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,10 +13,11 @@
 #include <unistd.h>
 
 #include "nnt_error.h"
+#include "nnt_circuits.h"
 #include "nnt_file.h"
 #include "verilog_circuits.h"
 
-static const char *const created[] = {"script.ys", "yosys.log", "design.aag", "design.map"};
+static const char *const created[] = {"script.ys", "yosys.log", "design.blif"};
 
 static int is_verilog(const char *path) {
   const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
@@ -44,68 +48,49 @@ void cli_circuit_close(cli_circuit_src *s) {
   s->dir[0] = 0;
 }
 
-/* Appends "name[lo..hi] " runs of the map file's lines of `kind` ("input"/"output") to *buf. */
-static int map_ports(const char *map, size_t len, const char *kind, char **buf, size_t *n, size_t *cap, int *count) {
-  char prev[256] = "";
-  long lo = 0, hi = -2, idx = 0;
-  const char *p = map, *end = map + len;
-  *count = 0;
-  for (;;) {
-    char name[256] = "";
-    long i = -1, bit = 0;
-    int more = p < end;
-    if (more) {
-      const char *nl = memchr(p, '\n', (size_t)(end - p));
-      char line[512], k[16];
-      size_t l = (size_t)((nl ? nl : end) - p);
-      snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line ? l : sizeof line - 1), p);
-      p = nl ? nl + 1 : end;
-      if (sscanf(line, "%15s %ld %ld %255s", k, &i, &bit, name) != 4) {
-        if (line[0]) return nnt_fail(NNT_EFORMAT, "yosys wrote an unexpected map line '%s'", line);
-        continue;
-      }
-      if (strcmp(k, kind)) continue;
-      if (i != idx++) return nnt_fail(NNT_EFORMAT, "yosys's map lists %s %ld out of order", kind, i);
-      (*count)++;
-      if (!strcmp(name, prev) && bit == hi + 1) {
-        hi = bit;
-        continue;
-      }
+/* Appends the names of gates idx[0..n) to buf, runs base[k] base[k+1] .. base[m] as base[k..m]. */
+static void name_runs(const nnt_circuit *c, const int *idx, int n, char *buf, size_t cap) {
+  size_t len = strlen(buf);
+  for (int i = 0; i < n && len < cap; ) {
+    const char *nm = c->gates[idx[i]].name, *br = strrchr(nm, '[');
+    int j = i + 1;
+    long lo = br ? strtol(br + 1, NULL, 10) : 0;
+    size_t bl = br ? (size_t)(br - nm) : 0;
+    char next[32];
+    while (br && j < n) { /* the run continues while the next name is base[lo + (j - i)] */
+      snprintf(next, sizeof next, "[%ld]", lo + (j - i));
+      const char *o = c->gates[idx[j]].name;
+      if (strncmp(o, nm, bl) || strcmp(o + bl, next)) break;
+      j++;
     }
-    if (prev[0]) { /* flush the run prev[lo..hi] */
-      if (*cap - *n < sizeof prev + 64) *buf = nnt_xrealloc(*buf, *cap = 2 * *cap + sizeof prev + 64);
-      if (lo == 0 && hi == 0) *n += (size_t)snprintf(*buf + *n, *cap - *n, " %s", prev);
-      else if (lo == hi) *n += (size_t)snprintf(*buf + *n, *cap - *n, " %s[%ld]", prev, lo);
-      else *n += (size_t)snprintf(*buf + *n, *cap - *n, " %s[%ld..%ld]", prev, lo, hi);
-    }
-    if (!more) return NNT_OK;
-    snprintf(prev, sizeof prev, "%s", name);
-    lo = hi = bit;
+    if (j - i > 1) len += (size_t)snprintf(buf + len, cap - len, " %.*s[%ld..%ld]", (int)bl, nm, lo, lo + (j - i - 1));
+    else len += (size_t)snprintf(buf + len, cap - len, " %s", nm);
+    i = j;
   }
 }
 
-static int read_ports(cli_circuit_src *s) {
-  char path[1200], *map;
-  size_t len, n = 0, cap = 256;
-  int nin, nout;
-  snprintf(path, sizeof path, "%s/design.map", s->dir);
-  int st = nnt_file_read(path, (size_t)1 << 28, &map, &len);
+/* Reads the synthesised BLIF once, up front: a malformed file is reported under the user's name
+ * before any work, and the net's bits get their Verilog names. */
+static int read_ports(cli_circuit_src *s, const char *file) {
+  char *text, label[1100];
+  size_t len;
+  nnt_circuit c;
+  int st = nnt_file_read(s->blif, (size_t)1 << 31, &text, &len);
   if (st) return st;
-  char *buf = nnt_xmalloc(cap);
-  buf[0] = 0;
-  if (!(st = map_ports(map, len, "input", &buf, &n, &cap, &nin))) {
-    char *in = buf;
-    buf = nnt_xmalloc(cap = 256), n = 0, buf[0] = 0;
-    if (!(st = map_ports(map, len, "output", &buf, &n, &cap, &nout))) {
-      char xs[32], ys[32];
-      snprintf(xs, sizeof xs, nin > 1 ? "x0..x%d" : "x0", nin - 1), snprintf(ys, sizeof ys, nout > 1 ? "y0..y%d" : "y0", nout - 1);
-      int w = snprintf(s->ports, sizeof s->ports, "%s =%s, %s =%s", xs, in, ys, buf);
-      if (w >= (int)sizeof s->ports) memcpy(s->ports + sizeof s->ports - 4, "...", 4);
-    }
-    free(in);
-  }
-  free(buf), free(map);
-  return st;
+  snprintf(label, sizeof label, "%s (yosys's BLIF)", file);
+  st = nnt_circuit_parse_blif(text, len, label, &c);
+  free(text);
+  if (st) return st;
+  char *b = s->ports;
+  size_t cap = sizeof s->ports;
+  snprintf(b, cap, c.ninputs > 1 ? "x0..x%d =" : c.ninputs ? "x0 =" : "no inputs", c.ninputs - 1);
+  name_runs(&c, c.inputs, c.ninputs, b, cap);
+  size_t n = strlen(b);
+  snprintf(b + n, cap - n, c.noutputs > 1 ? ", y0..y%d =" : ", y0 =", c.noutputs - 1);
+  name_runs(&c, c.outputs, c.noutputs, b, cap);
+  if (strlen(b) >= cap - 1) memcpy(b + cap - 4, "...", 4);
+  nnt_circuit_free(&c);
+  return NNT_OK;
 }
 
 /* The first line of the log holding `key`, with the absolute design path shortened to `file`. */
@@ -145,7 +130,10 @@ static int run_yosys(const char *exe, cli_circuit_src *s, const char *abs, const
   text[len] = 0;
   char line[1024];
   if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
-    if (log_line(text, "ERROR:", abs, file, line, sizeof line)) st = nnt_fail(NNT_EFORMAT, "yosys: %s", line);
+    if (strstr(text, "ERROR: Assertion failed: selection is not empty: t:$_*DFF*"))
+      st = nnt_fail(NNT_EFORMAT, "%s: the design keeps flip-flops or latches after synthesis; only combinational "
+                    "logic compiles to a net", file);
+    else if (log_line(text, "ERROR:", abs, file, line, sizeof line)) st = nnt_fail(NNT_EFORMAT, "yosys: %s", line);
     else if (WIFSIGNALED(ws)) st = nnt_fail(NNT_EIO, "yosys was killed by signal %d", WTERMSIG(ws));
     else st = nnt_fail(NNT_EIO, "yosys failed with exit status %d and no ERROR line", WEXITSTATUS(ws));
   } else {
@@ -188,18 +176,18 @@ int cli_circuit_open(const char *file, const char *top, cli_circuit_src *s) {
   char script[512];
   const char *sel = top ? "-top " : "-auto-top";
   snprintf(script, sizeof script,
-           "hierarchy -check %s%s\nsynth -flatten %s%s\naigmap\nwrite_aiger -ascii -map design.map design.aag\n", sel,
-           top ? top : "", sel, top ? top : "");
+           "hierarchy -check %s%s\nsynth -flatten %s%s\nselect -assert-none t:$_*DFF* t:$_DLATCH* t:$_SR_*\n"
+           "write_blif design.blif\n", sel, top ? top : "", sel, top ? top : "");
   char path[1200];
   snprintf(path, sizeof path, "%s/script.ys", s->dir);
   FILE *f = fopen(path, "w");
   int st = f && fputs(script, f) >= 0 ? NNT_OK : nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
   if (f && fclose(f) && !st) st = nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
   if (!st) st = run_yosys(exe, s, abs, file);
-  if (!st) st = read_ports(s);
+  snprintf(s->blif, sizeof s->blif, "%s/design.blif", s->dir);
+  if (!st) st = read_ports(s, file);
   if (st) return cli_circuit_close(s), st;
-  snprintf(s->aag, sizeof s->aag, "%s/design.aag", s->dir);
-  s->path = s->aag;
+  s->path = s->blif;
   return NNT_OK;
 }
 

@@ -1,15 +1,15 @@
 /* verilog_circuits.h — circuit FILEs of nnt circuit and bounds sm --circuit: a Verilog design
- * (.v, .sv) is synthesised by yosys (an optional external program) into AIGER in a private
- * temporary folder, which the circuits area's readers then read like any .aag file. */
+ * (.v, .sv) is synthesised by yosys (an optional external program) into BLIF in a private
+ * temporary folder, which the circuits area's readers then read like any .blif file. */
 #ifndef VERILOG_CIRCUITS_H
 #define VERILOG_CIRCUITS_H
 
 typedef struct {
-  const char *path; /* the file the readers read: FILE itself, or the synthesised .aag */
+  const char *path; /* the file the readers read: FILE itself, or the synthesised .blif */
   char dir[1024];   /* the temporary folder ("" when FILE is not Verilog) */
-  char aag[1200];   /* the synthesised .aag inside dir */
+  char blif[1200];  /* the synthesised .blif inside dir */
   char top[256];    /* the synthesised top module */
-  char ports[2048]; /* "x0..x15 = a[0..7] b[0..7], y0..y15 = p[0..15]": net bits -> Verilog bits */
+  char ports[2048]; /* "x0..x15 = a[0..7] b[0..7], y0..y15 = p[0..15]": net bits, Verilog names */
   char version[128]; /* yosys's version line */
 } cli_circuit_src;
 

@@ -123,7 +123,7 @@ if(NNT_YOSYS)
   nnt_cli_test(circuit_verilog_top 0 "top=alu8 .*mismatches=0" circuit verify ${EX}/alu8.v --top alu8)
   nnt_cli_test(circuit_verilog_bad_top 2 "yosys: ERROR: Module .nope. not found" circuit verify ${EX}/alu8.v --top nope)
   nnt_cli_test(circuit_verilog_top_name 2 "--top: .a.b. is not a Verilog module name" circuit verify ${EX}/alu8.v --top a.b)
-  nnt_cli_test(circuit_verilog_margin 0 "verilog: top=cmp16.*margin compiled" circuit margin ${EX}/cmp16.v --quick --inputs 4
+  nnt_cli_test(circuit_verilog_margin 0 "verilog: top=cmp16.*margin compiled" circuit margin ${EX}/cmp16.v --quick --inputs 2
                --out ${CMAKE_BINARY_DIR}/circuit-verilog-margin)
   nnt_cli_test(circuit_verilog_bounds 0 "verilog: top=cmp16" bounds sm --circuit ${EX}/cmp16.v --quick
                --out ${CMAKE_BINARY_DIR}/circuit-verilog-bounds)
