@@ -45,7 +45,8 @@ static const cli_opt compile_opts[] = {
     {0}};
 static const cli_cmd compile_cmd = {
     .name = "circuit compile",
-    .example = "nnt circuit compile examples/circuits/fulladder.bench --correct --out fulladder.json",
+    .example = "nnt circuit compile examples/circuits/fulladder.bench --correct --out fulladder.json\n"
+               "nnt circuit compile examples/circuits/mult8.v --out mult8.json",
     .args = "FILE",
     .about = "Writes the ReLU net of Lemma B.1 (two ReLU layers per circuit layer) as an nnt-mlp JSON file\n"
              "(--out NET, required); --correct inserts the rounding layers of Lemma 3.3 between blocks.\n" FORMATS,
@@ -97,6 +98,7 @@ static const cli_opt verify_opts[] = {
 static const cli_cmd verify_cmd = {
     .name = "circuit verify",
     .example = "nnt circuit verify examples/circuits/adder10.bench --correct\n"
+               "nnt circuit verify examples/circuits/alu8.v\n"
                "nnt circuit compile examples/circuits/fulladder.bench --out fulladder.json\n"
                "nnt circuit verify examples/circuits/fulladder.bench --net fulladder.json",
     .args = "FILE",

@@ -1,6 +1,6 @@
 /* check_verilog NET DESIGN — the ReLU net that `nnt circuit compile examples/circuits/DESIGN.v`
- * wrote, checked against the design's integer arithmetic written out here in C, independently of
- * yosys and of nnt's circuit readers and evaluator (only the net's forward pass is nnt's).
+ * wrote, checked against the design's integer arithmetic written out here in C: the reference
+ * owes nothing to yosys or to nnt's circuit readers and evaluator (only the forward pass is nnt's).
  * Input bit i of the net is the i-th Verilog bit of `nnt circuit compile`'s "net bits" line (the
  * tests check that line): ports in declaration order, least significant bit first.
  *   mult8: x = a[0..7] b[0..7] -> p[0..15] = a * b, all 2^16 inputs
