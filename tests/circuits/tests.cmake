@@ -120,7 +120,9 @@ if(NNT_YOSYS)
                    ${NNT_EXE} ${BAD}/mult8_wrong.v ${CMAKE_BINARY_DIR}/circuit-verilog-wrong.json ${CHECK_VERILOG})
   set_tests_properties(cli/circuit_verilog_wrong_net PROPERTIES LABELS cli)
   nnt_cli_test(circuit_verilog_syntax 2 "yosys: .*syntax.v:2: ERROR: syntax error" circuit verify ${BAD}/syntax.v)
-  nnt_cli_test(circuit_verilog_top 0 "top=alu8 .*mismatches=0" circuit verify ${EX}/alu8.v --top alu8)
+  nnt_cli_test(circuit_verilog_top 0 "top=pass2 .*mismatches=0" circuit verify ${NNT_SRC_DIR}/tests/circuits/two_tops.v --top pass2)
+  nnt_cli_test(circuit_verilog_sequential 2 "counter.v: the design keeps flip-flops or latches after synthesis"
+               circuit verify ${BAD}/counter.v)
   nnt_cli_test(circuit_verilog_bad_top 2 "yosys: ERROR: Module .nope. not found" circuit verify ${EX}/alu8.v --top nope)
   nnt_cli_test(circuit_verilog_top_name 2 "--top: .a.b. is not a Verilog module name" circuit verify ${EX}/alu8.v --top a.b)
   nnt_cli_test(circuit_verilog_margin 0 "verilog: top=cmp16.*margin compiled" circuit margin ${EX}/cmp16.v --quick --inputs 2
