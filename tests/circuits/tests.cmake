@@ -114,6 +114,9 @@ if(NNT_YOSYS)
            COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --correct --out $2 >/dev/null && $3 $2 mult8"
                    ${NNT_EXE} ${EX}/mult8.v ${CMAKE_BINARY_DIR}/circuit-verilog-mult8c.json ${CHECK_VERILOG})
   set_tests_properties(cli/circuit_verilog_mult8_correct PROPERTIES LABELS cli PASS_REGULAR_EXPRESSION "checked=65536 mismatches=0")
+  # seconds in a Release build, about half a minute each under the sanitizers: not in the ASan pass
+  set_tests_properties(cli/circuit_verilog_alu8 cli/circuit_verilog_verify_alu8 cli/circuit_verilog_mult8_correct
+                       PROPERTIES LABELS "cli;slow")
   # the checker fails on a wrong net: a multiplier with one product bit flipped (exit 1)
   add_test(NAME cli/circuit_verilog_wrong_net
            COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --out $2 >/dev/null && $3 $2 mult8; test $? -eq 1"
