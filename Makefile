@@ -1,6 +1,6 @@
 # Two entry points for a fresh Debian machine (see README.md):
 #   make run    install deps, build, run the tour  (nnt tour --quick --out nnt-tour)
-#   make test   install deps (chromium too), build, run the test suite (ctest), then again under ASan+UBSan
+#   make test   install deps (chromium and yosys too), build, run the test suite (ctest), then again under ASan+UBSan
 #               (all but the tests labelled slow; leaks inside the font stack are suppressed)
 # and `make install` (PREFIX=/usr/local, DESTDIR for staging): nnt, its man page, libnnt.so, the
 # headers and nnt.pc (README.md, "Install and link").
@@ -24,7 +24,7 @@ build: deps
 run: build
 	$(BUILD)/nnt tour --quick --out nnt-tour
 
-# deps-test first: configure looks for chromium (the report.html browser tests)
+# deps-test first: configure looks for chromium (the report.html browser tests) and yosys (Verilog)
 test-fast: deps-test build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 

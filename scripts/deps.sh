@@ -2,12 +2,13 @@
 # Installs the Debian packages nnt needs, only when one is missing.
 # Each one and why: see README.md, "Dependencies".
 #   scripts/deps.sh        what building and running need
-#   scripts/deps.sh test   also what the test suite needs (chromium, for the report.html tests)
+#   scripts/deps.sh test   also what the test suite needs (chromium, for the report.html tests;
+#                          yosys, for the Verilog tests of nnt circuit)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config groff-base libopenblas-dev libplplot-dev plplot-driver-cairo libcjson-dev libsimde-dev liblapacke-dev libsqlite3-dev)
 case "${1:-}" in
   "") ;;
-  test) pkgs+=(chromium) ;;
+  test) pkgs+=(chromium yosys) ;;
   *) echo "scripts/deps.sh: unknown argument '$1' (expected none or 'test')" >&2; exit 2 ;;
 esac
 missing=()

@@ -83,7 +83,7 @@ int nnt_circuit_learn_run(const nnt_circuit_learn_cfg *cfg, nnt_circuit_learn_re
   for (int l = 1; l <= L.depth; l++) r = L.width[l] > r ? L.width[l] : r;
   nnt_circuit_layered_free(&L);
   int nw = cfg->nwidths, nn = cfg->nns, reps = cfg->reps;
-  res->circuit = cfg->file ? cfg->file : RANDOM_CIRCUIT;
+  res->circuit = cfg->name ? cfg->name : cfg->file ? cfg->file : RANDOM_CIRCUIT;
   res->r = r, res->ninputs = c.ninputs, res->nwidths = nw;
   res->lr = cfg->lr > 0 ? cfg->lr : (cfg->sgd ? 0.05 : 1e-3);
   res->points = nnt_xcalloc((size_t)nw * nn * reps, sizeof *res->points);

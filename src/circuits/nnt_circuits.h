@@ -284,6 +284,8 @@ void nnt_circuit_sample(const nnt_circuit *c, int bit, int n, uint64_t seed, uin
  * run continues where it stopped, finished points read back, to identical results. */
 typedef struct {
   const char *file;
+  const char *name; /* names the circuit in results and checkpoints (NULL: file), e.g. the Verilog
+                       source of a synthesised temporary file */
   int bit;
   int widths[16], nwidths, ns[32], nns;
   int steps, hidden, batch, reps, ntest, sgd;

@@ -12,6 +12,7 @@
 #include "nnt_tm.h"
 #ifdef NNT_HAVE_CIRCUITS
 #include "nnt_circuits.h"
+#include "verilog_circuits.h"
 #endif
 
 static const char *unspecified =
@@ -148,9 +149,13 @@ static int bounds_tm(const cli_common *co, const char *machine, long T, report *
 }
 
 #ifdef NNT_HAVE_CIRCUITS
-static int bounds_circuit(const cli_common *co, const char *file, report *r, double gamma) {
+static int bounds_circuit(const cli_common *co, const char *file, const char *top, report *r, double gamma) {
   nnt_circuit c;
-  int st = nnt_circuit_read(file, &c);
+  cli_circuit_src src;
+  int st = cli_circuit_open(file, top, &src);
+  if (st) return st;
+  st = nnt_circuit_read(src.path, &c);
+  cli_circuit_close(&src);
   if (st) return st;
   if ((st = cli_begin(co))) return nnt_circuit_free(&c), st;
   double t0 = nnt_now();
@@ -170,6 +175,7 @@ static int bounds_circuit(const cli_common *co, const char *file, report *r, dou
   double p = nnt_bounds_relu_params(c.ninputs, W, d, s.output_dim);
   printf("Theorem 3.1 / Lemma 2.3 for %s: m=%d inputs, layered depth q=%d, width r=%d, size s=%ld (%ld ID gates)\n", file,
          c.ninputs, L.depth, L.width_max, L.size, L.id_gates);
+  cli_circuit_print_src(&src);
   printf("construction with correction layers (checked on %ld inputs%s: mismatches=%ld):\n", v.checked,
          v.exhaustive ? ", exhaustive" : ", random", v.mismatches);
   printf("  W=%d, d=%d ReLU layers, p=%.0f (dense F_{W,d}), nonzero=%ld, alpha=||theta||_1=%.0f\n", W, d, p,
@@ -233,10 +239,16 @@ done:
 #endif
 
 static void defaults(void *cfg, int quick) { nnt_bounds_sm_cfg_default(cfg, quick); }
+/* The area's cfg (first member, so its options' offsets hold) plus --top for a Verilog circuit. */
+typedef struct {
+  nnt_bounds_sm_cfg c;
+  const char *top;
+} sm_cli;
 static const cli_opt sm_opts[] = {
     CLI_STR("tm", nnt_bounds_sm_cfg, tm, "a machine file or standard-notation string (see nnt tm --help)"),
     CLI_LONG("steps", nnt_bounds_sm_cfg, T, 1, 100000, "machine steps, with --tm (the net is run; --quick caps T at 200)"),
-    CLI_STR("circuit", nnt_bounds_sm_cfg, circuit, ".bench, .blif or .aag circuit"),
+    CLI_STR("circuit", nnt_bounds_sm_cfg, circuit, ".bench, .blif or .aag circuit, or a Verilog design (.v, .sv; needs yosys)"),
+    CLI_STR("top", sm_cli, top, "--circuit Verilog: its top module (default: the one no module instantiates)"),
     CLI_DOUBLE("gamma", nnt_bounds_sm_cfg, gamma, 1e-300, 1e300,
                "margin used in Lemma 2.3 (default: the illustrative sigma_zeta / (2 lambda))"),
     CLI_DOUBLE("eps", nnt_bounds_sm_cfg, eps, 1e-12, 1, "target error for the sample sizes"),
@@ -253,17 +265,19 @@ static const cli_cmd sm_cmd = {
              "to a VC-type bound, plus a sweep over T (or over the width w). Constants the paper leaves\n"
              "unspecified are set to 1 and listed in the output.",
     .opts = sm_opts,
-    .cfg_size = sizeof(nnt_bounds_sm_cfg),
+    .cfg_size = sizeof(sm_cli),
     .defaults = defaults,
     .common = CLI_OUT,
 };
 
 static int cmd_sm(int argc, char **argv) {
-  nnt_bounds_sm_cfg cfg;
+  sm_cli w;
   cli_args a;
-  int st = cli_parse(&sm_cmd, argc, argv, &cfg, &a);
+  int st = cli_parse(&sm_cmd, argc, argv, &w, &a);
   if (st || a.co.help) return st;
+  nnt_bounds_sm_cfg cfg = w.c;
   if (!!cfg.tm + !!cfg.circuit != 1) return nnt_fail(NNT_EINVAL, "give exactly one of --tm and --circuit");
+  if (cfg.tm && w.top) return nnt_fail(NNT_EINVAL, "--top belongs to --circuit");
   report r;
   memset(&r, 0, sizeof r);
   r.eps = cfg.eps, r.gamma_given = cfg.gamma > 0;
@@ -274,7 +288,7 @@ static int cmd_sm(int argc, char **argv) {
   }
   if (cfg.T >= 0) return nnt_fail(NNT_EINVAL, "--steps belongs to --tm");
 #ifdef NNT_HAVE_CIRCUITS
-  return bounds_circuit(&a.co, cfg.circuit, &r, cfg.gamma);
+  return bounds_circuit(&a.co, cfg.circuit, w.top, &r, cfg.gamma);
 #else
   return nnt_fail(NNT_EINVAL, "--circuit: this build has no circuits module");
 #endif

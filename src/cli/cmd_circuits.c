@@ -8,8 +8,27 @@
 #include "nnt_progress.h"
 #include "nnt_sweep.h"
 #include "report_circuits.h"
+#include "verilog_circuits.h"
 
-#define FORMATS "FILE is an ISCAS .bench, BLIF .blif or AIGER ASCII .aag circuit (docs/circuits_tm.md)."
+#define FORMATS                                                                                              \
+  "FILE is an ISCAS .bench, BLIF .blif or AIGER ASCII .aag circuit, or a Verilog design (.v, .sv) that\n" \
+  "yosys synthesises (--top NAME picks its top module; docs/circuits_tm.md)."
+
+/* The area's cfgs (first member, so their options' offsets hold) plus the CLI's --top, which only
+ * the yosys front end reads. */
+typedef struct {
+  nnt_circuit_verify_cfg c;
+  const char *top;
+} verify_cli;
+typedef struct {
+  nnt_circuit_margin_cfg c;
+  const char *top;
+} margin_cli;
+typedef struct {
+  nnt_circuit_learn_cfg c;
+  const char *top;
+} learn_cli;
+#define TOP_OPT(T) CLI_STR("top", T, top, "Verilog FILE: its top module (default: the one no module instantiates)")
 
 /* Threads for the run; the output folder is created only after the run has validated its input. */
 static int begin_threads(const cli_common *co) {
@@ -25,16 +44,18 @@ static const cli_opt compile_opts[] = {
     CLI_FLAG("correct", nnt_circuit_verify_cfg, correct, "insert correction layers (Definition D.1) between circuit layers"),
     CLI_CHOICE("format", nnt_circuit_verify_cfg, format, net_formats,
                "file format: nnt-mlp (dense), nnt-mlp-sparse, or auto (dense up to 10^6 parameters)"),
+    TOP_OPT(verify_cli),
     {0}};
 static const cli_cmd compile_cmd = {
     .name = "circuit compile",
-    .example = "nnt circuit compile examples/circuits/fulladder.bench --correct --out fulladder.json",
+    .example = "nnt circuit compile examples/circuits/fulladder.bench --correct --out fulladder.json\n"
+               "nnt circuit compile examples/circuits/mult8.v --out mult8.json",
     .args = "FILE",
     .about = "Writes the ReLU net of Lemma B.1 (two ReLU layers per circuit layer) as an nnt-mlp JSON file\n"
              "(--out NET, required); --correct inserts the rounding layers of Lemma 3.3 between blocks.\n"
              "Big nets are written sparse (nnt-mlp-sparse: compressed rows, docs/core.md) unless --format dense.\n" FORMATS,
     .opts = compile_opts,
-    .cfg_size = sizeof(nnt_circuit_verify_cfg),
+    .cfg_size = sizeof(verify_cli),
     .defaults = verify_defaults,
     .npos_min = 1,
     .npos_max = 1,
@@ -42,15 +63,20 @@ static const cli_cmd compile_cmd = {
 };
 
 static int cmd_compile(int argc, char **argv) {
-  nnt_circuit_verify_cfg cfg;
+  verify_cli w;
   cli_args a;
-  int st = cli_parse(&compile_cmd, argc, argv, &cfg, &a);
+  int st = cli_parse(&compile_cmd, argc, argv, &w, &a);
   if (st || a.co.help) return st;
+  nnt_circuit_verify_cfg cfg = w.c;
   if (!a.co.out) return nnt_fail(NNT_EINVAL, "--out NET is required (the file the net is written to)");
   nnt_circuit c;
   nnt_circuit_layered L;
   nnt_smlp net;
-  if ((st = nnt_circuit_read(a.pos[0], &c))) return st;
+  cli_circuit_src src;
+  if ((st = cli_circuit_open(a.pos[0], w.top, &src))) return st;
+  st = nnt_circuit_read(src.path, &c);
+  cli_circuit_close(&src);
+  if (st) return st;
   nnt_circuit_layer(&c, &L);
   nnt_circuit_compile_sparse(&L, cfg.correct, &net);
   nnt_mlp_stats s = nnt_smlp_stats_of(&net);
@@ -69,6 +95,7 @@ static int cmd_compile(int argc, char **argv) {
   }
   if (!st) {
     cli_circuit_print(a.pos[0], &c, &L);
+    cli_circuit_print_src(&src);
     cli_circuit_print_net(&net, cfg.correct);
     printf("wrote %s (%s)\n", out, dense ? "nnt-mlp" : "nnt-mlp-sparse");
   }
@@ -81,10 +108,12 @@ static const cli_opt verify_opts[] = {
     CLI_STR("net", nnt_circuit_verify_cfg, net, "an nnt-mlp or nnt-mlp-sparse file to verify instead of the compiled net"),
     CLI_LONG("samples", nnt_circuit_verify_cfg, samples, 1, 1e9, "random inputs beyond the exhaustive limit"),
     CLI_INT("exhaustive-max", nnt_circuit_verify_cfg, exhaustive_max, 0, 30, "check all 2^m inputs when m <= K"),
+    TOP_OPT(verify_cli),
     {0}};
 static const cli_cmd verify_cmd = {
     .name = "circuit verify",
     .example = "nnt circuit verify examples/circuits/adder10.bench --correct\n"
+               "nnt circuit verify examples/circuits/alu8.v\n"
                "nnt circuit compile examples/circuits/fulladder.bench --out fulladder.json\n"
                "nnt circuit verify examples/circuits/fulladder.bench --net fulladder.json",
     .args = "FILE",
@@ -92,21 +121,27 @@ static const cli_cmd verify_cmd = {
              "every input (up to 2^K) or on N random inputs; prints sizes and inputs_checked=... mismatches=...;\n"
              "exit 1 on a mismatch.\n" FORMATS,
     .opts = verify_opts,
-    .cfg_size = sizeof(nnt_circuit_verify_cfg),
+    .cfg_size = sizeof(verify_cli),
     .defaults = verify_defaults,
     .npos_min = 1,
     .npos_max = 1,
 };
 
 static int cmd_verify(int argc, char **argv) {
-  nnt_circuit_verify_cfg cfg;
+  verify_cli w;
   cli_args a;
-  int st = cli_parse(&verify_cmd, argc, argv, &cfg, &a);
+  int st = cli_parse(&verify_cmd, argc, argv, &w, &a);
   if (st || a.co.help) return st;
-  cfg.file = a.pos[0], cfg.seed = a.co.seed;
+  nnt_circuit_verify_cfg cfg = w.c;
+  cli_circuit_src src;
   nnt_circuit_verify_result r;
-  if ((st = cli_begin(&a.co)) || (st = nnt_circuit_verify_run(&cfg, &r))) return st;
-  cli_circuit_print(cfg.file, &r.c, &r.L);
+  if ((st = cli_begin(&a.co)) || (st = cli_circuit_open(a.pos[0], w.top, &src))) return st;
+  cfg.file = src.path, cfg.seed = a.co.seed;
+  st = nnt_circuit_verify_run(&cfg, &r);
+  cli_circuit_close(&src);
+  if (st) return st;
+  cli_circuit_print(a.pos[0], &r.c, &r.L);
+  cli_circuit_print_src(&src);
   if (cfg.net) printf("net: %s\n", cfg.net);
   cli_circuit_print_net(&r.net, cfg.correct);
   const nnt_circuit_verify_counts *v = &r.counts;
@@ -135,6 +170,7 @@ static const cli_opt margin_opts[] = {
     CLI_CHOICE("family", nnt_circuit_margin_cfg, family, families, "sweep: a chain of ID gates (Claim 3.5) or random circuits"),
     CLI_INT("width", nnt_circuit_margin_cfg, width, 1, 256, "sweep: inputs and gates per layer of the random circuits"),
     CLI_INT("circuits", nnt_circuit_margin_cfg, circuits, 1, 1000, "sweep: random circuits per depth"),
+    TOP_OPT(margin_cli),
     {0}};
 static const cli_cmd margin_cmd = {
     .name = "circuit margin",
@@ -145,7 +181,7 @@ static const cli_cmd margin_cmd = {
              "margin (eq. 2.1) of FILE's compiled net without and with correction layers (and of --net), per\n"
              "input; without FILE, a sweep over circuits of the given depths. CSV and plots in DIR.\n" FORMATS,
     .opts = margin_opts,
-    .cfg_size = sizeof(nnt_circuit_margin_cfg),
+    .cfg_size = sizeof(margin_cli),
     .defaults = margin_defaults,
     .npos_max = 1,
     .common = CLI_OUT | CLI_SWEEP,
@@ -176,25 +212,33 @@ static int margin_sweep(cli_common *co, nnt_circuit_margin_cfg *cfg) {
 }
 
 static int cmd_margin(int argc, char **argv) {
-  nnt_circuit_margin_cfg cfg;
+  margin_cli w;
   cli_args a;
-  int st = cli_parse(&margin_cmd, argc, argv, &cfg, &a);
+  int st = cli_parse(&margin_cmd, argc, argv, &w, &a);
   if (st || a.co.help) return st;
+  nnt_circuit_margin_cfg cfg = w.c;
   if (!a.co.out) a.co.out = "nnt-circuit-margin";
   cfg.seed = a.co.seed;
   if ((st = begin_threads(&a.co))) return st;
   if (!a.npos) {
     if (cfg.net || cfg.logit) return nnt_fail(NNT_EINVAL, "--net: needs a circuit FILE to label the inputs");
+    if (w.top) return nnt_fail(NNT_EINVAL, "--top: needs a Verilog FILE");
     return margin_sweep(&a.co, &cfg);
   }
   if (cli_given(&margin_cmd, &a, "depths") || cli_given(&margin_cmd, &a, "circuits") || cli_given(&margin_cmd, &a, "family") ||
       cli_given(&margin_cmd, &a, "width"))
     return nnt_fail(NNT_EINVAL, "--depths/--circuits/--family/--width: only for the sweep without FILE");
   if (a.co.resume || a.co.force) return nnt_fail(NNT_EINVAL, "--resume/--force: only for the sweep without FILE");
-  cfg.file = a.pos[0];
+  cli_circuit_src src;
+  if ((st = cli_circuit_open(a.pos[0], w.top, &src))) return st;
+  cfg.file = src.path;
   nnt_circuit_margin_result res;
   double t0 = nnt_now();
-  if ((st = nnt_circuit_margin_run(&cfg, &res))) return st;
+  st = nnt_circuit_margin_run(&cfg, &res);
+  cli_circuit_close(&src);
+  if (st) return st;
+  cfg.file = a.pos[0]; /* the reports name the user's file */
+  cli_circuit_print_src(&src);
   if (!(st = cli_begin(&a.co))) st = cli_circuit_margin_report(&a.co, &cfg, &res, nnt_now() - t0);
   nnt_circuit_margin_result_free(&res);
   return st;
@@ -214,6 +258,7 @@ static const cli_opt learn_opts[] = {
     CLI_DOUBLE("epsilon", nnt_circuit_learn_cfg, eps, 0, 1, "target test error of the samples-vs-width plot"),
     CLI_INT("bit", nnt_circuit_learn_cfg, bit, 0, 1 << 30, "output bit to learn"),
     CLI_INT("ckpt-every", nnt_circuit_learn_cfg, ckpt_every, 0, 100000000, "checkpoint every K steps (0: only finished runs)"),
+    TOP_OPT(learn_cli),
     {0}};
 static const cli_cmd learn_cmd = {
     .name = "circuit learn",
@@ -225,26 +270,34 @@ static const cli_cmd learn_cmd = {
              "Trained nets are saved as nnt-mlp files. Every run checkpoints into DIR/ckpt: --resume continues\n"
              "a killed command to the same results.\n" FORMATS,
     .opts = learn_opts,
-    .cfg_size = sizeof(nnt_circuit_learn_cfg),
+    .cfg_size = sizeof(learn_cli),
     .defaults = learn_defaults,
     .npos_max = 1,
     .common = CLI_OUT | CLI_SWEEP,
 };
 
 static int cmd_learn(int argc, char **argv) {
-  nnt_circuit_learn_cfg cfg;
+  learn_cli w;
   cli_args a;
-  int st = cli_parse(&learn_cmd, argc, argv, &cfg, &a);
+  int st = cli_parse(&learn_cmd, argc, argv, &w, &a);
   if (st || a.co.help) return st;
+  nnt_circuit_learn_cfg cfg = w.c;
   if (!a.co.out) a.co.out = "nnt-circuit-learn";
   char ckpt[1024];
   nnt_path(ckpt, sizeof ckpt, a.co.out, "ckpt");
   if ((st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force))) return st;
-  cfg.file = a.npos ? a.pos[0] : NULL, cfg.seed = a.co.seed;
+  if (!a.npos && w.top) return nnt_fail(NNT_EINVAL, "--top: needs a Verilog FILE");
+  cfg.seed = a.co.seed;
   cfg.ckpt_dir = ckpt, cfg.resume = a.co.resume;
   nnt_circuit_learn_result res;
+  cli_circuit_src src = {0};
   double t0 = nnt_now();
-  if ((st = begin_threads(&a.co)) || (st = nnt_circuit_learn_run(&cfg, &res))) return st;
+  if ((st = begin_threads(&a.co)) || (a.npos && (st = cli_circuit_open(a.pos[0], w.top, &src)))) return st;
+  cfg.file = a.npos ? src.path : NULL, cfg.name = a.npos ? a.pos[0] : NULL;
+  st = nnt_circuit_learn_run(&cfg, &res);
+  cli_circuit_close(&src);
+  if (st) return st;
+  cli_circuit_print_src(&src);
   if (!(st = cli_begin(&a.co))) st = cli_circuit_learn_report(&a.co, &cfg, &res, nnt_now() - t0);
   nnt_circuit_learn_result_free(&res);
   return st;

@@ -107,3 +107,58 @@ nnt_cli_test(circuit_compile_bad_format 2 "--format" circuit compile ${EX}/mux4.
 # a malformed sparse net: one line naming the array, exit 2
 nnt_cli_test(circuit_bad_sparse_net 2 "bad_sparse.json: layers\\[0\\].col\\[1\\]: columns must increase within row 0"
              circuit verify ${EX}/fulladder.bench --net ${BAD}/bad_sparse.json)
+# Verilog through yosys (an optional dependency): the shipped designs compiled, checked by nnt's
+# own exhaustive verification, and their nets checked by check_verilog against the designs'
+# integer arithmetic written out in C (mult8: all 2^16 inputs, alu8: all 2^18, cmp16: 4.6e5 pairs).
+add_executable(circuits_check_verilog ${NNT_SRC_DIR}/tests/circuits/check_verilog.c)
+target_link_libraries(circuits_check_verilog PRIVATE nnt_core)
+set(CHECK_VERILOG $<TARGET_FILE:circuits_check_verilog>)
+# A missing yosys is one line and exit 2 (PATH emptied), checked with or without yosys installed.
+nnt_cli_test(circuit_verilog_no_yosys 2 "reading .v needs yosys \\(Debian package yosys\\); not found on PATH"
+             circuit verify ${EX}/mult8.v)
+set_tests_properties(cli/circuit_verilog_no_yosys PROPERTIES ENVIRONMENT "PATH=")
+nnt_cli_test(circuit_verilog_top_not_verilog 2 "--top: only for a Verilog FILE" circuit verify ${EX}/mux4.blif --top mux)
+find_program(NNT_YOSYS yosys)
+if(NNT_YOSYS)
+  foreach(d mult8 alu8 cmp16)
+    if(d STREQUAL mult8)
+      set(bits "net bits: x0..x15 = a[0..7] b[0..7], y0..y15 = p[0..15]")
+    elseif(d STREQUAL alu8)
+      set(bits "net bits: x0..x17 = a[0..7] b[0..7] op[0..1], y0..y9 = y[0..7] c z")
+    else()
+      set(bits "net bits: x0..x31 = a[0..15] b[0..15], y0..y2 = lt eq gt")
+    endif()
+    # compile, the port layout check_verilog assumes, then the net against the arithmetic
+    add_test(NAME cli/circuit_verilog_${d}
+             COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --out $2 > $2.txt && grep -qF \"$3\" $2.txt && $4 $2 $5"
+                     ${NNT_EXE} ${EX}/${d}.v ${CMAKE_BINARY_DIR}/circuit-verilog-${d}.json "${bits}" ${CHECK_VERILOG} ${d})
+    set_tests_properties(cli/circuit_verilog_${d} PROPERTIES LABELS cli PASS_REGULAR_EXPRESSION "checked=[0-9]+ mismatches=0")
+    nnt_cli_test(circuit_verilog_verify_${d} 0 "circuit: .*${d}.v inputs=.*mismatches=0" circuit verify ${EX}/${d}.v)
+  endforeach()
+  # with correction layers (Lemma 3.3) the multiplier's net is exact too
+  add_test(NAME cli/circuit_verilog_mult8_correct
+           COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --correct --out $2 >/dev/null && $3 $2 mult8"
+                   ${NNT_EXE} ${EX}/mult8.v ${CMAKE_BINARY_DIR}/circuit-verilog-mult8c.json ${CHECK_VERILOG})
+  set_tests_properties(cli/circuit_verilog_mult8_correct PROPERTIES LABELS cli PASS_REGULAR_EXPRESSION "checked=65536 mismatches=0")
+  # seconds in a Release build, about half a minute each under the sanitizers: not in the ASan pass
+  set_tests_properties(cli/circuit_verilog_alu8 cli/circuit_verilog_verify_alu8 cli/circuit_verilog_mult8_correct
+                       PROPERTIES LABELS "cli;slow")
+  # the checker fails on a wrong net: a multiplier with one product bit flipped (exit 1)
+  add_test(NAME cli/circuit_verilog_wrong_net
+           COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --out $2 >/dev/null && $3 $2 mult8; test $? -eq 1"
+                   ${NNT_EXE} ${BAD}/mult8_wrong.v ${CMAKE_BINARY_DIR}/circuit-verilog-wrong.json ${CHECK_VERILOG})
+  set_tests_properties(cli/circuit_verilog_wrong_net PROPERTIES LABELS cli)
+  nnt_cli_test(circuit_verilog_syntax 2 "yosys: .*syntax.v:2: ERROR: syntax error" circuit verify ${BAD}/syntax.v)
+  nnt_cli_test(circuit_verilog_top 0 "top=pass2 .*mismatches=0" circuit verify ${NNT_SRC_DIR}/tests/circuits/two_tops.v --top pass2)
+  nnt_cli_test(circuit_verilog_sequential 2 "counter.v: the design keeps flip-flops or latches after synthesis"
+               circuit verify ${BAD}/counter.v)
+  nnt_cli_test(circuit_verilog_bad_top 2 "yosys: ERROR: Module .nope. not found" circuit verify ${EX}/alu8.v --top nope)
+  nnt_cli_test(circuit_verilog_top_name 2 "--top: .a.b. is not a Verilog module name" circuit verify ${EX}/alu8.v --top a.b)
+  nnt_cli_test(circuit_verilog_margin 0 "verilog: top=cmp16.*margin compiled" circuit margin ${EX}/cmp16.v --quick --inputs 2
+               --out ${CMAKE_BINARY_DIR}/circuit-verilog-margin)
+  nnt_cli_test(circuit_verilog_bounds 0 "verilog: top=cmp16" bounds sm --circuit ${EX}/cmp16.v --quick
+               --out ${CMAKE_BINARY_DIR}/circuit-verilog-bounds)
+else()
+  message(STATUS "yosys not found: the Verilog tests (cli/circuit_verilog_*) are not registered; "
+                 "`bash scripts/deps.sh test` installs it")
+endif()

@@ -1,0 +1,3 @@
+module broken (input a, output y);
+  assign y = a &;
+endmodule
