@@ -1,0 +1,110 @@
+/* The bound-checking measurements of statements.c: each holds for the book's object and fails for a
+ * faulty one (wrong init scale, biased signs, wrong depth or weight, wrong constant, broken
+ * composition). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "nnt_approx.h"
+#include "nnt_rng.h"
+#include "nnt_test.h"
+
+static double fwd1(const nnt_mlp *m, double x) {
+  double y;
+  nnt_mlp_forward(m, &x, &y);
+  return y;
+}
+
+int main(void) {
+  nnt_rng r;
+  nnt_rng_init(&r, 14, 0);
+  /* Lemma 3.8: holds at sigma = 1; a 0.5x init scale breaks the bound, a 0.9x one the mean */
+  {
+    double deltas[2] = {0.01, 0.1};
+    nnt_approx_lemma38_stats s;
+    CHECK(nnt_approx_lemma38_measure(&r, 1000, 3, 0.2, deltas, 2, 400, 1, &s) == 1);
+    CHECK(s.max_ratio < 1 && s.max_ratio > 0.5);
+    CHECK_CLOSE(s.bound[0], 200 + sqrt(500 * log(100.0)), 1e-9);
+    CHECK(nnt_approx_lemma38_measure(&r, 1000, 3, 0.2, deltas, 2, 400, 0.5, &s) == 0);
+    CHECK_MSG(s.max_ratio > 1, "sigma 0.5: ratio %g", s.max_ratio);
+    CHECK(nnt_approx_lemma38_measure(&r, 1000, 3, 0.2, deltas, 2, 400, 0.9, &s) == 0);
+    CHECK_MSG(fabs(s.mean_z) > 5, "sigma 0.9: z %g", s.mean_z);
+  }
+  /* Lemma 3.15: exponent 1/2 with symmetric signs, about 1 with a_j = +1 */
+  {
+    int ms[3] = {16, 64, 256};
+    double q99[3], slope;
+    CHECK(nnt_approx_lemma315_scaling(&r, ms, 3, 5, 600, 0.5, q99, &slope) == 1);
+    CHECK(nnt_approx_lemma315_scaling(&r, ms, 3, 5, 600, 1.0, q99, &slope) == 0);
+    CHECK_MSG(slope > 0.7, "unsigned slope %g", slope);
+  }
+  /* Thm 4.4: Delta^{L^2+2} holds; one Delta short, or one weight off, fails */
+  for (int L = 2; L <= 3; L++) {
+    nnt_mlp f;
+    nnt_approx_thm44_size_stats s;
+    nnt_approx_build_delta(&f, L * L + 2);
+    CHECK(nnt_approx_thm44_size_measure(&f, L, &s) == 1);
+    CHECK(s.nodes == 3 * L * L + 6 && s.relu_layers == L * L + 2 && s.pieces == 1L << (L * L + 2));
+    f.layers[1].W[0] *= 1.01; /* second Delta's first unit: extra pieces */
+    CHECK(nnt_approx_thm44_size_measure(&f, L, &s) == 0);
+    f.layers[1].W[0] /= 1.01;
+    f.layers[f.nlayers - 1].W[0] *= 1.01; /* same breakpoints, wrong values */
+    CHECK(nnt_approx_thm44_size_measure(&f, L, &s) == 0 && s.pieces == 1L << (L * L + 2) && s.bad_breaks > 0);
+    nnt_mlp_free(&f);
+    nnt_approx_build_delta(&f, L * L + 1);
+    CHECK(nnt_approx_thm44_size_measure(&f, L, &s) == 0);
+    nnt_mlp_free(&f);
+  }
+  /* Thm 4.6: the shifted h_i sits at exactly 32x the N_A form (l2 checked by midpoint quadrature
+   * of the forward pass); a constant 40x too small makes it fail */
+  for (int i = 1; i <= 6; i++) {
+    nnt_mlp h;
+    nnt_approx_build_square_shifted(&h, i);
+    nnt_approx_thm46_stats s;
+    CHECK(nnt_approx_thm46_measure(&h, 5760, &s) == 1);
+    CHECK_CLOSE(s.ratio_na, 32, 1e-9);
+    CHECK(s.pieces == 1L << i && s.L == i && s.N == 4 * i);
+    double q = 0;
+    int n = 200000;
+    for (int k = 0; k < n; k++) {
+      double x = (k + 0.5) / n, e = fwd1(&h, x) - x * x;
+      q += e * e / n;
+    }
+    CHECK_MSG(fabs(q / s.l2sq - 1) < 1e-4, "i=%d quadrature %g exact %g", i, q, s.l2sq);
+    CHECK(nnt_approx_thm46_measure(&h, 5760.0 / 40, &s) == 0);
+    nnt_mlp_free(&h);
+  }
+  /* Lemma 4.11: the composed and summed nets match the counts by hand; a moved kink in either fails */
+  int faulted = 0;
+  for (int k = 0; k < 20; k++) {
+    int L = 1 + k % 2, wf[2] = {1 + k % 5, 3}, wg[2] = {2 + k % 4, 2};
+    nnt_mlp f, g, fg, fpg;
+    nnt_approx_random_1d_net(&f, &r, wf, L);
+    nnt_approx_random_1d_net(&g, &r, wg, L);
+    nnt_approx_net_compose(&fg, &g, &f);
+    nnt_approx_net_sum(&fpg, &f, &g);
+    for (int s = 0; s < 50; s++) { /* the networks are what they claim to be */
+      double x = 4 * nnt_rng_uniform(&r) - 2;
+      CHECK(fabs(fwd1(&fg, x) - fwd1(&f, fwd1(&g, x))) < 1e-9 * (1 + fabs(fwd1(&fg, x))));
+      CHECK(fabs(fwd1(&fpg, x) - fwd1(&f, x) - fwd1(&g, x)) < 1e-9 * (1 + fabs(fwd1(&fpg, x))));
+    }
+    nnt_approx_lemma411_stats s;
+    CHECK(nnt_approx_lemma411_measure(&f, &g, &fg, &fpg, &s) == 1);
+    CHECK(s.na_fg == s.na_fg_ref && s.na_sum == s.na_sum_ref && s.na_fg <= s.na_f * s.na_g);
+    /* x -> 1.05 x in front of either: every kink but one at 0 moves (when there is a kink) */
+    long kinks_fg = s.na_fg - 1, kinks_sum = s.na_sum - 1;
+    if (kinks_fg) {
+      for (int u = 0; u < fg.layers[0].out; u++) fg.layers[0].W[u] *= 1.05;
+      CHECK(nnt_approx_lemma411_measure(&f, &g, &fg, &fpg, &s) == 0);
+      for (int u = 0; u < fg.layers[0].out; u++) fg.layers[0].W[u] /= 1.05;
+      faulted++;
+    }
+    if (kinks_sum) {
+      for (int u = 0; u < fpg.layers[0].out; u++) fpg.layers[0].W[u] *= 1.05;
+      CHECK(nnt_approx_lemma411_measure(&f, &g, &fg, &fpg, &s) == 0);
+      faulted++;
+    }
+    nnt_mlp_free(&f), nnt_mlp_free(&g), nnt_mlp_free(&fg), nnt_mlp_free(&fpg);
+  }
+  CHECK_MSG(faulted >= 25, "only %d faulted pairs", faulted);
+  TEST_MAIN_END();
+}
