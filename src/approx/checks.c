@@ -979,6 +979,27 @@ static void ch4_counts(nnt_approx_check_result *t, uint64_t seed, int quick) {
       pairs, max_fg, max_prod, tight_bad, tight);
   r->pass = ok411 && tight_bad == 0;
 
+  /* Thm 4.4 against the best fits: L = 2, n = 6, N_A <= (2 2^L/L)^L = 16 within the budget */
+  enum { GN = 6, GP = 64 };
+  double gl1[GP], min_budget = INFINITY, min_margin = INFINITY, dp_gap = 0;
+  nnt_mlp fits[GP];
+  int okfit = nnt_approx_sep_grid_fit(GN, GP, 9, gl1, fits) == NNT_OK, argmin = 0;
+  for (int p = 1; okfit && p <= GP; p++) {
+    nnt_approx_sep_result sr;
+    nnt_approx_sep_check(&fits[p - 1], GN, &sr);
+    dp_gap = fmax(dp_gap, fabs(sr.l1 - gl1[p - 1]));
+    okfit &= sr.pieces <= p && sr.l1 >= sr.lb;
+    if (sr.l1 - sr.lb < min_margin) min_margin = sr.l1 - sr.lb, argmin = p;
+    if (p <= 16) min_budget = fmin(min_budget, sr.l1);
+    nnt_mlp_free(&fits[p - 1]);
+  }
+  r = row(t, "Q27.2", "Thm 4.4 best fits", "L1-best continuous fits of Delta^6 with p = 1..64 pieces (grid DP): L1 >= lb(6,P); >= 1/32 for p <= 16");
+  SET(bound, "lb(6,P); 1/32");
+  SET(measured, "best L1, <= 16 pieces: %.4f = %.1fx 1/32, %.1fx lb(6,16); L1-lb >= %.4f (p=%d); p=64: %.1g; DP-engine %.0e",
+      min_budget, min_budget * 32, min_budget / nnt_approx_sep_lb(GN, 16), min_margin, argmin, gl1[GP - 1], dp_gap);
+  SET(note, "breakpoints on k/128, values on k/8: an upper bound on the unrestricted best fit");
+  r->pass = okfit && dp_gap < 1e-12 && min_budget >= 1.0 / 32 && gl1[GP - 1] < 1e-15;
+
   /* Thm 4.4's construction of Delta^{L^2+2} */
   int ok44 = 1;
   char meas[96] = "";

@@ -256,6 +256,12 @@ typedef struct {
 } nnt_approx_lemma411_stats;
 int nnt_approx_lemma411_measure(const nnt_mlp *f, const nnt_mlp *g, const nnt_mlp *fg, const nnt_mlp *fpg,
                                 nnt_approx_lemma411_stats *s);
+/* Best continuous PWL fit of Delta^n in L1 on [0,1] with exactly p pieces (p = 1..P) among those whose
+ * breakpoints lie on the grid k/2^{n+1} and whose values there lie on {0, 1/(V-1), .., 1}, by dynamic
+ * programming over (breakpoint, value) with exact segment integrals: l1[p-1] (an upper bound on the
+ * unrestricted best) and, when fit is not NULL, that fit as a one-hidden-layer net fit[p-1] (p ReLUs).
+ * n in [1, 6], P in [1, 2^{n+1}], V in [2, 17]; NNT_EINVAL otherwise. */
+int nnt_approx_sep_grid_fit(int n, int P, int V, double *l1, nnt_mlp *fit);
 /* x -> f(x) + g(x) as one network (f, g: 1-D nets with equal numbers of layers). */
 void nnt_approx_net_sum(nnt_mlp *out, const nnt_mlp *f, const nnt_mlp *g);
 /* A random 1-D net with hidden widths w[0..nh-1]: N(0,1) weights, first-layer kinks uniform in [0,1]. */

@@ -248,3 +248,75 @@ void nnt_approx_net_sum(nnt_mlp *out, const nnt_mlp *f, const nnt_mlp *g) {
   nnt_approx_net_compose(out, &t, &sum);
   nnt_mlp_free(&dup), nnt_mlp_free(&sum), nnt_mlp_free(&par), nnt_mlp_free(&t);
 }
+
+/* ------------------------------------------------------------------ Thm 4.4: the best fits */
+
+/* int_0^h |d0 + (d1 - d0) t/h| dt exactly */
+static double abs_lin(double d0, double d1, double h) {
+  if ((d0 >= 0) == (d1 >= 0)) return h * fabs(d0 + d1) / 2;
+  return h * (d0 * d0 + d1 * d1) / (2 * (fabs(d0) + fabs(d1)));
+}
+
+int nnt_approx_sep_grid_fit(int n, int P, int V, double *l1, nnt_mlp *fit) {
+  if (n < 1 || n > 6 || P < 1 || P > (1 << (n + 1)) || V < 2 || V > 17)
+    return nnt_fail(NNT_EINVAL, "grid fit: n in [1,6], P in [1,2^(n+1)], V in [2,17]");
+  int G = (1 << (n + 1)) + 1, S = G * V; /* grid x_i = i/2^{n+1}: Delta^n is linear between neighbours */
+  double h = 1.0 / (G - 1), *dv = nnt_xmalloc(sizeof(double) * G);
+  for (int i = 0; i < G; i++) dv[i] = nnt_approx_delta_pow_closed(n, i * h);
+  /* cost[(i*V + a) * S + j*V + b], i < j: int_{x_i}^{x_j} |Delta^n - line| (exact per grid cell) */
+  double *cost = nnt_xmalloc(sizeof(double) * S * S);
+  for (int i = 0; i < G; i++)
+    for (int a = 0; a < V; a++)
+      for (int j = i + 1; j < G; j++)
+        for (int b = 0; b < V; b++) {
+          double ya = (double)a / (V - 1), yb = (double)b / (V - 1), c = 0;
+          for (int k = i; k < j; k++) {
+            double l0 = ya + (yb - ya) * (k - i) / (j - i), l1v = ya + (yb - ya) * (k + 1 - i) / (j - i);
+            c += abs_lin(dv[k] - l0, dv[k + 1] - l1v, h);
+          }
+          cost[(size_t)(i * V + a) * S + j * V + b] = c;
+        }
+  /* best[p][s]: least error on [0, x_j] with p pieces ending at state s = (j, b) */
+  double *best = nnt_xmalloc(sizeof(double) * (P + 1) * S);
+  int *from = nnt_xmalloc(sizeof(int) * (P + 1) * S);
+  for (int s = 0; s < (P + 1) * S; s++) best[s] = INFINITY, from[s] = -1;
+  for (int a = 0; a < V; a++) best[a] = 0;
+  for (int p = 1; p <= P; p++)
+    for (int j = 1; j < G; j++)
+      for (int b = 0; b < V; b++) {
+        int s = j * V + b;
+        double bv = INFINITY;
+        int bf = -1;
+        for (int r = 0; r < j * V; r++) {
+          double c = best[(size_t)(p - 1) * S + r] + cost[(size_t)r * S + s];
+          if (c < bv) bv = c, bf = r;
+        }
+        best[(size_t)p * S + s] = bv, from[(size_t)p * S + s] = bf;
+      }
+  for (int p = 1; p <= P; p++) {
+    int sb = (G - 1) * V;
+    for (int b = 1; b < V; b++)
+      if (best[(size_t)p * S + (G - 1) * V + b] < best[(size_t)p * S + sb]) sb = (G - 1) * V + b;
+    l1[p - 1] = best[(size_t)p * S + sb];
+    if (!fit) continue;
+    /* the optimal p-piece path: breakpoints and values, as s(x - x_k) units */
+    double xs[(1 << 7) + 1], ys[(1 << 7) + 1];
+    int np = p, s = sb;
+    for (int q = p; q >= 0; q--) {
+      xs[q] = (s / V) * h, ys[q] = (double)(s % V) / (V - 1);
+      if (q) s = from[(size_t)q * S + s];
+    }
+    nnt_mlp *m = &fit[p - 1];
+    nnt_mlp_init(m);
+    nnt_mlp_layer *A = nnt_mlp_add(m, 1, np, NNT_ACT_RELU), *B = nnt_mlp_add(m, np, 1, NNT_ACT_IDENTITY);
+    double prev = 0;
+    for (int k = 0; k < np; k++) {
+      double sl = (ys[k + 1] - ys[k]) / (xs[k + 1] - xs[k]);
+      A->W[k] = 1, A->b[k] = -xs[k], B->W[k] = sl - prev;
+      prev = sl;
+    }
+    B->b[0] = ys[0];
+  }
+  free(dv), free(cost), free(best), free(from);
+  return NNT_OK;
+}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "nnt_approx.h"
+#include "nnt_error.h"
 #include "nnt_rng.h"
 #include "nnt_test.h"
 
@@ -106,5 +107,48 @@ int main(void) {
     nnt_mlp_free(&f), nnt_mlp_free(&g), nnt_mlp_free(&fg), nnt_mlp_free(&fpg);
   }
   CHECK_MSG(faulted >= 25, "only %d faulted pairs", faulted);
+  /* grid DP for the best fits of Delta^2 (grid k/8, values k/4) against brute force over every
+   * breakpoint set and value assignment, integrated by midpoint quadrature of the closed form */
+  {
+    enum { N = 2, G = 9, V = 5, P = 4 };
+    double l1[P];
+    nnt_mlp fits[P];
+    CHECK(nnt_approx_sep_grid_fit(N, P, V, l1, fits) == 0);
+    for (int p = 1; p <= P; p++) {
+      double brute = INFINITY;
+      for (int mask = 0; mask < 1 << (G - 2) && p < P; mask++) { /* interior breakpoints (p = 4: below) */
+        if (__builtin_popcount(mask) != p - 1) continue;
+        double xs[P + 1];
+        int nk = 0;
+        xs[nk++] = 0;
+        for (int k = 1; k < G - 1; k++)
+          if (mask >> (k - 1) & 1) xs[nk++] = k / 8.0;
+        xs[nk++] = 1;
+        int tot = 1;
+        for (int k = 0; k < nk; k++) tot *= V;
+        for (int code = 0; code < tot; code++) {
+          double ys[P + 1];
+          for (int k = 0, c = code; k < nk; k++, c /= V) ys[k] = (c % V) / (V - 1.0);
+          double e = 0;
+          int q = 1024, seg = 0;
+          for (int i = 0; i < q; i++) {
+            double x = (i + 0.5) / q;
+            while (x > xs[seg + 1]) seg++;
+            double y = ys[seg] + (ys[seg + 1] - ys[seg]) * (x - xs[seg]) / (xs[seg + 1] - xs[seg]);
+            e += fabs(nnt_approx_delta_pow_closed(N, x) - y) / q;
+          }
+          brute = fmin(brute, e);
+        }
+      }
+      if (p < P) CHECK_MSG(fabs(brute - l1[p - 1]) < 1e-5, "p=%d brute %g dp %g", p, brute, l1[p - 1]);
+      nnt_approx_sep_result sr;
+      CHECK(nnt_approx_sep_check(&fits[p - 1], N, &sr) == 0);
+      CHECK_CLOSE(sr.l1, l1[p - 1], 1e-12);
+      CHECK(sr.pieces <= p && sr.l1 >= sr.lb);
+      nnt_mlp_free(&fits[p - 1]);
+    }
+    CHECK(l1[P - 1] < 1e-15); /* 2^N pieces: Delta^2 itself */
+    CHECK(nnt_approx_sep_grid_fit(7, 4, 9, l1, NULL) == NNT_EINVAL);
+  }
   TEST_MAIN_END();
 }
