@@ -262,6 +262,12 @@ int nnt_approx_lemma411_measure(const nnt_mlp *f, const nnt_mlp *g, const nnt_ml
  * unrestricted best) and, when fit is not NULL, that fit as a one-hidden-layer net fit[p-1] (p ReLUs).
  * n in [1, 6], P in [1, 2^{n+1}], V in [2, 17]; NNT_EINVAL otherwise. */
 int nnt_approx_sep_grid_fit(int n, int P, int V, double *l1, nnt_mlp *fit);
+/* Lemma 2.7 (existence by Stone-Weierstrass in the book): a 2-layer exp network
+ * f(x) = sum_j a_j exp(vscale v_j . x), v_j in {0, .., K}^d ((K+1)^d units; vscale = 1), fitted to g by
+ * least squares (QR) at the (4(K+1))^d cell centres of [0,1]^d. Writes a ((K+1)^d) and returns
+ * sup |f - g| on the 97^d grid with both ends, evaluated term by term (INFINITY if the fit is not
+ * finite). d in {1, 2}, K <= 10. */
+double nnt_approx_exp_fit(int d, int K, double vscale, nnt_approx_fnd g, void *ctx, double *a);
 /* x -> f(x) + g(x) as one network (f, g: 1-D nets with equal numbers of layers). */
 void nnt_approx_net_sum(nnt_mlp *out, const nnt_mlp *f, const nnt_mlp *g);
 /* A random 1-D net with hidden widths w[0..nh-1]: N(0,1) weights, first-layer kinks uniform in [0,1]. */

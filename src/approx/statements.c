@@ -2,6 +2,7 @@
  * (Lemma 3.8, Lemma 3.15's scaling, Thm 4.4's sizes, Thm 4.6, Lemma 4.11). Each takes the object
  * under test (a network, an init scale, a constant) as an argument and returns whether the claim
  * holds, so tests/approx can hand it a faulty object and see the claim fail. */
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,11 +101,11 @@ int nnt_approx_thm44_size_measure(const nnt_mlp *f, int L, nnt_approx_thm44_size
   s->bad_breaks = 0;
   for (long i = 0; i < s->pieces; i++) {
     double x0 = p[i].x0, want_x = ldexp((double)i, -n);
-    s->bad_breaks += fabs(x0 - want_x) > 1e-12 || fabs(p[i].a * x0 + p[i].c - nnt_approx_delta_pow_closed(n, want_x)) > 1e-9;
+    s->bad_breaks += !(fabs(x0 - want_x) <= 1e-12) || !(fabs(p[i].a * x0 + p[i].c - nnt_approx_delta_pow_closed(n, want_x)) <= 1e-9);
   }
   if (s->pieces > 0) {
     const nnt_approx_piece *e = &p[s->pieces - 1];
-    s->bad_breaks += e->x1 != 1 || fabs(e->a + e->c - nnt_approx_delta_pow_closed(n, 1)) > 1e-9;
+    s->bad_breaks += e->x1 != 1 || !(fabs(e->a + e->c - nnt_approx_delta_pow_closed(n, 1)) <= 1e-9);
   }
   free(p);
   return s->nodes == 3L * L * L + 6 && 2 * s->relu_layers == 2 * L * L + 4 && s->pieces == 1L << n && s->bad_breaks == 0;
@@ -182,7 +183,11 @@ static int cmp_dbl(const void *a, const void *b) {
 static double break_gap(const nnt_approx_piece *e, long ne, const nnt_approx_piece *r, long nr) {
   if (ne != nr) return INFINITY;
   double g = 0;
-  for (long i = 0; i + 1 < ne; i++) g = fmax(g, fabs(e[i].x1 - r[i].x1) / (1 + fabs(r[i].x1)));
+  for (long i = 0; i + 1 < ne; i++) {
+    double d = fabs(e[i].x1 - r[i].x1) / (1 + fabs(r[i].x1));
+    if (isnan(d)) return INFINITY;
+    g = fmax(g, d);
+  }
   return g;
 }
 
@@ -319,4 +324,31 @@ int nnt_approx_sep_grid_fit(int n, int P, int V, double *l1, nnt_mlp *fit) {
   }
   free(dv), free(cost), free(best), free(from);
   return NNT_OK;
+}
+
+/* ------------------------------------------------------------------ Lemma 2.7 */
+
+double nnt_approx_exp_fit(int d, int K, double vscale, nnt_approx_fnd g, void *ctx, double *a) {
+  int m = d == 1 ? K + 1 : (K + 1) * (K + 1), G = 4 * (K + 1), n = d == 1 ? G : G * G;
+  double *A = nnt_xmalloc(sizeof(double) * n * m), *y = nnt_xmalloc(sizeof(double) * n), x[2];
+  /* row i: grid point (i % G, i / G) at cell centres; column j: exp(vscale (j % (K+1), j / (K+1)) . x) */
+  for (int i = 0; i < n; i++) {
+    x[0] = (i % G + 0.5) / G, x[1] = (i / G + 0.5) / G;
+    y[i] = g(x, d, ctx);
+    for (int j = 0; j < m; j++) A[(size_t)i * m + j] = exp(vscale * (j % (K + 1) * x[0] + (d == 2 ? j / (K + 1) * x[1] : 0)));
+  }
+  LAPACKE_dgels(LAPACK_ROW_MAJOR, 'N', n, m, 1, A, m, y, 1);
+  memcpy(a, y, sizeof(double) * m);
+  /* sup error on a finer grid including the boundary, evaluated term by term */
+  int E = 97, ne = d == 1 ? E : E * E;
+  double sup = 0;
+  for (int i = 0; i < ne; i++) {
+    x[0] = (double)(i % E) / (E - 1), x[1] = (double)(i / E) / (E - 1);
+    double f = 0;
+    for (int j = 0; j < m; j++) f += a[j] * exp(vscale * (j % (K + 1) * x[0] + (d == 2 ? j / (K + 1) * x[1] : 0)));
+    double e = fabs(f - g(x, d, ctx));
+    sup = isnan(e) || isnan(sup) ? NAN : fmax(sup, e); /* fmax alone would skip a NaN (rank-deficient fit) */
+  }
+  free(A), free(y);
+  return isnan(sup) ? INFINITY : sup;
 }
