@@ -167,6 +167,32 @@ static void q2(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   nnt_mlp_free(&one);
 }
 
+static double g_sin2pi(const double *x, int d, void *ctx) {
+  (void)d, (void)ctx;
+  return sin(2 * M_PI * x[0]);
+}
+
+/* Lemma 2.7 is an existence proof; the least-squares exp network shows the widths it takes */
+static void q34(nnt_approx_check_result *t) {
+  static const double eps[3] = {1e-1, 1e-2, 1e-3};
+  int need[2][3] = {{0}}, ok = 1;
+  double a[121];
+  for (int d = 1; d <= 2; d++)
+    for (int K = 1; K <= (d == 1 ? 10 : 8); K++) {
+      double sup = nnt_approx_exp_fit(d, K, 1, d == 1 ? g_sin2pi : g_sincos, NULL, a);
+      for (int e = 0; e < 3; e++)
+        if (!need[d - 1][e] && sup <= eps[e]) need[d - 1][e] = d == 1 ? K + 1 : (K + 1) * (K + 1);
+    }
+  for (int d = 0; d < 2; d++)
+    for (int e = 0; e < 3; e++) ok &= need[d][e] > 0;
+  nnt_approx_check_row *r = row(t, "Q34", "Lemma 2.7", "2-layer exp net sum_j a_j exp(v_j.x), v_j in {0..K}^d: sup|f-g| <= eps on [0,1]^d, eps = 1e-1..1e-3");
+  SET(bound, "eps reached (m <= 11 / 81)");
+  SET(measured, "units for eps 1e-1/1e-2/1e-3: sin 2pi x: %d/%d/%d; sin3x cos2y (d=2): %d/%d/%d", need[0][0], need[0][1],
+      need[0][2], need[1][0], need[1][1], need[1][2]);
+  SET(note, "the book proves existence (Stone-Weierstrass); least squares on a grid, error on a finer one");
+  r->pass = ok;
+}
+
 static void q4(nnt_approx_check_result *t) {
   /* ReLU interpolant of e^r on n knots of [-R, R]: error <= (2R/n)^2 e^R / 8 */
   double R = 2, worst_ratio = 0;
@@ -323,7 +349,51 @@ static void q7_q9(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
 
 /* ------------------------------------------------------------------ chapter 3 */
 
-static void ch3(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
+/* Lemma 3.8 itself: the (1 - delta)-quantile of the count over many draws against its bound */
+static void q12_bound(nnt_approx_check_result *t, uint64_t seed, int quick) {
+  static const int ms[3] = {100, 1000, 10000};
+  static const double taus[2] = {0.05, 0.2}, deltas[2] = {0.01, 0.1};
+  int nm = quick ? 2 : 3, ok = 1, trials = 1000;
+  double worst = 0, worst_draft = 0, zmax = 0;
+  nnt_rng rg;
+  nnt_rng_init(&rg, seed, 120);
+  for (int q = 0; q < nm; q++)
+    for (int k = 0; k < 2; k++) {
+      nnt_approx_lemma38_stats st;
+      ok &= nnt_approx_lemma38_measure(&rg, ms[q], 3, taus[k], deltas, 2, trials, 1, &st);
+      worst = fmax(worst, st.max_ratio), zmax = fmax(zmax, fabs(st.mean_z));
+      for (int e = 0; e < 2; e++) worst_draft = fmax(worst_draft, st.quantile[e] / st.bound_draft[e]);
+    }
+  nnt_approx_check_row *r = row(t, "Q12.2", "Lemma 3.8", "#{j: |v_j.x| <= tau||x||} <= m tau + sqrt((m/2) ln(1/delta)) w.p. 1-delta: (1-delta)-quantile of 1000 draws");
+  SET(bound, "quantile/bound <= 1");
+  SET(measured, "m=1e2..1e%d, tau 0.05,0.2, delta 0.01,0.1: max ratio %.3f (draft form %.3f); mean |z| <= %.1f", nm + 1,
+      worst, worst_draft, zmax);
+  SET(note, "slack: P[|g|<=tau] <= 0.80 tau < tau; v_j ~ N(0, 0.25 I) fails it (test)");
+  r->pass = ok;
+}
+
+/* Lemma 3.15: 39.6 sqrt(m) cannot be approached; the sqrt(m) growth of |F(x;w0)| can be tested */
+static void q13_scaling(nnt_approx_check_result *t, uint64_t seed, int quick, double bound) {
+  static const int ms[4] = {16, 64, 256, 1024};
+  int nm = quick ? 3 : 4;
+  double q99[4], slope;
+  nnt_rng rg;
+  nnt_rng_init(&rg, seed, 130);
+  int ok = nnt_approx_lemma315_scaling(&rg, ms, nm, 5, quick ? 1000 : 2000, 0.5, q99, &slope);
+  char meas[96] = "";
+  for (int q = 0; q < nm; q++) {
+    char b[32];
+    snprintf(b, sizeof b, "%sm=%d %.2f", q ? " " : "", ms[q], q99[q]);
+    strcat(meas, b);
+  }
+  nnt_approx_check_row *r = row(t, "Q13.2", "Lemma 3.15 scaling", "q99 |F(x;w0)| grows like sqrt(m): fitted log-log exponent over m = 16, 64, ..");
+  SET(bound, "[0.4, 0.6]");
+  SET(measured, "exponent %.3f; q99/sqrt(m): %s", slope, meas);
+  SET(note, "the bound %.1f sqrt(m) (m=100) is ~20x the measured q99; unsigned a_j give exponent ~1", bound);
+  r->pass = ok;
+}
+
+static void ch3(nnt_approx_check_result *t, nnt_rng *rg, int quick, uint64_t seed) {
   double worst = 0;
   static const double Bs[4] = {0.1, 1, 10, 100};
   for (int q = 0; q < 4; q++) worst = fmax(worst, nnt_approx_prop34_worst_ratio(rg, 1000, 5, Bs[q], quick ? 10 : 25));
@@ -364,20 +434,22 @@ static void ch3(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
     snprintf(b, sizeof b, "%s%.4f (MC %.4f)", q ? ", " : "", ex, mc);
     strcat(m38, b);
   }
-  r = row(t, "Q12", "Lemma 3.8", "P[|g| <= tau] <= 2 tau/sqrt(2 pi), tau = 0.1, 0.5, 1 (erf, Monte Carlo)");
+  r = row(t, "Q12.1", "Lemma 3.8 step", "P[|g| <= tau] <= 2 tau/sqrt(2 pi), tau = 0.1, 0.5, 1 (erf, Monte Carlo)");
   SET(bound, "%.4f, %.4f, %.4f", 0.2 / sqrt(2 * M_PI), 1.0 / sqrt(2 * M_PI), 2.0 / sqrt(2 * M_PI));
   SET(measured, "%s", m38);
   r->pass = ok38;
+  q12_bound(t, seed, quick);
 
   double sd, q99;
   int m = 100;
-  nnt_approx_lemma315_stats(rg, m, 5, quick ? 2000 : 10000, &sd, &q99);
+  nnt_approx_lemma315_stats(rg, m, 5, quick ? 2000 : 10000, 0.5, &sd, &q99);
   double bound = 4 * log(2 * m / 0.01); /* 4 ||x|| sqrt(m) ln(2m/delta), divided by sqrt(m) */
   r = row(t, "Q13", "Lemma 3.15", "|F(x;w0)| <= 4||x|| sqrt(m) ln(2m/delta) (m=100, delta=0.01)");
   SET(bound, "%.1f sqrt(m)", bound);
   SET(measured, "std %.3f sqrt(m) (1/sqrt2 = 0.707), q99 %.2f sqrt(m)", sd, q99);
   SET(note, "three constants in the draft (P9); Lemma 3.15's is used");
   r->pass = q99 <= bound && fabs(sd - sqrt(0.5)) < 0.05;
+  q13_scaling(t, seed, quick, bound);
 
   /* Thm 3.10 planting, d = 2, tau = 0.1, delta = 0.1 */
   double beta[6], alpha[3] = {1, -0.6, 0.5};
@@ -737,18 +809,6 @@ static void q22_q24(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   r->pass = worst <= bound && max_active <= 4;
 }
 
-static void random_1d_net(nnt_mlp *m, nnt_rng *r, const int *w, int nh) {
-  nnt_mlp_init(m);
-  int in = 1;
-  for (int l = 0; l <= nh; l++) {
-    int out = l < nh ? w[l] : 1;
-    nnt_mlp_layer *L = nnt_mlp_add(m, in, out, l < nh ? NNT_ACT_RELU : NNT_ACT_IDENTITY);
-    nnt_rng_fill_normal_f64(r, L->W, (size_t)in * out, 0, 1);
-    for (int u = 0; u < out; u++) L->b[u] = l == 0 ? -nnt_rng_uniform(r) * L->W[u] : nnt_rng_normal(r) * 0.5;
-    in = out;
-  }
-}
-
 static void q26_q27_q29(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   int trials = quick ? 50 : 200, ok = 1;
   double min_slack = INFINITY;
@@ -756,7 +816,7 @@ static void q26_q27_q29(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
     int L = 1 + k % 4, w[4], m = 0;
     for (int l = 0; l < L; l++) w[l] = 1 + (int)nnt_rng_below(rg, 5), m += w[l];
     nnt_mlp g;
-    random_1d_net(&g, rg, w, L);
+    nnt_approx_random_1d_net(&g, rg, w, L);
     nnt_approx_pwl_summary s;
     nnt_approx_pwl_summarize(&g, NULL, -INFINITY, INFINITY, &s);
     double amgm = pow(2.0 * m / L, L), prodb = ldexp(1, L);
@@ -783,7 +843,7 @@ static void q26_q27_q29(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
         if (left < nh - l - 1) left = nh - l - 1;
       }
       nnt_mlp g;
-      random_1d_net(&g, rg, w, nh);
+      nnt_approx_random_1d_net(&g, rg, w, nh);
       nnt_approx_sep_result sr;
       nnt_approx_sep_check(&g, n, &sr);
       viol += sr.l1 < sr.lb || sr.l1 < 1.0 / 32;
@@ -864,6 +924,128 @@ static void q26_q27_q29(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   nnt_mlp_free(&ab);
 }
 
+/* Thm 4.6 on networks other than h_i, Lemma 4.11 by an independent piece count, Thm 4.4's sizes */
+static void ch4_counts(nnt_approx_check_result *t, uint64_t seed, int quick) {
+  nnt_rng rg;
+  nnt_rng_init(&rg, seed, 280);
+  int ok = 1, nets = 0;
+  double min_stated = INFINITY, min_na = INFINITY, worst32 = 0;
+  nnt_approx_thm46_stats st;
+  for (int i = 1; i <= 10; i++) { /* the L2-best fit on uniform pieces: exactly 32x the N_A form */
+    nnt_mlp h;
+    nnt_approx_build_square_shifted(&h, i);
+    ok &= nnt_approx_thm46_measure(&h, 5760, &st) == 1, nets++;
+    worst32 = fmax(worst32, fabs(st.ratio_na / 32 - 1));
+    min_stated = fmin(min_stated, st.log10_ratio_stated), min_na = fmin(min_na, st.ratio_na);
+    nnt_mlp_free(&h);
+  }
+  for (int k = 1; k <= 8; k++) { /* Delta^k and the one-hidden-layer copies of h_i */
+    nnt_mlp d, h, sh;
+    nnt_approx_build_delta(&d, k);
+    ok &= nnt_approx_thm46_measure(&d, 5760, &st) == 1, nets++;
+    min_stated = fmin(min_stated, st.log10_ratio_stated), min_na = fmin(min_na, st.ratio_na);
+    nnt_approx_build_square(&h, k);
+    nnt_approx_shallow_from_pieces(&sh, &h);
+    ok &= nnt_approx_thm46_measure(&sh, 5760, &st) == 1, nets++;
+    min_stated = fmin(min_stated, st.log10_ratio_stated), min_na = fmin(min_na, st.ratio_na);
+    nnt_mlp_free(&d), nnt_mlp_free(&h), nnt_mlp_free(&sh);
+  }
+  for (int k = 0; k < (quick ? 40 : 200); k++) { /* random nets, widths 1..8, 1..4 layers */
+    int L = 1 + k % 4, w[4];
+    for (int l = 0; l < L; l++) w[l] = 1 + (int)nnt_rng_below(&rg, 8);
+    nnt_mlp g;
+    nnt_approx_random_1d_net(&g, &rg, w, L);
+    ok &= nnt_approx_thm46_measure(&g, 5760, &st) == 1, nets++;
+    min_stated = fmin(min_stated, st.log10_ratio_stated), min_na = fmin(min_na, st.ratio_na);
+    nnt_mlp_free(&g);
+  }
+  nnt_approx_check_row *r = row(t, "Q28.2", "Thm 4.6", "int(f-x^2)^2 >= 1/(5760(2N/L)^{4L}) and >= 1/(5760 N_A^4): shifted h_i, Delta^k, shallow h_i, random nets");
+  SET(bound, ">= 1; shifted h_i = 32");
+  SET(measured, "%d nets: min ratio N_A form %.2f, stated form 10^%.1f; shifted h_i |ratio/32-1| %.1e", nets, min_na,
+      min_stated, worst32);
+  SET(note, "the stated form is loose by >= 10^%.0f (N_A <= (2N/L)^L); the N_A form by 32 at best (proof's 1/2 and 1/(2N))",
+      floor(min_stated));
+  r->pass = ok && worst32 < 1e-9;
+
+  /* Lemma 4.11: f o g and f + g of random nets, counted by the engine and by hand */
+  int ok411 = 1, pairs = quick ? 40 : 200;
+  long max_fg = 0, max_prod = 0;
+  double tight = 0;
+  for (int k = 0; k < pairs; k++) {
+    int L = 1 + k % 2, wf[2], wg[2];
+    for (int l = 0; l < L; l++) wf[l] = 1 + (int)nnt_rng_below(&rg, 6), wg[l] = 1 + (int)nnt_rng_below(&rg, 6);
+    nnt_mlp f, g, fg, fpg;
+    nnt_approx_random_1d_net(&f, &rg, wf, L);
+    nnt_approx_random_1d_net(&g, &rg, wg, L);
+    /* spread g's range over f's kinks so the cuts are exercised */
+    g.layers[g.nlayers - 1].b[0] += 0.5;
+    nnt_approx_net_compose(&fg, &g, &f);
+    nnt_approx_net_sum(&fpg, &f, &g);
+    nnt_approx_lemma411_stats ls;
+    ok411 &= nnt_approx_lemma411_measure(&f, &g, &fg, &fpg, &ls);
+    if (ls.na_fg > max_fg) max_fg = ls.na_fg, max_prod = ls.na_f * ls.na_g;
+    nnt_mlp_free(&f), nnt_mlp_free(&g), nnt_mlp_free(&fg), nnt_mlp_free(&fpg);
+  }
+  /* Remark: Delta meets the composition rule on [0,1]: N_A(Delta o Delta^k) = 2 * 2^k */
+  int tight_bad = 0;
+  for (int k = 1; k <= 12; k++) {
+    nnt_mlp d1, dk, c;
+    nnt_approx_build_delta(&d1, 1), nnt_approx_build_delta(&dk, k);
+    nnt_approx_net_compose(&c, &dk, &d1);
+    nnt_approx_pwl_summary a, b, ab;
+    nnt_approx_pwl_summarize(&d1, NULL, 0, 1, &a), nnt_approx_pwl_summarize(&dk, NULL, 0, 1, &b);
+    nnt_approx_pwl_summarize(&c, NULL, 0, 1, &ab);
+    tight_bad += ab.pieces != a.pieces * b.pieces;
+    tight = (double)ab.pieces;
+    nnt_mlp_free(&d1), nnt_mlp_free(&dk), nnt_mlp_free(&c);
+  }
+  r = row(t, "Q32", "Lemma 4.11", "N_A(f o g) <= N_A(f)N_A(g), N_A(f+g) <= N_A(f)+N_A(g): engine = independent count; Delta meets it");
+  SET(bound, "rule; engine = by hand");
+  SET(measured, "%d random pairs: all within and matching (largest f o g %ld <= %ld); Delta o Delta^k on [0,1]: %d off, k=12 %.0f",
+      pairs, max_fg, max_prod, tight_bad, tight);
+  r->pass = ok411 && tight_bad == 0;
+
+  /* Thm 4.4 against the best fits: L = 2, n = 6, N_A <= (2 2^L/L)^L = 16 within the budget */
+  enum { GN = 6, GP = 64 };
+  double gl1[GP], min_budget = INFINITY, min_margin = INFINITY, dp_gap = 0;
+  nnt_mlp fits[GP];
+  int okfit = nnt_approx_sep_grid_fit(GN, GP, 9, gl1, fits) == NNT_OK, argmin = 0;
+  for (int p = 1; okfit && p <= GP; p++) {
+    nnt_approx_sep_result sr;
+    nnt_approx_sep_check(&fits[p - 1], GN, &sr);
+    dp_gap = fmax(dp_gap, fabs(sr.l1 - gl1[p - 1]));
+    okfit &= sr.pieces <= p && sr.l1 >= sr.lb && fabs(sr.l1 - gl1[p - 1]) < 1e-12; /* NaN fails */
+    if (sr.l1 - sr.lb < min_margin) min_margin = sr.l1 - sr.lb, argmin = p;
+    if (p <= 16) min_budget = fmin(min_budget, sr.l1);
+    nnt_mlp_free(&fits[p - 1]);
+  }
+  r = row(t, "Q27.2", "Thm 4.4 best fits", "L1-best continuous fits of Delta^6 with p = 1..64 pieces (grid DP): L1 >= lb(6,P); >= 1/32 for p <= 16");
+  SET(bound, "lb(6,P); 1/32");
+  SET(measured, "best L1, <= 16 pieces: %.4f = %.1fx 1/32, %.1fx lb(6,16); L1-lb >= %.4f (p=%d); p=64: %.1g; DP-engine %.0e",
+      min_budget, min_budget * 32, min_budget / nnt_approx_sep_lb(GN, 16), min_margin, argmin, gl1[GP - 1], dp_gap);
+  SET(note, "breakpoints on k/128, values on k/8: an upper bound on the unrestricted best fit");
+  r->pass = okfit && dp_gap < 1e-12 && min_budget >= 1.0 / 32 && gl1[GP - 1] < 1e-15;
+
+  /* Thm 4.4's construction of Delta^{L^2+2} */
+  int ok44 = 1;
+  char meas[96] = "";
+  for (int L = 2; L <= 4; L++) {
+    nnt_mlp f;
+    nnt_approx_build_delta(&f, L * L + 2);
+    nnt_approx_thm44_size_stats ss;
+    ok44 &= nnt_approx_thm44_size_measure(&f, L, &ss);
+    char b[40];
+    snprintf(b, sizeof b, "%sL=%d: %ld/%d/%ld", L > 2 ? "; " : "", L, ss.nodes, ss.relu_layers, ss.pieces);
+    strcat(meas, b);
+    nnt_mlp_free(&f);
+  }
+  r = row(t, "Q33", "Thm 4.4 sizes", "Delta^{L^2+2} as a net: 3L^2+6 ReLUs, 2L^2+4 layers, = Delta^{L^2+2} on [0,1] (L=2..4)");
+  SET(bound, "exact");
+  SET(measured, "ReLUs/ReLU layers/pieces %s", meas);
+  SET(note, "L^2+2 ReLU layers; 2L^2+4 counts each Delta's output combination as a layer (as P19)");
+  r->pass = ok44;
+}
+
 static void q31(nnt_approx_check_result *t, int quick, uint64_t seed) {
   long ms[3] = {100, 1000, 10000};
   int nm = quick ? 2 : 3, ok = 1;
@@ -918,18 +1100,19 @@ int nnt_approx_check_run(const nnt_approx_check_cfg *cfg, nnt_approx_check_resul
   nnt_rng rg;
   /* one stream per statement group so a group's numbers do not depend on the others */
   nnt_progress pr;
-  nnt_progress_start(&pr, "approx check", 14);
+  nnt_progress_start(&pr, "approx check", 15);
   nnt_rng_init(&rg, seed, 1), q1(t, &rg);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 2), q2(t, &rg, quick);
   nnt_progress_add(&pr, 1);
   q4(t);
+  q34(t);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 5), q5_q6(t, &rg, quick);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 7), q7_q9(t, &rg, quick);
   nnt_progress_add(&pr, 1);
-  nnt_rng_init(&rg, seed, 10), ch3(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 10), ch3(t, &rg, quick, seed);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 16), q16_q17(t, &rg, quick);
   nnt_progress_add(&pr, 1);
@@ -944,6 +1127,8 @@ int nnt_approx_check_run(const nnt_approx_check_cfg *cfg, nnt_approx_check_resul
   nnt_rng_init(&rg, seed, 25), q25(t, &rg, quick);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 26), q26_q27_q29(t, &rg, quick);
+  nnt_progress_add(&pr, 1);
+  ch4_counts(t, seed, quick);
   nnt_progress_add(&pr, 1);
   q31(t, quick, seed);
   nnt_progress_add(&pr, 1);

@@ -177,7 +177,11 @@ double nnt_approx_ntk_slope(nnt_rng *rg, const long *ms, int nm, int d, int npai
 double nnt_approx_relu_adversarial_gap(nnt_rng *r, long m, double B, double *gap_direct);
 double nnt_approx_prop37_bound(long m, double B, double delta);
 double nnt_approx_prop34_worst_ratio(nnt_rng *r, int m, int d, double B, int trials);
-void nnt_approx_lemma315_stats(nnt_rng *r, int m, int d, int samples, double *std_over_sqrtm, double *q99_over_sqrtm);
+/* |F(x;w0)| / sqrt(m) = |sum_j a_j s(v_j.x)| / sqrt(m) over `samples` draws (x a random unit vector of
+ * R^d, v_j ~ N(0, I_d), a_j = +1 with probability p_plus, else -1; 1/2 at initialisation): its RMS
+ * and 99th percentile. */
+void nnt_approx_lemma315_stats(nnt_rng *r, int m, int d, int samples, double p_plus, double *std_over_sqrtm,
+                               double *q99_over_sqrtm);
 
 typedef struct {
   long m, usz, min_S;          /* width, |U_i| = floor(m tau_d), min_i |S_i| */
@@ -200,6 +204,74 @@ typedef struct {
   double eta, fro, rowmax, flips, gap, train_mse;
 } nnt_approx_lazy_stats;
 void nnt_approx_lazy_train(nnt_rng *r, long m, int steps, nnt_approx_lazy_stats *res);
+
+/* ---------------------------------------------------------------- bounds measured themselves (statements.c)
+ * Each returns 1 when the statement holds for the object it is given (a network, an init scale, a
+ * constant), so a test can hand it a faulty one and see 0. */
+
+/* Lemma 3.8 (corrected form): with probability >= 1 - delta over v_j ~ N(0, I_d),
+ * #{j <= m : |v_j.x| <= tau ||x||} <= m tau + sqrt((m/2) ln(1/delta)). `trials` draws (fresh x of norm
+ * in [0.5, 2] each, v_j ~ N(0, sigma^2 I_d): sigma = 1 is the lemma's setting); for each delta the
+ * empirical (1 - delta)-quantile of the count and the fraction of draws above the bound. Holds when
+ * every quantile is <= its bound, that fraction <= delta, and the mean count is within 5 standard
+ * errors of m erf(tau/sqrt2). d <= 16, nd <= 4. */
+typedef struct {
+  double quantile[4], bound[4], bound_draft[4], over[4]; /* bound_draft: m tau + sqrt(m/2) ln(1/delta) */
+  double mean, mean_z, max_ratio;                        /* max quantile/bound */
+} nnt_approx_lemma38_stats;
+int nnt_approx_lemma38_measure(nnt_rng *r, int m, int d, double tau, const double *deltas, int nd, int trials,
+                               double sigma, nnt_approx_lemma38_stats *s);
+/* Lemma 3.15's sqrt(m) scaling: the 99th percentile of |F(x;w0)| (nnt_approx_lemma315_stats) at the widths
+ * ms (q99[q] is that percentile over sqrt(m)) and the fitted log-log slope; holds when |slope - 1/2| <= 0.1. */
+int nnt_approx_lemma315_scaling(nnt_rng *r, const int *ms, int nm, int d, int samples, double p_plus, double *q99,
+                                double *slope);
+/* Thm 4.4's network for Delta^{L^2+2}: 3L^2 + 6 ReLUs, L^2 + 2 ReLU layers (2L^2 + 4 when each Delta's
+ * output combination is counted as its own layer, the draft's convention), and exactly Delta^{L^2+2} on
+ * [0,1]: 2^n pieces with breakpoints k/2^n and the closed form's values there. */
+typedef struct {
+  int n, relu_layers;
+  long nodes, pieces, bad_breaks;
+} nnt_approx_thm44_size_stats;
+int nnt_approx_thm44_size_measure(const nnt_mlp *f, int L, nnt_approx_thm44_size_stats *s);
+/* Thm 4.6 for one 1-D net f with L ReLU layers and N ReLUs: int_0^1 (f - x^2)^2 (exact) against
+ * 1/(C (2N/L)^{4L}) (the statement, C = 5760) and 1/(C N_A^4) with N_A counted on [0,1] (the proof's
+ * form). Holds when both ratios are >= 1; -1 when f is not a 1-D PWL net. */
+typedef struct {
+  int L;
+  long N, pieces;
+  double l2sq, log10_ratio_stated, ratio_na;
+} nnt_approx_thm46_stats;
+int nnt_approx_thm46_measure(const nnt_mlp *f, double C, nnt_approx_thm46_stats *s);
+/* h_i - 4^{-i}/6: the L2-best PWL fit of x^2 on the 2^i uniform pieces, error 1/(180 N_A^4), i.e. 32
+ * times Thm 4.6's 1/(5760 N_A^4). */
+void nnt_approx_build_square_shifted(nnt_mlp *m, int i);
+/* Lemma 4.11 for 1-D nets f, g with fg = f o g and fpg = f + g as networks: N_A on R of each by the
+ * engine, and of f o g and f + g independently from the pieces of f and g (cut each piece of g where
+ * it crosses a breakpoint of f; union of breakpoints), merged. Holds when the engine's pieces of fg and
+ * fpg match the independent ones (count, breakpoints within 1e-9) and N_A(f o g) <= N_A(f) N_A(g),
+ * N_A(f + g) <= N_A(f) + N_A(g). */
+typedef struct {
+  long na_f, na_g, na_fg, na_fg_ref, na_sum, na_sum_ref;
+  double gap_fg, gap_sum; /* largest breakpoint difference (INFINITY when the counts differ) */
+} nnt_approx_lemma411_stats;
+int nnt_approx_lemma411_measure(const nnt_mlp *f, const nnt_mlp *g, const nnt_mlp *fg, const nnt_mlp *fpg,
+                                nnt_approx_lemma411_stats *s);
+/* Best continuous PWL fit of Delta^n in L1 on [0,1] with exactly p pieces (p = 1..P) among those whose
+ * breakpoints lie on the grid k/2^{n+1} and whose values there lie on {0, 1/(V-1), .., 1}, by dynamic
+ * programming over (breakpoint, value) with exact segment integrals: l1[p-1] (an upper bound on the
+ * unrestricted best) and, when fit is not NULL, that fit as a one-hidden-layer net fit[p-1] (p ReLUs).
+ * n in [1, 6], P in [1, 2^{n+1}], V in [2, 17]; NNT_EINVAL otherwise. */
+int nnt_approx_sep_grid_fit(int n, int P, int V, double *l1, nnt_mlp *fit);
+/* Lemma 2.7 (existence by Stone-Weierstrass in the book): a 2-layer exp network
+ * f(x) = sum_j a_j exp(vscale v_j . x), v_j in {0, .., K}^d ((K+1)^d units; vscale = 1), fitted to g by
+ * least squares (QR) at the (4(K+1))^d cell centres of [0,1]^d. Writes a ((K+1)^d) and returns
+ * sup |f - g| on the 97^d grid with both ends, evaluated term by term (INFINITY if the fit is not
+ * finite). d in {1, 2}, K <= 10. */
+double nnt_approx_exp_fit(int d, int K, double vscale, nnt_approx_fnd g, void *ctx, double *a);
+/* x -> f(x) + g(x) as one network (f, g: 1-D nets with equal numbers of layers). */
+void nnt_approx_net_sum(nnt_mlp *out, const nnt_mlp *f, const nnt_mlp *g);
+/* A random 1-D net with hidden widths w[0..nh-1]: N(0,1) weights, first-layer kinks uniform in [0,1]. */
+void nnt_approx_random_1d_net(nnt_mlp *m, nnt_rng *r, const int *w, int nh);
 
 /* ---------------------------------------------------------------- depth separation (separation.c) */
 

@@ -114,7 +114,8 @@ double nnt_approx_prop34_worst_ratio(nnt_rng *r, int m, int d, double B, int tri
 
 /* Lemma 3.15: |F(x; w0)| over random unit x at init (one fresh init per sample); returns the
  * empirical std and 99% quantile of |F| / sqrt(m). */
-void nnt_approx_lemma315_stats(nnt_rng *r, int m, int d, int samples, double *std_over_sqrtm, double *q99_over_sqrtm) {
+void nnt_approx_lemma315_stats(nnt_rng *r, int m, int d, int samples, double p_plus, double *std_over_sqrtm,
+                               double *q99_over_sqrtm) {
   double *F = nnt_xmalloc(sizeof(double) * samples), x[64], v[64];
   double s2 = 0;
   for (int t = 0; t < samples; t++) {
@@ -124,7 +125,7 @@ void nnt_approx_lemma315_stats(nnt_rng *r, int m, int d, int samples, double *st
       nnt_rng_fill_normal_f64(r, v, d, 0, 1);
       double z = 0;
       for (int i = 0; i < d; i++) z += v[i] * x[i];
-      f += (nnt_rng_u64(r) & 1 ? 1 : -1) * fmax(0, z);
+      f += (nnt_rng_uniform(r) < p_plus ? 1 : -1) * fmax(0, z);
     }
     F[t] = fabs(f) / sqrt(m);
     s2 += F[t] * F[t];
