@@ -13,6 +13,11 @@
 #include "nnt_error.h"
 #include "nnt_progress.h"
 
+/* The larger / smaller of two measurements, NaN if either is NaN: fmax and fmin skip a NaN, so a
+ * construction that outputs NaN would measure error 0 and pass. */
+static double max_nan(double a, double b) { return a != a || b != b ? NAN : a > b ? a : b; }
+static double min_nan(double a, double b) { return a != a || b != b ? NAN : a < b ? a : b; }
+
 static nnt_approx_check_row *row(nnt_approx_check_result *t, const char *id, const char *ref, const char *claim) {
   if (t->n == t->cap) {
     t->cap = t->cap ? 2 * t->cap : 32;
@@ -55,14 +60,14 @@ static void q1(nnt_approx_check_result *t, nnt_rng *rg) {
     double sup = 0, knot = 0;
     for (int s = 0; s < 200000; s++) { /* off-grid sweep */
       double x = (s + nnt_rng_uniform(rg)) / 200000;
-      sup = fmax(sup, fabs(fwd1(&m, x) - g_q1(x, NULL)));
+      sup = max_nan(sup, fabs(fwd1(&m, x) - g_q1(x, NULL)));
     }
     for (int i = 0; i < n; i++) {
       double b = -m.layers[0].b[i];
-      knot = fmax(knot, fabs(fwd1(&m, b) - g_q1(b, NULL)));
+      knot = max_nan(knot, fabs(fwd1(&m, b) - g_q1(b, NULL)));
       /* just left of the next knot: the worst case of the step approximation */
-      double x = fmin(1, b + eps[e] / 7.5) * (1 - 1e-12);
-      sup = fmax(sup, fabs(fwd1(&m, x) - g_q1(x, NULL)));
+      double x = min_nan(1, b + eps[e] / 7.5) * (1 - 1e-12);
+      sup = max_nan(sup, fabs(fwd1(&m, x) - g_q1(x, NULL)));
     }
     char id[24];
     snprintf(id, sizeof id, "Q1.%d", e + 1);
@@ -97,7 +102,7 @@ static void box_errors(const nnt_mlp *m, int d, int k, double gamma, nnt_approx_
   *sup = 0, *l1 = 0;
   for (int s = 0; s < npts; s++) {
     *l1 += fabs(Y[s] - g(X + (size_t)s * d, d, ctx)) / npts;
-    *sup = fmax(*sup, fabs(Y[npts + s] - g(X + (size_t)(npts + s) * d, d, ctx)));
+    *sup = max_nan(*sup, fabs(Y[npts + s] - g(X + (size_t)(npts + s) * d, d, ctx)));
   }
   free(X), free(Y);
 }
@@ -159,7 +164,7 @@ static void q2(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
     int out = x[0] < 0.25 - gm || x[0] > 0.5 + gm || x[1] < 0.25 - gm || x[1] > 0.5 + gm;
     if (in) want = 1;
     if (out) want = 0;
-    if (want >= 0) worst = fmax(worst, fabs(y - want));
+    if (want >= 0) worst = max_nan(worst, fabs(y - want));
   }
   SET(bound, "0");
   SET(measured, "max deviation %.2e (gamma %.3g)", worst, gm);
@@ -218,10 +223,10 @@ static void q4(nnt_approx_check_result *t) {
       double rr = log(p[i].a);
       if (rr < p[i].x0) rr = p[i].x0;
       if (rr > p[i].x1) rr = p[i].x1;
-      sup = fmax(sup, fabs(p[i].a * rr + p[i].c - exp(rr)));
+      sup = max_nan(sup, fabs(p[i].a * rr + p[i].c - exp(rr)));
     }
     double bound = pow(2 * R / n, 2) * exp(R) / 8;
-    worst_ratio = fmax(worst_ratio, sup / bound);
+    worst_ratio = max_nan(worst_ratio, sup / bound);
     char b[32];
     snprintf(b, sizeof b, "%sn=%d %.2e", q ? ", " : "", n, sup);
     strcat(meas, b);
@@ -257,7 +262,7 @@ static void q5_q6(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
       s += f, s2 += f * f;
     }
     double mean = s / trials, se = sqrt((s2 / trials - mean * mean) / trials);
-    worst_z = fmax(worst_z, fabs(mean - sin(2 * M_PI * xs[q])) / se);
+    worst_z = max_nan(worst_z, fabs(mean - sin(2 * M_PI * xs[q])) / se);
   }
   nnt_approx_check_row *r = row(t, "Q5", "Prop 2.8", "sin 2pi x = int 1[x>=b] g'(b) db: Z = 4, sampler unbiased");
   SET(bound, "Z=4, |z| <= 4");
@@ -276,7 +281,7 @@ static void q5_q6(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
       s += e, s2 += e * e;
     }
     double mean = s / T, se = sqrt((s2 / T - mean * mean) / T), want = exact_c / ks[q];
-    worst = fmax(worst, fabs(mean - want) / se);
+    worst = max_nan(worst, fabs(mean - want) / se);
     char buf[40];
     snprintf(buf, sizeof buf, "%sk=%d %.3e/%.3e", q ? " " : "", ks[q], mean, want);
     strcat(meas, buf);
@@ -307,7 +312,7 @@ static void q7_q9(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   for (int q = 0; q < 4; q++) {
     double p[2] = {s, 0.3 * q};
     double ft = nnt_approx_simpson(gauss1, p, -12 * s, 12 * s, 20000), want = exp(-2 * M_PI * M_PI * s * s * p[1] * p[1]);
-    worst = fmax(worst, fabs(ft - want));
+    worst = max_nan(worst, fabs(ft - want));
     draft_ratio = 2 * M_PI * s * s; /* the draft's (2 pi s^2)^{+d/2} prefactor is off by (2 pi s^2)^d */
   }
   r = row(t, "Q8", "Gaussian example", "normalised Gaussian (prefactor (2pi s^2)^{-d/2}): g~ = e^{-2pi^2 s^2 |w|^2}");
@@ -361,8 +366,8 @@ static void q12_bound(nnt_approx_check_result *t, uint64_t seed, int quick) {
     for (int k = 0; k < 2; k++) {
       nnt_approx_lemma38_stats st;
       ok &= nnt_approx_lemma38_measure(&rg, ms[q], 3, taus[k], deltas, 2, trials, 1, &st);
-      worst = fmax(worst, st.max_ratio), zmax = fmax(zmax, fabs(st.mean_z));
-      for (int e = 0; e < 2; e++) worst_draft = fmax(worst_draft, st.quantile[e] / st.bound_draft[e]);
+      worst = max_nan(worst, st.max_ratio), zmax = max_nan(zmax, fabs(st.mean_z));
+      for (int e = 0; e < 2; e++) worst_draft = max_nan(worst_draft, st.quantile[e] / st.bound_draft[e]);
     }
   nnt_approx_check_row *r = row(t, "Q12.2", "Lemma 3.8", "#{j: |v_j.x| <= tau||x||} <= m tau + sqrt((m/2) ln(1/delta)) w.p. 1-delta: (1-delta)-quantile of 1000 draws");
   SET(bound, "quantile/bound <= 1");
@@ -396,7 +401,7 @@ static void q13_scaling(nnt_approx_check_result *t, uint64_t seed, int quick, do
 static void ch3(nnt_approx_check_result *t, nnt_rng *rg, int quick, uint64_t seed) {
   double worst = 0;
   static const double Bs[4] = {0.1, 1, 10, 100};
-  for (int q = 0; q < 4; q++) worst = fmax(worst, nnt_approx_prop34_worst_ratio(rg, 1000, 5, Bs[q], quick ? 10 : 25));
+  for (int q = 0; q < 4; q++) worst = max_nan(worst, nnt_approx_prop34_worst_ratio(rg, 1000, 5, Bs[q], quick ? 10 : 25));
   nnt_approx_check_row *r = row(t, "Q10", "Prop 3.4", "softplus (beta=1/4), m=1000, d=5: |F-F0| <= beta|a|_inf ||V-V0||_F^2/2");
   SET(bound, "ratio <= 1");
   SET(measured, "max gap/bound %.4f over B=0.1..100", worst);
@@ -408,8 +413,8 @@ static void ch3(nnt_approx_check_result *t, nnt_rng *rg, int quick, uint64_t see
   int ok = 1;
   for (int q = 0; q < nm; q++) {
     double direct, gap = nnt_approx_relu_adversarial_gap(rg, ms[q], 1, &direct), c = gap / cbrt((double)ms[q]);
-    lo = fmin(lo, c), hi = fmax(hi, c);
-    direct_err = fmax(direct_err, fabs(direct - gap));
+    lo = min_nan(lo, c), hi = max_nan(hi, c);
+    direct_err = max_nan(direct_err, fabs(direct - gap));
     ok &= gap <= nnt_approx_prop37_bound(ms[q], 1, 0.1);
   }
   r = row(t, "Q11", "Prop 3.7", "ReLU gap <= |a|m^{1/3}(4B^{4/3}+2B ln(1/d)^{1/4}); adversarial attains m^{1/3}");
@@ -518,7 +523,7 @@ static void q16_q17(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
     double xy = 0;
     for (int i = 0; i < 5; i++) xy += X[p * 5 + i] * Y[p * 5 + i];
     double e = fabs(km[p] - nnt_approx_ntk_kinf(X + p * 5, Y + p * 5, 5));
-    worst = fmax(worst, e);
+    worst = max_nan(worst, e);
     ok &= e <= fabs(xy) * hb;
   }
   free(X), free(Y);
@@ -567,7 +572,7 @@ static void q16_q17(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   }
   series[0] += 0.125, series[1] += 0.25;
   double minc = INFINITY, diff = 0;
-  for (int q = 0; q < NQ; q++) minc = fmin(minc, coefs[q]), diff = fmax(diff, fabs(coefs[q] - series[q]));
+  for (int q = 0; q < NQ; q++) minc = min_nan(minc, coefs[q]), diff = max_nan(diff, fabs(coefs[q] - series[q]));
   r = row(t, "Q17", "Prop 3.25", "padded ReLU NTK f(z): Maclaurin coefficients > 0, f(0) = 1/6");
   SET(bound, "min coef > 0; f(0)=%.6f", 1.0 / 6);
   SET(measured, "min coef (q<%d) %.3e, f(0) %.9f, |Cauchy-series| %.1e", NQ, minc, coefs[0], diff);
@@ -587,7 +592,7 @@ static void q18_q30(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
     if (L <= 20) /* closed form vs the network at random and dyadic points */
       for (int s = 0; s < (quick ? 2000 : 20000); s++) {
         double x = s % 2 ? nnt_rng_uniform(rg) : ldexp((double)nnt_rng_below(rg, 1u << 24), -24);
-        worst = fmax(worst, fabs(fwd1(&d, x) - nnt_approx_delta_pow_closed(L, x)));
+        worst = max_nan(worst, fabs(fwd1(&d, x) - nnt_approx_delta_pow_closed(L, x)));
       }
     double t0 = nnt_now();
     clock_t c0 = clock();
@@ -601,7 +606,7 @@ static void q18_q30(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
       double z = 0, h = 0.5;
       nnt_approx_net_affine(&half, 1, 1, &z, &h);
       nnt_approx_pwl_summarize(&d, &half, 0, 1, &sh);
-      int_err = fmax(int_err, fmax(fabs(s.integral - 0.5), fmax(fabs(sh.l1 - 0.25), fabs(sh.l2sq - 1.0 / 12))));
+      int_err = max_nan(int_err, max_nan(fabs(s.integral - 0.5), max_nan(fabs(sh.l1 - 0.25), fabs(sh.l2sq - 1.0 / 12))));
       nnt_mlp_free(&half);
     }
     nnt_mlp_free(&d);
@@ -679,20 +684,20 @@ static void q20_q21_q28(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
     double sup = e.sup, l2 = e.l2sq, mn = e.min;
     long P = e.pieces;
     double want = pow(4, -i - 1);
-    worst_sup = fmax(worst_sup, fabs(sup / want - 1));
-    worst_l2 = fmax(worst_l2, fabs(l2 / (pow(2, -4 * i) / 30) - 1));
-    min_e = fmin(min_e, mn);
+    worst_sup = max_nan(worst_sup, fabs(sup / want - 1));
+    worst_l2 = max_nan(worst_l2, fabs(l2 / (pow(2, -4 * i) / 30) - 1));
+    min_e = min_nan(min_e, mn);
     /* the network's own forward pass: midpoints attain 4^{-i-1}; off-grid points stay >= x^2 */
     for (int s = 0; s < (quick ? 500 : 5000); s++) {
       double k = (double)nnt_rng_below(rg, 1ull << i), x = (2 * k + 1) / ldexp(1, i + 1);
-      worst_mid = fmax(worst_mid, fabs((fwd1(&h, x) - x * x) / want - 1));
+      worst_mid = max_nan(worst_mid, fabs((fwd1(&h, x) - x * x) / want - 1));
       double u = nnt_rng_uniform(rg), e = fwd1(&h, u) - u * u;
-      min_e = fmin(min_e, e); /* h_i >= x^2 up to rounding of u*u */
-      worst_closed = fmax(worst_closed, fabs(fwd1(&h, u) - nnt_approx_square_closed(i, u)));
+      min_e = min_nan(min_e, e); /* h_i >= x^2 up to rounding of u*u */
+      worst_closed = max_nan(worst_closed, fabs(fwd1(&h, u) - nnt_approx_square_closed(i, u)));
     }
     nnt_mlp_stats st = nnt_mlp_stats_of(&h);
     if (i > 0) size_ok &= st.layers - 1 == i && st.hidden_units == 4L * i && P == (1L << i);
-    min_ratio = fmin(min_ratio, l2 / (1 / (5760 * pow((double)P, 4))));
+    min_ratio = min_nan(min_ratio, l2 / (1 / (5760 * pow((double)P, 4))));
     nnt_mlp_free(&h);
   }
   nnt_approx_check_row *r = row(t, "Q20", "Thm 4.2", "sup_{[0,1]}|h_i - x^2| = 4^{-i-1} exactly, at midpoints; h_i >= x^2 (i <= 20)");
@@ -728,16 +733,16 @@ static void q22_q24(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
       for (int b = 0; b < G; b++) {
         x[0] = (double)a / (G - 1), x[1] = (double)b / (G - 1);
         nnt_mlp_forward(&p, x, &y);
-        err = fmax(err, fabs(y - x[0] * x[1]));
-        if (a == 0 || b == 0) axis = fmax(axis, fabs(y));
+        err = max_nan(err, fabs(y - x[0] * x[1]));
+        if (a == 0 || b == 0) axis = max_nan(axis, fabs(y));
         x[0] = 2 * x[0] - 1, x[1] = 2 * x[1] - 1;
         nnt_mlp_forward(&ps, x, &y);
-        errs = fmax(errs, fabs(y - x[0] * x[1]));
-        if (x[0] == 0 || x[1] == 0) axs = fmax(axs, fabs(y));
+        errs = max_nan(errs, fabs(y - x[0] * x[1]));
+        if (x[0] == 0 || x[1] == 0) axs = max_nan(axs, fabs(y));
       }
     double bound = pow(4, -is[q]);
     ok &= err <= bound && axis <= 1e-15 && errs <= bound && axs <= 1e-15;
-    worst_axis = fmax(worst_axis, fmax(axis, axs));
+    worst_axis = max_nan(worst_axis, max_nan(axis, axs));
     char buf[32];
     snprintf(buf, sizeof buf, "%si=%d %.3e", q ? " " : "", is[q], err);
     strcat(meas, buf);
@@ -767,9 +772,9 @@ static void q22_q24(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
       double want = 1;
       for (int i = 0; i < l; i++) x[i] = nnt_rng_uniform(rg), want *= x[i];
       nnt_mlp_forward(&p, x, &y);
-      err = fmax(err, fabs(y - want));
+      err = max_nan(err, fabs(y - want));
     }
-    worst_ratio = fmax(worst_ratio, err / ((l - 1) * pow(4, -k)));
+    worst_ratio = max_nan(worst_ratio, err / ((l - 1) * pow(4, -k)));
     nnt_mlp_free(&p);
   }
   r = row(t, "Q23", "Lemma 5.3", "prod_{k,l} with clipping: error <= (l-1) 4^{-k} (k=6, l=3..5)");
@@ -798,7 +803,7 @@ static void q22_q24(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
       sum += y;
       active += fabs(y) > 1e-12; /* exact zeros up to rounding of the merged hat layer */
     }
-    worst = fmax(worst, fabs(sum - 1));
+    worst = max_nan(worst, fabs(sum - 1));
     if (active > max_active) max_active = active;
   }
   for (int i = 0; i < np; i++) nnt_mlp_free(&parts[i]);
@@ -822,7 +827,7 @@ static void q26_q27_q29(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
     double amgm = pow(2.0 * m / L, L), prodb = ldexp(1, L);
     for (int l = 0; l < L; l++) prodb *= w[l];
     ok &= s.pieces <= prodb && prodb <= amgm + 1e-9;
-    min_slack = fmin(min_slack, prodb / s.pieces);
+    min_slack = min_nan(min_slack, prodb / s.pieces);
     nnt_mlp_free(&g);
   }
   nnt_approx_check_row *r = row(t, "Q26", "Lemma 4.9", "N_A(net) <= 2^L prod m_j <= (2m/L)^L (random nets, exact counts)");
@@ -847,8 +852,8 @@ static void q26_q27_q29(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
       nnt_approx_sep_result sr;
       nnt_approx_sep_check(&g, n, &sr);
       viol += sr.l1 < sr.lb || sr.l1 < 1.0 / 32;
-      min_margin = fmin(min_margin, sr.l1 - sr.lb);
-      min_l1 = fmin(min_l1, sr.l1);
+      min_margin = min_nan(min_margin, sr.l1 - sr.lb);
+      min_l1 = min_nan(min_l1, sr.l1);
       n_nets++;
       nnt_mlp_free(&g);
     }
@@ -860,7 +865,7 @@ static void q26_q27_q29(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
     nnt_approx_sep_result sr;
     nnt_approx_sep_check(&g, 11, &sr);
     viol += sr.l1 < sr.lb;
-    min_margin = fmin(min_margin, sr.l1 - sr.lb);
+    min_margin = min_nan(min_margin, sr.l1 - sr.lb);
     nnt_mlp_free(&g);
   }
   r = row(t, "Q27", "Thm 4.4", "int|Delta^n - g| >= lb(n,P) = (2^{n-1}-P-1)/2^{n+2} and >= 1/32 within budget");
@@ -900,9 +905,9 @@ static void q26_q27_q29(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
     }
     double e = 0;
     for (int s3 = 0; s3 <= 4000; s3++) {
-      double x = -1 + 2.0 * s3 / 4000 + 1e-7, th = acos(fmax(-1, fmin(1, x))), p = 0;
+      double x = -1 + 2.0 * s3 / 4000 + 1e-7, th = acos(max_nan(-1, min_nan(1, x))), p = 0;
       for (int j = 0; j <= N; j++) p += c[j] * cos(j * th);
-      e = fmax(e, fabs(p - fabs(x)));
+      e = max_nan(e, fabs(p - fabs(x)));
     }
     worst_cheb[q] = e;
   }
@@ -935,19 +940,19 @@ static void ch4_counts(nnt_approx_check_result *t, uint64_t seed, int quick) {
     nnt_mlp h;
     nnt_approx_build_square_shifted(&h, i);
     ok &= nnt_approx_thm46_measure(&h, 5760, &st) == 1, nets++;
-    worst32 = fmax(worst32, fabs(st.ratio_na / 32 - 1));
-    min_stated = fmin(min_stated, st.log10_ratio_stated), min_na = fmin(min_na, st.ratio_na);
+    worst32 = max_nan(worst32, fabs(st.ratio_na / 32 - 1));
+    min_stated = min_nan(min_stated, st.log10_ratio_stated), min_na = min_nan(min_na, st.ratio_na);
     nnt_mlp_free(&h);
   }
   for (int k = 1; k <= 8; k++) { /* Delta^k and the one-hidden-layer copies of h_i */
     nnt_mlp d, h, sh;
     nnt_approx_build_delta(&d, k);
     ok &= nnt_approx_thm46_measure(&d, 5760, &st) == 1, nets++;
-    min_stated = fmin(min_stated, st.log10_ratio_stated), min_na = fmin(min_na, st.ratio_na);
+    min_stated = min_nan(min_stated, st.log10_ratio_stated), min_na = min_nan(min_na, st.ratio_na);
     nnt_approx_build_square(&h, k);
     nnt_approx_shallow_from_pieces(&sh, &h);
     ok &= nnt_approx_thm46_measure(&sh, 5760, &st) == 1, nets++;
-    min_stated = fmin(min_stated, st.log10_ratio_stated), min_na = fmin(min_na, st.ratio_na);
+    min_stated = min_nan(min_stated, st.log10_ratio_stated), min_na = min_nan(min_na, st.ratio_na);
     nnt_mlp_free(&d), nnt_mlp_free(&h), nnt_mlp_free(&sh);
   }
   for (int k = 0; k < (quick ? 40 : 200); k++) { /* random nets, widths 1..8, 1..4 layers */
@@ -956,7 +961,7 @@ static void ch4_counts(nnt_approx_check_result *t, uint64_t seed, int quick) {
     nnt_mlp g;
     nnt_approx_random_1d_net(&g, &rg, w, L);
     ok &= nnt_approx_thm46_measure(&g, 5760, &st) == 1, nets++;
-    min_stated = fmin(min_stated, st.log10_ratio_stated), min_na = fmin(min_na, st.ratio_na);
+    min_stated = min_nan(min_stated, st.log10_ratio_stated), min_na = min_nan(min_na, st.ratio_na);
     nnt_mlp_free(&g);
   }
   nnt_approx_check_row *r = row(t, "Q28.2", "Thm 4.6", "int(f-x^2)^2 >= 1/(5760(2N/L)^{4L}) and >= 1/(5760 N_A^4): shifted h_i, Delta^k, shallow h_i, random nets");
@@ -1013,10 +1018,10 @@ static void ch4_counts(nnt_approx_check_result *t, uint64_t seed, int quick) {
   for (int p = 1; okfit && p <= GP; p++) {
     nnt_approx_sep_result sr;
     nnt_approx_sep_check(&fits[p - 1], GN, &sr);
-    dp_gap = fmax(dp_gap, fabs(sr.l1 - gl1[p - 1]));
+    dp_gap = max_nan(dp_gap, fabs(sr.l1 - gl1[p - 1]));
     okfit &= sr.pieces <= p && sr.l1 >= sr.lb && fabs(sr.l1 - gl1[p - 1]) < 1e-12; /* NaN fails */
     if (sr.l1 - sr.lb < min_margin) min_margin = sr.l1 - sr.lb, argmin = p;
-    if (p <= 16) min_budget = fmin(min_budget, sr.l1);
+    if (p <= 16) min_budget = min_nan(min_budget, sr.l1);
     nnt_mlp_free(&fits[p - 1]);
   }
   r = row(t, "Q27.2", "Thm 4.4 best fits", "L1-best continuous fits of Delta^6 with p = 1..64 pieces (grid DP): L1 >= lb(6,P); >= 1/32 for p <= 16");
