@@ -48,13 +48,16 @@ make -s -C "$stage/example" >/dev/null
 deps=$(cc -M $(pkg-config --cflags nnt) "$stage/example/tm_check.c" | tr -s ' \\' '\n\n' | grep '\.\(h\|inc\)$' | xargs realpath)
 grep -qx "$(realpath "$prefix")/include/nnt/nnt_tm.h" <<<"$deps" || fail "nnt_tm.h not taken from the stage"
 ! grep -q "$src/src/" <<<"$deps" || fail "a header was taken from the source tree"
-ldd "$stage/example/tm_check" | grep -q "libnnt.so.* => $(realpath "$libdir")/" || fail "not linked to the staged libnnt"
+# ldd's output kept whole first: `ldd | grep -q` under pipefail fails whenever grep exits before ldd has written
+linked=$(ldd "$stage/example/tm_check")
+grep -q "libnnt.so.* => $(realpath "$libdir")/" <<<"$linked" || fail "not linked to the staged libnnt"
 
 # The same program linked statically to libnnt.a, through `pkg-config --static` (its private
 # dependencies), must print the same.
 cc -std=c11 -O2 $(pkg-config --cflags nnt) -o "$stage/example/tm_check_static" "$stage/example/tm_check.c" \
   $(pkg-config --static --libs nnt | sed 's/-lnnt /-l:libnnt.a /')
-! ldd "$stage/example/tm_check_static" | grep -q libnnt || fail "tm_check_static loads libnnt.so"
+linked=$(ldd "$stage/example/tm_check_static" || true) # "not a dynamic executable" exits 1
+! grep -q libnnt <<<"$linked" || fail "tm_check_static loads libnnt.so"
 [ "$("$stage/example/tm_check_static")" = "$("$stage/example/tm_check")" ] || fail "static and shared builds differ"
 
 # The example's numbers against `nnt tm run` (the statically linked executable) per machine, and
