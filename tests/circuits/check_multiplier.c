@@ -1,6 +1,9 @@
-/* check_multiplier FILE N SAMPLES: FILE (examples/circuits/mulN.bench) multiplies two N-bit numbers.
- * On SAMPLES random operand pairs, direct evaluation and the compiled nets (sparse forward, without
- * and with correction layers) must give the bits of a * b computed in integer arithmetic. */
+/* check_multiplier FILE N SAMPLES [ORDER]: FILE (examples/circuits/mulN.bench, ISCAS-85 c6288)
+ * multiplies two N-bit numbers: input i is bit i of a for i < N, bit i - N of b after. On SAMPLES
+ * random operand pairs, direct evaluation and the compiled nets (sparse forward, without and with
+ * correction layers) must give the bits of a * b computed in integer arithmetic. Output j carries
+ * product bit j, or bit ORDER[j] when ORDER (2N comma-separated indices) is given: c6288 lists
+ * its two top bits as p31, p30. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,11 +12,22 @@
 #include "nnt_test.h"
 
 int main(int argc, char **argv) {
-  if (argc != 4) return fprintf(stderr, "usage: check_multiplier FILE N SAMPLES\n"), 2;
-  int n = atoi(argv[2]), S = atoi(argv[3]);
+  if (argc != 4 && argc != 5) return fprintf(stderr, "usage: check_multiplier FILE N SAMPLES [ORDER]\n"), 2;
+  int n = atoi(argv[2]), S = atoi(argv[3]), bit[64];
+  if (n < 2 || n > 32 || S <= 0) return fprintf(stderr, "check_multiplier: N in 2..32, SAMPLES > 0\n"), 2;
+  for (int j = 0; j < 2 * n; j++) bit[j] = j;
+  if (argc == 5) {
+    char *s = argv[4];
+    for (int j = 0; j < 2 * n; j++, s++) {
+      bit[j] = (int)strtol(s, &s, 10);
+      if (bit[j] < 0 || bit[j] >= 2 * n || !(*s == ',' || (*s == 0 && j == 2 * n - 1)))
+        return fprintf(stderr, "check_multiplier: ORDER needs %d indices in 0..%d: %s\n", 2 * n, 2 * n - 1, argv[4]), 2;
+    }
+  }
   nnt_circuit c;
-  CHECK(n >= 2 && n <= 32 && S > 0 && nnt_circuit_read(argv[1], &c) == NNT_OK);
-  CHECK(c.ninputs == 2 * n && c.noutputs == 2 * n);
+  if (nnt_circuit_read(argv[1], &c) != NNT_OK) return 2;
+  if (c.ninputs != 2 * n || c.noutputs != 2 * n)
+    return fprintf(stderr, "check_multiplier: %s has %d inputs and %d outputs, not %d\n", argv[1], c.ninputs, c.noutputs, 2 * n), 2;
   nnt_circuit_layered L;
   nnt_circuit_layer(&c, &L);
   nnt_rng r;
@@ -34,7 +48,7 @@ int main(int argc, char **argv) {
     nnt_circuit_eval64(&c, XW, YW);
     for (int k = 0; k < 64 && s0 + k < S; k++) {
       uint64_t p = 0;
-      for (int j = 0; j < 2 * n; j++) p |= ((YW[j] >> k) & 1) << j;
+      for (int j = 0; j < 2 * n; j++) p |= ((YW[j] >> k) & 1) << bit[j];
       bad_eval += p != a[s0 + k] * b[s0 + k];
     }
   }
@@ -52,7 +66,7 @@ int main(int argc, char **argv) {
       for (int j = 0; j < 2 * n; j++) {
         double y = Y[(size_t)v * 2 * n + j];
         exact &= y == 0 || y == 1;
-        p |= (uint64_t)(y == 1) << j;
+        p |= (uint64_t)(y == 1) << bit[j];
       }
       bad += !exact || p != a[v] * b[v];
     }

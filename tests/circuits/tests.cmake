@@ -89,6 +89,28 @@ target_include_directories(circuits_check_multiplier PRIVATE ${NNT_SRC_DIR}/test
 add_test(NAME circuits/multiplier16 COMMAND circuits_check_multiplier ${EX}/mul16.bench 16 10000)
 add_test(NAME circuits/multiplier32 COMMAND circuits_check_multiplier ${EX}/mul32.bench 32 20000)
 set_tests_properties(circuits/multiplier16 PROPERTIES LABELS unit)
+# The larger ISCAS-85 circuits are not shipped (no licence text); point NNT_ISCAS_DIR at a folder
+# holding c6288.bench (the 16 x 16 multiplier, whose file lists product bits 31 and 30 in that
+# order) and c7552.bench to check them: c6288 against integer multiplication, both through the CLI.
+set(NNT_ISCAS_DIR "${NNT_SRC_DIR}/../shared/reference/circuits" CACHE PATH "folder with ISCAS-85 .bench files for optional tests")
+if(EXISTS ${NNT_ISCAS_DIR}/c6288.bench)
+  set(order "")
+  foreach(j RANGE 29)
+    string(APPEND order "${j},")
+  endforeach()
+  add_test(NAME circuits/iscas_c6288 COMMAND circuits_check_multiplier ${NNT_ISCAS_DIR}/c6288.bench 16 100000 "${order}31,30")
+  set_tests_properties(circuits/iscas_c6288 PROPERTIES LABELS unit)
+  nnt_cli_test(circuit_verify_c6288 0 "inputs=32 outputs=32 gates=2416.*inputs_checked=100000 mismatches=0 mode=random"
+               circuit verify ${NNT_ISCAS_DIR}/c6288.bench)
+  nnt_cli_test(circuit_verify_c6288_correct 0 "net: correct=1.*inputs_checked=100000 mismatches=0 mode=random"
+               circuit verify ${NNT_ISCAS_DIR}/c6288.bench --correct)
+endif()
+if(EXISTS ${NNT_ISCAS_DIR}/c7552.bench)
+  nnt_cli_test(circuit_verify_c7552 0 "inputs=207 outputs=108 gates=3512.*inputs_checked=100000 mismatches=0 mode=random"
+               circuit verify ${NNT_ISCAS_DIR}/c7552.bench)
+  nnt_cli_test(circuit_verify_c7552_correct 0 "net: correct=1.*inputs_checked=100000 mismatches=0 mode=random"
+               circuit verify ${NNT_ISCAS_DIR}/c7552.bench --correct)
+endif()
 set_tests_properties(circuits/multiplier32 PROPERTIES LABELS "unit;slow")
 # 32 x 32 (6,000 gates, a 155 M-parameter dense net) on 10^5 random inputs through the CLI
 nnt_cli_test(circuit_verify_mul32 0 "inputs=64 outputs=64 gates=5888.*params=155399504 nonzero=218812.*inputs_checked=100000 mismatches=0 mode=random"
