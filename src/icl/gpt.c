@@ -213,8 +213,10 @@ int nnt_icl_gpt_load(const char *path, nnt_icl_gpt **out) {
 
 double nnt_icl_gpt_train_macs(const nnt_icl_gpt_arch *a, int B, int n) {
   double E = a->n_embd, T = 2.0 * n, N = B * T, M = (double)B * n;
-  double lin = N * (a->d * E + a->n_layer * 12 * E * E) + M * E; /* read-in, blocks, read-out */
-  double attn = a->n_layer * 2.0 * B * T * T * E;                     /* q k^T and att v, all heads */
+  /* read-in, blocks (q, k, v on every row; the last block's projection and MLP on the x rows
+   * only), read-out */
+  double lin = N * (a->d * E + a->n_layer * 12 * E * E) - (N - M) * 9 * E * E + M * E;
+  double attn = a->n_layer * 2.0 * B * T * T * E; /* q k^T and att v, all heads */
   /* backward: two products per forward product, except the read-in's dinp (not computed) */
   return 3 * (lin + attn) - N * a->d * E;
 }
