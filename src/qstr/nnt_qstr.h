@@ -313,7 +313,8 @@ double nnt_qstr_construct_link_mse(const nnt_qstr_task *t, double alpha, nnt_rng
 /* Theorem 6 mechanism: n simple-1STR training inputs x in R^{Nd} (tokens only), u uniform on the
  * sphere; for each index t the min-norm least-squares fit of y = <u, x_t> on those inputs (the
  * best a first layer in their span can do). Returns the Monte-Carlo test MSE on n_test fresh
- * prompts with uniform t, averaged over `trials` draws (expect 1 - n/(Nd) for n <= Nd). */
+ * prompts with uniform t, averaged over `trials` draws (expect 1 - n/(Nd) for n <= Nd); *se is
+ * the standard error between the trials' means (their test points share u and X). */
 double nnt_qstr_ffn_minnorm_mse(int N, int d, int n, int n_test, int trials, nnt_rng *r, double *se);
 /* Head lower bounds: 1 - H(q+d)/(qd) (Prop. 3) and 1 - H/q (Prop. 21), clipped at 0. */
 double nnt_qstr_heads_bound(int H, int q, int d);

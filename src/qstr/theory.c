@@ -83,10 +83,11 @@ double nnt_qstr_ffn_minnorm_mse(int N, int d, int n, int n_test, int trials, nnt
   double *X = nnt_xmalloc(sizeof(double) * (size_t)(n ? n : 1) * P), *G = nnt_xmalloc(sizeof(double) * (size_t)(n ? n * n : 1));
   double *beta = nnt_xmalloc(sizeof(double) * (size_t)N * P), *c = nnt_xmalloc(sizeof(double) * (n ? n : 1));
   double *u = nnt_xmalloc(sizeof(double) * d), *x = nnt_xmalloc(sizeof(double) * P);
-  double s1 = 0, s2 = 0;
+  /* the test errors of one trial share its u and X, so the spread is measured between trials */
+  double s1 = 0, s2 = 0, t1 = 0, t2 = 0;
   long cnt = 0;
   for (int tr = 0; tr < trials; tr++) {
-    double nu = 0;
+    double nu = 0, tm = 0;
     for (int k = 0; k < d; k++) u[k] = nnt_rng_normal(r), nu += u[k] * u[k];
     for (int k = 0; k < d; k++) u[k] /= sqrt(nu);
     for (size_t k = 0; k < (size_t)n * P; k++) X[k] = nnt_rng_normal(r);
@@ -118,11 +119,16 @@ double nnt_qstr_ffn_minnorm_mse(int N, int d, int n, int n_test, int trials, nnt
       double y = 0, yh = 0;
       for (int k = 0; k < d; k++) y += u[k] * x[t * d + k];
       for (int k = 0; k < P; k++) yh += beta[(size_t)t * P + k] * x[k];
-      s1 += (y - yh) * (y - yh), s2 += (y - yh) * (y - yh) * (y - yh) * (y - yh), cnt++;
+      s1 += (y - yh) * (y - yh), s2 += (y - yh) * (y - yh) * (y - yh) * (y - yh), cnt++, tm += (y - yh) * (y - yh);
     }
+    tm /= n_test > 0 ? n_test : 1;
+    t1 += tm, t2 += tm * tm;
   }
   double m = cnt ? s1 / cnt : NAN;
-  if (se) *se = cnt ? sqrt(fmax(s2 / cnt - m * m, 0) / cnt) : NAN;
+  if (se && trials > 1) /* standard error of the mean of the per-trial means */
+    *se = sqrt(fmax(t2 / trials - (t1 / trials) * (t1 / trials), 0) / (trials - 1));
+  else if (se) /* one trial: only the spread of its test points is known */
+    *se = cnt ? sqrt(fmax(s2 / cnt - m * m, 0) / cnt) : NAN;
   free(X), free(G), free(beta), free(c), free(u), free(x);
   return m;
 }
