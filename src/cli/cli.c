@@ -18,7 +18,7 @@ int cli_begin(const cli_common *co) {
   }
   nnt_threads_set(co->threads);
   if (!co->out) return NNT_OK;
-  cli_record_dir(co->out);
+  cli_record_dir(co->out, access(co->out, F_OK) != 0);
   int st = nnt_mkdirs(co->out);
   /* results are written at the end: an unwritable folder must stop the run before its work */
   if (!st && access(co->out, W_OK | X_OK) != 0)

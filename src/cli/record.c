@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nnt_io.h"
 
@@ -15,6 +16,7 @@ static struct {
   const char *command;
   cJSON *fields; /* argv, args, options, given */
   char *dir;     /* the command's --out folder */
+  int created;   /* this process made it (cli_begin) */
 } rec;
 static struct {
   const char *path;
@@ -270,11 +272,14 @@ void cli_record(const cli_cmd *cmd, int argc, char **argv, const void *cfg, cons
   nnt_runinfo_hook(runinfo_add);
 }
 
-void cli_record_dir(const char *out) {
-  if (!rec.dir && out) rec.dir = nnt_xstrdup(out);
+void cli_record_dir(const char *out, int created) {
+  if (!rec.dir && out) rec.dir = nnt_xstrdup(out), rec.created = created;
 }
 
 int cli_record_finish(int status) {
+  /* refused input (exit 2) found by the run's own checks: the folder it made goes again when
+   * nothing was written into it (rmdir removes only an empty folder) */
+  if (nnt_exit_code(status) == 2 && rec.dir && rec.created) rmdir(rec.dir);
   if (status != NNT_OK && status != NNT_ECHECK) return status;
   int st = nnt_results_write(rec.command ? rec.command : "nnt", NNT_RESULTS_MAX_CSV);
   return status ? status : st;

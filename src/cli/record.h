@@ -29,11 +29,13 @@ int cli_config_apply(const cli_cmd *cmd, void *cfg, cli_args *a);
 void cli_config_args(cli_args *a);
 /* Records the parsed command for run.json (the first command parsed in the process). */
 void cli_record(const cli_cmd *cmd, int argc, char **argv, const void *cfg, const cli_args *a);
-/* cli_begin: the first folder begun is the command's own, whose run.json gets the record. */
-void cli_record_dir(const char *out);
+/* cli_begin: the first folder begun is the command's own, whose run.json gets the record;
+ * created: it did not exist before. */
+void cli_record_dir(const char *out, int created);
 /* main, after the command: writes results.json beside the CSVs of a run that finished (status
  * NNT_OK, or NNT_ECHECK: a verification failed but the results are whole); returns status, or the
- * error of writing results.json. */
+ * error of writing results.json. A run that refused its input (exit 2) and left the folder it
+ * created empty removes it. */
 int cli_record_finish(int status);
 
 #endif

@@ -133,3 +133,9 @@ if(TARGET nnt_qstr) # --check-options with --force leaves the folder's sweep as 
            COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/check-force -P ${NNT_SRC_DIR}/tests/cli/check_force.cmake)
   set_tests_properties(cli/check_options_force PROPERTIES LABELS cli TIMEOUT 120)
 endif()
+# input the run itself refuses (exit 2): the --out folder it made is removed again, one that
+# existed before stays
+add_test(NAME cli/refused_input_leaves_no_folder
+         COMMAND sh -c "rm -rf $1 $2 && mkdir $2 && $0 qstr ffn-bound --n 100 --out $1; test $? = 2 && test ! -e $1 && $0 qstr ffn-bound --n 100 --out $2; test $? = 2 && test -d $2"
+                 ${NNT_EXE} ${CMAKE_BINARY_DIR}/refused-new ${CMAKE_BINARY_DIR}/refused-old)
+set_tests_properties(cli/refused_input_leaves_no_folder PROPERTIES LABELS cli)
