@@ -172,6 +172,30 @@ static void q2(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   nnt_mlp_free(&one);
 }
 
+/* Thm 2.3 for d = 3, 4 as sparse nets (the dense box layer would be k^d x 4dk) */
+static void q35(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
+  double rho = 1, eps[2] = {quick ? 0.05 : 0.03, 0.1};
+  int ok = 1;
+  char meas[160] = "";
+  for (int q = 0; q < 2; q++) {
+    int d = 3 + q, k = nnt_approx_box_k(rho, eps[q], d, 0);
+    nnt_smlp m;
+    double gamma = nnt_approx_build_boxes_sparse(&m, g_lin, &rho, d, k, eps[q]);
+    nnt_approx_thm23_stats st;
+    ok &= nnt_approx_thm23_measure(&m, d, k, gamma, eps[q], g_lin, &rho, rg, quick ? (d == 3 ? 512 : 128) : 512, &st);
+    char b[80];
+    snprintf(b, sizeof b, "%sd=%d eps=%g k=%d: sup %.4f, L1 %.4f, f-a_j %.0e, %ld ReLUs", q ? "; " : "", d, eps[q], k,
+             st.sup, st.l1, st.dev, st.relus);
+    strncat(meas, b, sizeof meas - strlen(meas) - 1);
+    nnt_smlp_free(&m);
+  }
+  nnt_approx_check_row *r = row(t, "Q35", "Thm 2.3, d=3,4", "sparse box net, g=<1,x>/sqrt(d): sup <= eps inside cells, L1 <= 2eps, 4dk+k^d ReLUs <= (4d+1)k^d");
+  SET(bound, "eps / 2eps; sizes exact");
+  SET(measured, "%s", meas);
+  SET(note, "sup at points 1.5 gamma inside the upper corner, where f must equal g(lower corner)");
+  r->pass = ok;
+}
+
 static double g_sin2pi(const double *x, int d, void *ctx) {
   (void)d, (void)ctx;
   return sin(2 * M_PI * x[0]);
@@ -1109,6 +1133,7 @@ int nnt_approx_check_run(const nnt_approx_check_cfg *cfg, nnt_approx_check_resul
   nnt_rng_init(&rg, seed, 1), q1(t, &rg);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 2), q2(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 35), q35(t, &rg, quick);
   nnt_progress_add(&pr, 1);
   q4(t);
   q34(t);

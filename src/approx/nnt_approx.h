@@ -112,6 +112,9 @@ void nnt_approx_build_steps(nnt_mlp *m, nnt_approx_fn1 g, void *ctx, double rho,
  * gamma. Returns gamma (0 and the zero net when sum |a_j| = 0). */
 typedef double (*nnt_approx_fnd)(const double *x, int d, void *ctx);
 double nnt_approx_build_boxes(nnt_mlp *m, nnt_approx_fnd g, void *ctx, int d, int k, double eps);
+/* The same network in compressed rows (the dense one is this, expanded): the box layer stores 4d
+ * entries per cube, so d = 3, 4 nets with 10^5 cubes fit where the dense k^d x 4dk matrix does not. */
+double nnt_approx_build_boxes_sparse(nnt_smlp *m, nnt_approx_fnd g, void *ctx, int d, int k, double eps);
 int nnt_approx_box_k(double rho, double eps, int d, int draft);
 
 /* ---------------------------------------------------------------- Sobolev (build_sobolev.c) */
@@ -268,6 +271,17 @@ int nnt_approx_sep_grid_fit(int n, int P, int V, double *l1, nnt_mlp *fit);
  * sup |f - g| on the 97^d grid with both ends, evaluated term by term (INFINITY if the fit is not
  * finite). d in {1, 2}, K <= 10. */
 double nnt_approx_exp_fit(int d, int K, double vscale, nnt_approx_fnd g, void *ctx, double *a);
+/* Thm 2.3 for a (sparse) box net m of k cubes per axis built for g with eps, gamma: at npts random
+ * points 1.5 gamma inside the upper corner of their cube (where the net must equal a_j = g(lower
+ * corner)), sup |f - g| (<= eps when k >= rho sqrt(d)/eps) and max |f - a_j| (<= 1e-6: 1/gamma-sized weights); the Monte-Carlo L1 error
+ * at npts uniform points (<= 2 eps); and the size: 4dk shared ReLUs + k^d box ReLUs (the statement's
+ * (4d+1) k^d unshared), 4d k^d stored box weights, 3 layers. All through nnt_smlp_forward_batch. */
+typedef struct {
+  long relus, relus_stated, nnz_box;
+  double sup, dev, l1;
+} nnt_approx_thm23_stats;
+int nnt_approx_thm23_measure(const nnt_smlp *m, int d, int k, double gamma, double eps, nnt_approx_fnd g, void *ctx,
+                             nnt_rng *r, int npts, nnt_approx_thm23_stats *s);
 /* x -> f(x) + g(x) as one network (f, g: 1-D nets with equal numbers of layers). */
 void nnt_approx_net_sum(nnt_mlp *out, const nnt_mlp *f, const nnt_mlp *g);
 /* A random 1-D net with hidden widths w[0..nh-1]: N(0,1) weights, first-layer kinks uniform in [0,1]. */

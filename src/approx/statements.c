@@ -10,6 +10,9 @@
 #include "nnt_approx.h"
 #include "nnt_error.h"
 
+/* the larger of two measurements, NaN if either is (fmax skips a NaN, which would then pass) */
+static double max_nan(double a, double b) { return a != a || b != b ? NAN : a > b ? a : b; }
+
 void nnt_approx_random_1d_net(nnt_mlp *m, nnt_rng *r, const int *w, int nh) {
   nnt_mlp_init(m);
   int in = 1;
@@ -21,6 +24,38 @@ void nnt_approx_random_1d_net(nnt_mlp *m, nnt_rng *r, const int *w, int nh) {
     for (int u = 0; u < out; u++) L->b[u] = l == 0 ? -nnt_rng_uniform(r) * L->W[u] : nnt_rng_normal(r) * 0.5;
     in = out;
   }
+}
+
+/* ------------------------------------------------------------------ Thm 2.3, d >= 3 */
+
+int nnt_approx_thm23_measure(const nnt_smlp *m, int d, int k, double gamma, double eps, nnt_approx_fnd g, void *ctx,
+                             nnt_rng *r, int npts, nnt_approx_thm23_stats *s) {
+  double *X = nnt_xmalloc(sizeof(double) * 2 * npts * d), *Y = nnt_xmalloc(sizeof(double) * 2 * npts), u[8];
+  for (int p = 0; p < npts; p++) {
+    double *x = X + (size_t)p * d, *c = X + (size_t)(npts + p) * d;
+    for (int i = 0; i < d; i++) {
+      x[i] = nnt_rng_uniform(r);
+      c[i] = (floor(x[i] * k) + 1) / k - 1.5 * gamma;
+    }
+  }
+  nnt_smlp_forward_batch(m, 2 * npts, X, Y);
+  s->sup = s->dev = s->l1 = 0;
+  for (int p = 0; p < npts; p++) {
+    const double *c = X + (size_t)(npts + p) * d;
+    for (int i = 0; i < d; i++) u[i] = floor(c[i] * k) / k;
+    double f = Y[npts + p];
+    s->l1 += fabs(Y[p] - g(X + (size_t)p * d, d, ctx)) / npts;
+    s->sup = max_nan(s->sup, fabs(f - g(c, d, ctx)));
+    s->dev = max_nan(s->dev, fabs(f - g(u, d, ctx)));
+  }
+  free(X), free(Y);
+  long cubes = 1;
+  for (int i = 0; i < d; i++) cubes *= k;
+  nnt_mlp_stats st = nnt_smlp_stats_of(m);
+  s->relus = st.hidden_units, s->relus_stated = (4L * d + 1) * cubes;
+  s->nnz_box = m->nlayers == 3 ? m->layers[1].nnz : -1;
+  return st.layers == 3 && s->relus == 4L * d * k + cubes && s->relus <= s->relus_stated && s->nnz_box == 4L * d * cubes &&
+         s->sup <= eps && s->dev <= 1e-6 && s->l1 <= 2 * eps;
 }
 
 /* ------------------------------------------------------------------ Lemma 3.8 */

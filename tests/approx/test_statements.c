@@ -14,6 +14,12 @@ static double g_exp_target(const double *x, int d, void *ctx) {
   return sin(2 * M_PI * x[0]) * (d == 2 ? cos(2 * x[1]) : 1);
 }
 
+static double g_lin(const double *x, int d, void *ctx) {
+  double rho = *(double *)ctx, s = 0;
+  for (int i = 0; i < d; i++) s += x[i];
+  return rho * s / sqrt(d);
+}
+
 static double fwd1(const nnt_mlp *m, double x) {
   double y;
   nnt_mlp_forward(m, &x, &y);
@@ -172,6 +178,35 @@ int main(void) {
     CHECK_MSG(rs <= 1.5 * sup && rs > 0.2 * sup, "d=%d random %g grid %g", d, rs, sup);
     double s0 = nnt_approx_exp_fit(d, K, 0, g_exp_target, NULL, a);
     CHECK_MSG(s0 > 0.9, "d=%d constants only: %g", d, s0);
+  }
+  /* Thm 2.3 sparse, d = 3: holds; the draft's k, a shifted trapezoid and 2% output weights fail; the
+   * dense builder is this net expanded, with the same outputs */
+  {
+    double rho = 1, eps = 0.1;
+    int d = 3, k = nnt_approx_box_k(rho, eps, d, 0);
+    nnt_smlp m;
+    nnt_approx_thm23_stats s;
+    double gamma = nnt_approx_build_boxes_sparse(&m, g_lin, &rho, d, k, eps);
+    CHECK(nnt_approx_thm23_measure(&m, d, k, gamma, eps, g_lin, &rho, &r, 1000, &s) == 1);
+    CHECK(k == 18 && s.relus == 12 * 18 + 18 * 18 * 18 && s.nnz_box == 12L * 18 * 18 * 18 && s.sup > 0.9 * eps);
+    nnt_mlp dense;
+    nnt_approx_build_boxes(&dense, g_lin, &rho, d, k, eps);
+    double X[300], Ys[100], Yd[100];
+    for (int i = 0; i < 300; i++) X[i] = nnt_rng_uniform(&r);
+    nnt_smlp_forward_batch(&m, 100, X, Ys);
+    for (int i = 0; i < 100; i++) nnt_mlp_forward(&dense, X + 3 * i, &Yd[i]); /* the unbatched pass: same order */
+    for (int i = 0; i < 100; i++) CHECK(Ys[i] == Yd[i]);
+    nnt_mlp_free(&dense);
+    m.layers[0].b[1] += 0.5; /* axis 0, first interval: its cubes' indicator is wrong */
+    CHECK(nnt_approx_thm23_measure(&m, d, k, gamma, eps, g_lin, &rho, &r, 1000, &s) == 0 && s.dev > 0.01);
+    m.layers[0].b[1] -= 0.5;
+    for (long e = 0; e < m.layers[2].nnz; e++) m.layers[2].val[e] *= 1.02;
+    CHECK(nnt_approx_thm23_measure(&m, d, k, gamma, eps, g_lin, &rho, &r, 1000, &s) == 0);
+    nnt_smlp_free(&m);
+    int kd = nnt_approx_box_k(rho, eps, d, 1);
+    gamma = nnt_approx_build_boxes_sparse(&m, g_lin, &rho, d, kd, eps);
+    CHECK(nnt_approx_thm23_measure(&m, d, kd, gamma, eps, g_lin, &rho, &r, 1000, &s) == 0 && s.sup > eps);
+    nnt_smlp_free(&m);
   }
   TEST_MAIN_END();
 }
