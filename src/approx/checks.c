@@ -376,6 +376,78 @@ static void q7_q9(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   r->pass = ok && slope > -1.3 && slope < -0.7;
 }
 
+/* Thm 2.12 + Maurey from a tabulated g~: a Cauchy and a sinc target (closed-form g~) in d = 1, a
+ * shifted Gaussian in d = 2 whose g~ is tabulated by quadrature of g (complex: theta != 0) */
+static double g_cauchy(const double *x, int d, void *ctx) {
+  (void)d, (void)ctx;
+  return 1 / (1 + x[0] * x[0]);
+}
+static void ft_cauchy(const double *w, int d, void *ctx, double *re, double *im) {
+  (void)d, (void)ctx;
+  *re = M_PI * exp(-2 * M_PI * fabs(w[0])), *im = 0;
+}
+static double g_sinc4(const double *x, int d, void *ctx) { /* sin(4 pi x)/(4 pi x) */
+  (void)d, (void)ctx;
+  return x[0] == 0 ? 1 : sin(4 * M_PI * x[0]) / (4 * M_PI * x[0]);
+}
+static void ft_sinc4(const double *w, int d, void *ctx, double *re, double *im) {
+  (void)d, (void)ctx;
+  *re = fabs(w[0]) <= 2 ? 0.25 : 0, *im = 0;
+}
+static const double gshift_c[2] = {0.3, -0.2};
+static double g_gshift(const double *x, int d, void *ctx) {
+  (void)d, (void)ctx;
+  double a = x[0] - gshift_c[0], b = x[1] - gshift_c[1];
+  return exp(-M_PI * (a * a + b * b));
+}
+/* int e^{-2 pi i w x} e^{-pi (x-c)^2} dx by the trapezoid rule on [c-5, c+5] (the tails are below 1e-30) */
+static void ft_axis(double w, double c, double *re, double *im) {
+  int N = 400;
+  double h = 10.0 / N;
+  *re = *im = 0;
+  for (int i = 0; i <= N; i++) {
+    double x = c - 5 + i * h, v = exp(-M_PI * (x - c) * (x - c)) * h * (i == 0 || i == N ? 0.5 : 1);
+    *re += v * cos(2 * M_PI * w * x), *im -= v * sin(2 * M_PI * w * x);
+  }
+}
+static void ft_gshift(const double *w, int d, void *ctx, double *re, double *im) {
+  (void)d, (void)ctx;
+  double r0, i0, r1, i1;
+  ft_axis(w[0], gshift_c[0], &r0, &i0), ft_axis(w[1], gshift_c[1], &r1, &i1);
+  *re = r0 * r1 - i0 * i1, *im = r0 * i1 + i0 * r1;
+}
+
+static void q36(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
+  static const char *name[3] = {"Q36.1", "Q36.2", "Q36.3"};
+  static const char *what[3] = {"1/(1+x^2), g~ = pi e^{-2pi|w|} (d=1)", "sin(4 pi x)/(4 pi x), g~ = 1[|w|<=2]/4 (d=1)",
+                                "e^{-pi|x-c|^2}, c=(0.3,-0.2), g~ by quadrature (d=2)"};
+  nnt_approx_fnd g[3] = {g_cauchy, g_sinc4, g_gshift};
+  nnt_approx_ft ft[3] = {ft_cauchy, ft_sinc4, ft_gshift};
+  static const int dim[3] = {1, 1, 2}, cells[3] = {1536, 768, 80};
+  static const double Wmax[3] = {6, 3, 2.5};
+  static const int ns[4] = {10, 100, 1000, 10000};
+  int nn = quick ? 3 : 4;
+  for (int q = 0; q < 3; q++) {
+    nnt_approx_barron_table T;
+    nnt_approx_barron_table_build(&T, dim[q], cells[q], Wmax[q], ft[q], NULL);
+    nnt_approx_barron_maurey_stats st;
+    int ok = nnt_approx_barron_maurey_measure(&T, g[q], NULL, rg, ns, nn, quick ? 10 : 20, 200, &st);
+    char claim[128], meas[160] = "";
+    snprintf(claim, sizeof claim, "Barron net sampled from tabulated g~, %s: rms <= |mu|_1/sqrt(n), slope -1/2", what[q]);
+    nnt_approx_check_row *r = row(t, name[q], "Thm 2.12 + Lemma 2.17", claim);
+    for (int k = 0; k < nn; k++) {
+      char b[48];
+      snprintf(b, sizeof b, "%sn=%d %.2e (%.2f/sqrt n)", k ? " " : "", ns[k], st.rms[k], st.rms[k] * sqrt((double)ns[k]));
+      strncat(meas, b, sizeof meas - strlen(meas) - 1);
+    }
+    SET(bound, "%.2f/sqrt(n); [-0.6,-0.4]", T.mass);
+    SET(measured, "%s; slope %.3f", meas, st.slope);
+    SET(note, "|mu|_1 = %.3f <= 4pi int|w||g~| = %.3f; %ld cells; rms vs g - g(0) on the unit ball", T.mass, T.mass_bound, T.cells);
+    r->pass = ok && T.mass <= T.mass_bound;
+    nnt_approx_barron_table_free(&T);
+  }
+}
+
 /* ------------------------------------------------------------------ chapter 3 */
 
 /* Lemma 3.8 itself: the (1 - delta)-quantile of the count over many draws against its bound */
@@ -1141,6 +1213,7 @@ int nnt_approx_check_run(const nnt_approx_check_cfg *cfg, nnt_approx_check_resul
   nnt_rng_init(&rg, seed, 5), q5_q6(t, &rg, quick);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 7), q7_q9(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 36), q36(t, &rg, quick);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 10), ch3(t, &rg, quick, seed);
   nnt_progress_add(&pr, 1);

@@ -159,6 +159,37 @@ void nnt_approx_sample_barron_gauss(nnt_rng *r, int d, int m, double *W, double 
 double nnt_approx_barron_gauss_sample_mse(nnt_rng *r, int k, double M, int ne, const double *X, double *W, double *b,
                                    double *s);
 
+/* Thm 2.12 from a tabulated Fourier transform (any real g, d in {1, 2}): g~ is evaluated at the
+ * centres w_c of the n^d cells of [-W, W]^d (n even, side h = 2W/n), so g is represented by the
+ * Riemann sum g_h(x) = sum_c h^d |g~_c| cos(2 pi (w_c.x + theta_c)) and, for |x| <= 1, exactly
+ * g_h(x) - g_h(0) = sum_c h^d int_0^|w_c| q_c(b) 1[w_c.x >= b] db, q_c(b) = -4 pi |g~_c| sin 2 pi (b + theta_c).
+ * The sampler draws a cell with probability proportional to |g~_c| |w_c| (inverse CDF), b ~ U[0, |w_c|],
+ * and accepts with probability |sin 2 pi (b + theta_c)| (else draws again): (c, b) ~ |q|/mass. */
+typedef void (*nnt_approx_ft)(const double *w, int d, void *ctx, double *re, double *im);
+typedef struct {
+  int d, n;
+  long cells;
+  double W, h;
+  double *amp, *theta; /* |g~| and its phase in turns at the cell centres */
+  double *cdf;         /* cumulative |g~_c| |w_c|, normalised to end at 1 */
+  double mass;         /* sum_c 4 pi h^d |g~_c| int_0^|w_c| |sin 2 pi (b + theta_c)| db = |mu|_1 */
+  double mass_bound;   /* 4 pi sum_c h^d |w_c| |g~_c| (the statement's bound on |mu|_1) */
+} nnt_approx_barron_table;
+void nnt_approx_barron_table_build(nnt_approx_barron_table *T, int d, int n, double W, nnt_approx_ft ft, void *ctx);
+void nnt_approx_barron_table_free(nnt_approx_barron_table *T);
+/* m units: unit k is s_k mass 1[w_k.x >= b_k] / m (W: m x d). */
+void nnt_approx_barron_table_sample(const nnt_approx_barron_table *T, nnt_rng *r, int m, double *W, double *b, double *s);
+/* Maurey's rate for the sampled nets against g - g(0) (g real, the function T tabulates): at npts
+ * points uniform in the unit ball, the RMS error sqrt(E ||f - g + g(0)||^2) over `trials` nets for
+ * each width ns[q] (rms[q]); holds when rms[q] <= mass / sqrt(ns[q]) for every width and the
+ * log-log slope of rms over ns is within 0.1 of -1/2 (a wrong density or phase leaves a bias that
+ * flattens it). nn <= 6. */
+typedef struct {
+  double rms[6], slope;
+} nnt_approx_barron_maurey_stats;
+int nnt_approx_barron_maurey_measure(const nnt_approx_barron_table *T, nnt_approx_fnd g, void *ctx, nnt_rng *r,
+                                     const int *ns, int nn, int trials, int npts, nnt_approx_barron_maurey_stats *s);
+
 /* ||f - sin 2 pi x||^2_{L2[0,1]} exactly for f = sum_j a_j 1[x >= b_j]. */
 double nnt_approx_sin_threshold_l2sq(int m, const double *b, const double *a);
 /* Simpson's rule with n (even) intervals. */
