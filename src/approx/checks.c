@@ -222,6 +222,40 @@ static void q34(nnt_approx_check_result *t) {
   r->pass = ok;
 }
 
+/* Thm 2.5 end to end, two routes to the exp network h that step 2 turns into ReLUs: Lemma 2.7's
+ * lattice v in {0..K} (least squares, Q34) and random features v ~ U[-2, 2]; each with the fewest
+ * units for sup |h - g| <= eps/2 */
+static void q37(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
+  double eps = 0.1, a[64], V[64], fit = INFINITY;
+  int K = 0, m = 0, ok = 1;
+  nnt_approx_thm25_stats st[2];
+  long knots[2];
+  double mass[2];
+  int units[2];
+  for (int route = 0; route < 2; route++) {
+    fit = INFINITY;
+    for (m = 2; m <= 32 && !(fit <= eps / 2); m++) {
+      for (int j = 0; j < m; j++) V[j] = route == 0 ? j : 4 * nnt_rng_uniform(rg) - 2;
+      fit = nnt_approx_exp_fit_v(1, m, V, 4 * m, g_sin2pi, NULL, a);
+    }
+    m--;
+    if (route == 0) K = m - 1;
+    nnt_mlp f;
+    knots[route] = nnt_approx_thm25_relu(&f, 1, m, V, a, eps);
+    ok &= fit <= eps / 2 && nnt_approx_thm25_measure(&f, 1, m, V, a, g_sin2pi, NULL, eps, quick ? 401 : 2001, &st[route]);
+    mass[route] = 0, units[route] = m;
+    for (int j = 0; j < m; j++) mass[route] += fabs(a[j]);
+    nnt_mlp_free(&f);
+  }
+  nnt_approx_check_row *r = row(t, "Q37", "Thm 2.5", "sin 2pi x, eps=0.1: exp net h (sup|h-g| <= eps/2) -> ReLU net f, |f-h| <= eps/2, |f-g| <= eps; lattice vs random features");
+  SET(bound, "eps/2, eps (%d points)", quick ? 401 : 2001);
+  SET(measured, "lattice K=%d: %d exp units, sum|a| %.1e, %ld knots, %ld ReLUs, sup|f-g| %.4f (|f-h| %.1e); random: %d, %.1e, %ld, %ld, %.4f (%.1e)",
+      K, units[0], mass[0], knots[0], st[0].relus, st[0].sup_g, st[0].sup_h, units[1], mass[1], knots[1], st[1].relus,
+      st[1].sup_g, st[1].sup_h);
+  SET(note, "knots ~ R sqrt(e^R sum|a|/eps): least squares makes sum|a| >> sup|g|, so 10^4-10^5 ReLUs where Prop 2.1 needs ~10");
+  r->pass = ok;
+}
+
 static void q4(nnt_approx_check_result *t) {
   /* ReLU interpolant of e^r on n knots of [-R, R]: error <= (2R/n)^2 e^R / 8 */
   double R = 2, worst_ratio = 0;
@@ -1209,6 +1243,7 @@ int nnt_approx_check_run(const nnt_approx_check_cfg *cfg, nnt_approx_check_resul
   nnt_progress_add(&pr, 1);
   q4(t);
   q34(t);
+  nnt_rng_init(&rg, seed, 37), q37(t, &rg, quick);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 5), q5_q6(t, &rg, quick);
   nnt_progress_add(&pr, 1);

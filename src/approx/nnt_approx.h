@@ -302,6 +302,21 @@ int nnt_approx_sep_grid_fit(int n, int P, int V, double *l1, nnt_mlp *fit);
  * sup |f - g| on the 97^d grid with both ends, evaluated term by term (INFINITY if the fit is not
  * finite). d in {1, 2}, K <= 10. */
 double nnt_approx_exp_fit(int d, int K, double vscale, nnt_approx_fnd g, void *ctx, double *a);
+/* The same fit for any m frequencies V (m x d), least squares at the G^d cell centres. */
+double nnt_approx_exp_fit_v(int d, int m, const double *V, int G, nnt_approx_fnd g, void *ctx, double *a);
+/* Thm 2.5, step 2 for sigma = ReLU: h(x) = sum_j a_j exp(v_j . x) on [0,1]^d becomes
+ * f(x) = sum_j a_j p(v_j . x), p the interpolant of e^r on n uniform knots of the range [lo, hi] of
+ * v_j . x, with n the least for which (hi-lo)^2 e^hi / (8 n^2) <= eps/(1 + 2 sum|a_j|), so that
+ * |f - h| <= eps/2. One hidden layer of n ReLUs per nonzero v_j. Returns n. */
+long nnt_approx_thm25_relu(nnt_mlp *out, int d, int m, const double *V, const double *a, double eps);
+/* Thm 2.5 for such an f: sup |f - h| (h term by term) and sup |f - g| on the grid of E points per
+ * axis with both ends, f by its forward pass; holds when they are <= eps/2 and eps. */
+typedef struct {
+  long relus;
+  double sup_g, sup_h;
+} nnt_approx_thm25_stats;
+int nnt_approx_thm25_measure(const nnt_mlp *f, int d, int m, const double *V, const double *a, nnt_approx_fnd g, void *ctx,
+                             double eps, int E, nnt_approx_thm25_stats *s);
 /* Thm 2.3 for a (sparse) box net m of k cubes per axis built for g with eps, gamma: at npts random
  * points 1.5 gamma inside the upper corner of their cube (where the net must equal a_j = g(lower
  * corner)), sup |f - g| (<= eps when k >= rho sqrt(d)/eps) and max |f - a_j| (<= 1e-6: 1/gamma-sized weights); the Monte-Carlo L1 error

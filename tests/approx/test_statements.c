@@ -255,5 +255,28 @@ int main(void) {
     ft_gshift(w, 2, NULL, &re, &im);
     CHECK(fabs(re - mod * cos(ph)) < 1e-12 && fabs(im - mod * sin(ph)) < 1e-12);
   }
+  /* Thm 2.5: Lemma 2.7's lattice exp net (K = 7) through step 2 holds; one exp unit's ReLU weights 1%
+   * off, an output bias 0.06 off, or the knots for an eps 10^4 too large fail (shifted or mis-sloped
+   * knots would not: they change every p(v_j.x) alike and cancel in sum_j a_j p, |f - h| ~ 100x below
+   * its bound) */
+  {
+    double V[8], a[8], eps = 0.1;
+    for (int j = 0; j < 8; j++) V[j] = j;
+    CHECK(nnt_approx_exp_fit_v(1, 8, V, 32, g_exp_target, NULL, a) <= eps / 2);
+    nnt_mlp f;
+    nnt_approx_thm25_stats s;
+    long n = nnt_approx_thm25_relu(&f, 1, 8, V, a, eps);
+    CHECK(f.layers[0].out == 7 * n && n > 1000);
+    CHECK(nnt_approx_thm25_measure(&f, 1, 8, V, a, g_exp_target, NULL, eps, 401, &s) == 1 && s.relus == 7 * n);
+    for (long u = 2 * n; u < 3 * n; u++) f.layers[1].W[u] *= 1.01; /* v = 3 */
+    CHECK(nnt_approx_thm25_measure(&f, 1, 8, V, a, g_exp_target, NULL, eps, 401, &s) == 0 && s.sup_h > eps / 2);
+    for (long u = 2 * n; u < 3 * n; u++) f.layers[1].W[u] /= 1.01;
+    f.layers[1].b[0] += 0.06;
+    CHECK(nnt_approx_thm25_measure(&f, 1, 8, V, a, g_exp_target, NULL, eps, 401, &s) == 0);
+    nnt_mlp_free(&f);
+    nnt_approx_thm25_relu(&f, 1, 8, V, a, 1e4 * eps);
+    CHECK(nnt_approx_thm25_measure(&f, 1, 8, V, a, g_exp_target, NULL, eps, 401, &s) == 0);
+    nnt_mlp_free(&f);
+  }
   TEST_MAIN_END();
 }
