@@ -1,4 +1,4 @@
-/* checks.c — `nnt approx check`: every checkable statement of the spec's table (Q1..Q31), each
+/* checks.c — `nnt approx check`: every checkable statement of the spec's table (Q1..Q37), each
  * measured against an independent reference (network forward pass vs exact PWL engine, closed forms
  * vs Monte Carlo). A row's PASS means the proven statement (in its corrected form) holds; rows
  * flagged erratum also measure the draft's form and require it to be wrong as the spec says. */

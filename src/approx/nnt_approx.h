@@ -371,7 +371,7 @@ typedef struct {
   double *x, *y;
 } nnt_approx_curve;
 
-/* check: every checkable statement Q1..Q31 (quick: smaller sizes). */
+/* check: every checkable statement Q1..Q37 (quick: smaller sizes). */
 typedef struct {
   char id[12], ref[32], claim[128], bound[48], measured[160], note[160];
   int pass, erratum;
