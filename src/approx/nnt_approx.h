@@ -164,7 +164,8 @@ double nnt_approx_barron_gauss_sample_mse(nnt_rng *r, int k, double M, int ne, c
  * Riemann sum g_h(x) = sum_c h^d |g~_c| cos(2 pi (w_c.x + theta_c)) and, for |x| <= 1, exactly
  * g_h(x) - g_h(0) = sum_c h^d int_0^|w_c| q_c(b) 1[w_c.x >= b] db, q_c(b) = -4 pi |g~_c| sin 2 pi (b + theta_c).
  * The sampler draws a cell with probability proportional to |g~_c| |w_c| (inverse CDF), b ~ U[0, |w_c|],
- * and accepts with probability |sin 2 pi (b + theta_c)| (else draws again): (c, b) ~ |q|/mass. */
+ * and accepts with probability |sin 2 pi (b + theta_c)| (else draws again): (c, b) ~ |q|/mass. g~ must
+ * not vanish on the whole grid. */
 typedef void (*nnt_approx_ft)(const double *w, int d, void *ctx, double *re, double *im);
 typedef struct {
   int d, n;
@@ -307,7 +308,8 @@ double nnt_approx_exp_fit_v(int d, int m, const double *V, int G, nnt_approx_fnd
 /* Thm 2.5, step 2 for sigma = ReLU: h(x) = sum_j a_j exp(v_j . x) on [0,1]^d becomes
  * f(x) = sum_j a_j p(v_j . x), p the interpolant of e^r on n uniform knots of the range [lo, hi] of
  * v_j . x, with n the least for which (hi-lo)^2 e^hi / (8 n^2) <= eps/(1 + 2 sum|a_j|), so that
- * |f - h| <= eps/2. One hidden layer of n ReLUs per nonzero v_j. Returns n. */
+ * |f - h| <= eps/2. One hidden layer of n ReLUs per nonzero v_j. Returns n, or -1 with an
+ * NNT_EINVAL message (out untouched) when that is more than 2^26 ReLUs or not finite. */
 long nnt_approx_thm25_relu(nnt_mlp *out, int d, int m, const double *V, const double *a, double eps);
 /* Thm 2.5 for such an f: sup |f - h| (h term by term) and sup |f - g| on the grid of E points per
  * axis with both ends, f by its forward pass; holds when they are <= eps/2 and eps. */

@@ -416,10 +416,14 @@ long nnt_approx_thm25_relu(nnt_mlp *out, int d, int m, const double *V, const do
     lo = fmin(lo, l), hi = fmax(hi, h), A += fabs(a[j]);
   }
   /* |p - e^r| <= (len/n)^2 e^hi / 8 <= eps/(1 + 2A) on [lo, hi], so |f - h| <= A eps/(1 + 2A) < eps/2 */
-  long n = (long)ceil((hi - lo) * sqrt(exp(hi) * (1 + 2 * A) / (8 * eps)));
-  if (n < 1) n = 1;
+  double nk = ceil((hi - lo) * sqrt(exp(hi) * (1 + 2 * A) / (8 * eps)));
+  long n = nk < 1 ? 1 : nk <= 1 << 26 ? (long)nk : -1;
   int live = 0;
   for (int j = 0; j < m; j++) live += V[(size_t)j * d] != 0 || (d == 2 && V[(size_t)j * d + 1] != 0);
+  if (n < 0 || (double)n * live > 1 << 26) { /* n < 0: too many or not finite (a NaN fit) */
+    nnt_fail(NNT_EINVAL, "thm25: %g knots for each of %d units exceed 2^26 ReLUs", nk, live);
+    return -1;
+  }
   nnt_mlp_init(out);
   nnt_mlp_layer *H = nnt_mlp_add(out, d, (int)(live * n), NNT_ACT_RELU), *O = nnt_mlp_add(out, (int)(live * n), 1, NNT_ACT_IDENTITY);
   double step = (hi - lo) / n;

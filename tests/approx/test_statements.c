@@ -277,6 +277,9 @@ int main(void) {
     nnt_approx_thm25_relu(&f, 1, 8, V, a, 1e4 * eps);
     CHECK(nnt_approx_thm25_measure(&f, 1, 8, V, a, g_exp_target, NULL, eps, 401, &s) == 0);
     nnt_mlp_free(&f);
+    CHECK(nnt_approx_thm25_relu(&f, 1, 8, V, a, 1e-9) == -1); /* 7 x 2.8e7 knots */
+    a[3] = NAN;
+    CHECK(nnt_approx_thm25_relu(&f, 1, 8, V, a, eps) == -1);
   }
   TEST_MAIN_END();
 }
