@@ -1,5 +1,6 @@
 /* statements.c — measurements behind the rows of `nnt approx check` that test a bound itself
- * (Lemma 3.8, Lemma 3.15's scaling, Thm 4.4's sizes, Thm 4.6, Lemma 4.11). Each takes the object
+ * (Thm 2.3 for d >= 3, Thm 2.5, Lemma 3.8, Lemma 3.15's scaling, Thm 4.4's sizes, Thm 4.6, Lemma 4.11; Maurey
+ * for a tabulated Barron net is in sampling.c). Each takes the object
  * under test (a network, an init scale, a constant) as an argument and returns whether the claim
  * holds, so tests/approx can hand it a faulty object and see the claim fail. */
 #include <lapacke.h>
