@@ -1,4 +1,4 @@
-/* checks.c — `nnt approx check`: every checkable statement of the spec's table (Q1..Q31), each
+/* checks.c — `nnt approx check`: every checkable statement of the spec's table (Q1..Q37), each
  * measured against an independent reference (network forward pass vs exact PWL engine, closed forms
  * vs Monte Carlo). A row's PASS means the proven statement (in its corrected form) holds; rows
  * flagged erratum also measure the draft's form and require it to be wrong as the spec says. */
@@ -172,6 +172,30 @@ static void q2(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   nnt_mlp_free(&one);
 }
 
+/* Thm 2.3 for d = 3, 4 as sparse nets (the dense box layer would be k^d x 4dk) */
+static void q35(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
+  double rho = 1, eps[2] = {quick ? 0.05 : 0.03, 0.1};
+  int ok = 1;
+  char meas[160] = "";
+  for (int q = 0; q < 2; q++) {
+    int d = 3 + q, k = nnt_approx_box_k(rho, eps[q], d, 0);
+    nnt_smlp m;
+    double gamma = nnt_approx_build_boxes_sparse(&m, g_lin, &rho, d, k, eps[q]);
+    nnt_approx_thm23_stats st;
+    ok &= nnt_approx_thm23_measure(&m, d, k, gamma, eps[q], g_lin, &rho, rg, quick ? (d == 3 ? 512 : 128) : 512, &st);
+    char b[80];
+    snprintf(b, sizeof b, "%sd=%d eps=%g k=%d: sup %.4f, L1 %.4f, f-a_j %.0e, %ld ReLUs", q ? "; " : "", d, eps[q], k,
+             st.sup, st.l1, st.dev, st.relus);
+    strncat(meas, b, sizeof meas - strlen(meas) - 1);
+    nnt_smlp_free(&m);
+  }
+  nnt_approx_check_row *r = row(t, "Q35", "Thm 2.3, d=3,4", "sparse box net, g=<1,x>/sqrt(d): sup <= eps inside cells, L1 <= 2eps, 4dk+k^d ReLUs <= (4d+1)k^d");
+  SET(bound, "eps / 2eps; sizes exact");
+  SET(measured, "%s", meas);
+  SET(note, "sup at points 1.5 gamma inside the upper corner, where f must equal g(lower corner)");
+  r->pass = ok;
+}
+
 static double g_sin2pi(const double *x, int d, void *ctx) {
   (void)d, (void)ctx;
   return sin(2 * M_PI * x[0]);
@@ -195,6 +219,44 @@ static void q34(nnt_approx_check_result *t) {
   SET(measured, "units for eps 1e-1/1e-2/1e-3: sin 2pi x: %d/%d/%d; sin3x cos2y (d=2): %d/%d/%d", need[0][0], need[0][1],
       need[0][2], need[1][0], need[1][1], need[1][2]);
   SET(note, "the book proves existence (Stone-Weierstrass); least squares on a grid, error on a finer one");
+  r->pass = ok;
+}
+
+/* Thm 2.5 end to end, two routes to the exp network h that step 2 turns into ReLUs: Lemma 2.7's
+ * lattice v in {0..K} (least squares, Q34) and random features v ~ U[-2, 2]; each with the fewest
+ * units for sup |h - g| <= eps/2 */
+static void q37(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
+  double eps = 0.1, a[64], V[64], fit = INFINITY;
+  int K = 0, m = 0, ok = 1;
+  nnt_approx_thm25_stats st[2];
+  long knots[2];
+  double mass[2];
+  int units[2];
+  for (int route = 0; route < 2; route++) {
+    fit = INFINITY;
+    for (m = 2; m <= 32 && !(fit <= eps / 2); m++) {
+      for (int j = 0; j < m; j++) V[j] = route == 0 ? j : 4 * nnt_rng_uniform(rg) - 2;
+      fit = nnt_approx_exp_fit_v(1, m, V, 4 * m, g_sin2pi, NULL, a);
+    }
+    m--;
+    if (route == 0) K = m - 1;
+    nnt_mlp f;
+    mass[route] = 0, units[route] = m, st[route] = (nnt_approx_thm25_stats){0, NAN, NAN};
+    for (int j = 0; j < m; j++) mass[route] += fabs(a[j]);
+    knots[route] = nnt_approx_thm25_relu(&f, 1, m, V, a, eps);
+    if (knots[route] < 0) { /* more than 2^26 ReLUs: the row fails with NaN errors */
+      ok = 0;
+      continue;
+    }
+    ok &= fit <= eps / 2 && nnt_approx_thm25_measure(&f, 1, m, V, a, g_sin2pi, NULL, eps, quick ? 401 : 2001, &st[route]);
+    nnt_mlp_free(&f);
+  }
+  nnt_approx_check_row *r = row(t, "Q37", "Thm 2.5", "sin 2pi x, eps=0.1: exp net h (sup|h-g| <= eps/2) -> ReLU net f, |f-h| <= eps/2, |f-g| <= eps; lattice vs random features");
+  SET(bound, "eps/2, eps (%d points)", quick ? 401 : 2001);
+  SET(measured, "lattice K=%d: %d exp units, sum|a| %.1e, %ld knots, %ld ReLUs, sup|f-g| %.4f (|f-h| %.1e); random: %d, %.1e, %ld, %ld, %.4f (%.1e)",
+      K, units[0], mass[0], knots[0], st[0].relus, st[0].sup_g, st[0].sup_h, units[1], mass[1], knots[1], st[1].relus,
+      st[1].sup_g, st[1].sup_h);
+  SET(note, "knots ~ R sqrt(e^R sum|a|/eps): least squares makes sum|a| >> sup|g|, so 10^4-10^5 ReLUs where Prop 2.1 needs ~10");
   r->pass = ok;
 }
 
@@ -350,6 +412,78 @@ static void q7_q9(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   SET(bound, "M^2/k; slope in [-1.3,-0.7]");
   SET(measured, "%s; slope %.2f", meas, slope);
   r->pass = ok && slope > -1.3 && slope < -0.7;
+}
+
+/* Thm 2.12 + Maurey from a tabulated g~: a Cauchy and a sinc target (closed-form g~) in d = 1, a
+ * shifted Gaussian in d = 2 whose g~ is tabulated by quadrature of g (complex: theta != 0) */
+static double g_cauchy(const double *x, int d, void *ctx) {
+  (void)d, (void)ctx;
+  return 1 / (1 + x[0] * x[0]);
+}
+static void ft_cauchy(const double *w, int d, void *ctx, double *re, double *im) {
+  (void)d, (void)ctx;
+  *re = M_PI * exp(-2 * M_PI * fabs(w[0])), *im = 0;
+}
+static double g_sinc4(const double *x, int d, void *ctx) { /* sin(4 pi x)/(4 pi x) */
+  (void)d, (void)ctx;
+  return x[0] == 0 ? 1 : sin(4 * M_PI * x[0]) / (4 * M_PI * x[0]);
+}
+static void ft_sinc4(const double *w, int d, void *ctx, double *re, double *im) {
+  (void)d, (void)ctx;
+  *re = fabs(w[0]) <= 2 ? 0.25 : 0, *im = 0;
+}
+static const double gshift_c[2] = {0.3, -0.2};
+static double g_gshift(const double *x, int d, void *ctx) {
+  (void)d, (void)ctx;
+  double a = x[0] - gshift_c[0], b = x[1] - gshift_c[1];
+  return exp(-M_PI * (a * a + b * b));
+}
+/* int e^{-2 pi i w x} e^{-pi (x-c)^2} dx by the trapezoid rule on [c-5, c+5] (the tails are below 1e-30) */
+static void ft_axis(double w, double c, double *re, double *im) {
+  int N = 400;
+  double h = 10.0 / N;
+  *re = *im = 0;
+  for (int i = 0; i <= N; i++) {
+    double x = c - 5 + i * h, v = exp(-M_PI * (x - c) * (x - c)) * h * (i == 0 || i == N ? 0.5 : 1);
+    *re += v * cos(2 * M_PI * w * x), *im -= v * sin(2 * M_PI * w * x);
+  }
+}
+static void ft_gshift(const double *w, int d, void *ctx, double *re, double *im) {
+  (void)d, (void)ctx;
+  double r0, i0, r1, i1;
+  ft_axis(w[0], gshift_c[0], &r0, &i0), ft_axis(w[1], gshift_c[1], &r1, &i1);
+  *re = r0 * r1 - i0 * i1, *im = r0 * i1 + i0 * r1;
+}
+
+static void q36(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
+  static const char *name[3] = {"Q36.1", "Q36.2", "Q36.3"};
+  static const char *what[3] = {"1/(1+x^2), g~ = pi e^{-2pi|w|} (d=1)", "sin(4 pi x)/(4 pi x), g~ = 1[|w|<=2]/4 (d=1)",
+                                "e^{-pi|x-c|^2}, c=(0.3,-0.2), g~ by quadrature (d=2)"};
+  nnt_approx_fnd g[3] = {g_cauchy, g_sinc4, g_gshift};
+  nnt_approx_ft ft[3] = {ft_cauchy, ft_sinc4, ft_gshift};
+  static const int dim[3] = {1, 1, 2}, cells[3] = {1536, 768, 80};
+  static const double Wmax[3] = {6, 3, 2.5};
+  static const int ns[4] = {10, 100, 1000, 10000};
+  int nn = quick ? 3 : 4;
+  for (int q = 0; q < 3; q++) {
+    nnt_approx_barron_table T;
+    nnt_approx_barron_table_build(&T, dim[q], cells[q], Wmax[q], ft[q], NULL);
+    nnt_approx_barron_maurey_stats st;
+    int ok = nnt_approx_barron_maurey_measure(&T, g[q], NULL, rg, ns, nn, quick ? 10 : 20, 200, &st);
+    char claim[128], meas[160] = "";
+    snprintf(claim, sizeof claim, "Barron net sampled from tabulated g~, %s: rms <= |mu|_1/sqrt(n), slope -1/2", what[q]);
+    nnt_approx_check_row *r = row(t, name[q], "Thm 2.12 + Lemma 2.17", claim);
+    for (int k = 0; k < nn; k++) {
+      char b[48];
+      snprintf(b, sizeof b, "%sn=%d %.2e (%.2f/sqrt n)", k ? " " : "", ns[k], st.rms[k], st.rms[k] * sqrt((double)ns[k]));
+      strncat(meas, b, sizeof meas - strlen(meas) - 1);
+    }
+    SET(bound, "%.2f/sqrt(n); [-0.6,-0.4]", T.mass);
+    SET(measured, "%s; slope %.3f", meas, st.slope);
+    SET(note, "|mu|_1 = %.3f <= 4pi int|w||g~| = %.3f; %ld cells; rms vs g - g(0) on the unit ball", T.mass, T.mass_bound, T.cells);
+    r->pass = ok && T.mass <= T.mass_bound;
+    nnt_approx_barron_table_free(&T);
+  }
 }
 
 /* ------------------------------------------------------------------ chapter 3 */
@@ -1109,13 +1243,16 @@ int nnt_approx_check_run(const nnt_approx_check_cfg *cfg, nnt_approx_check_resul
   nnt_rng_init(&rg, seed, 1), q1(t, &rg);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 2), q2(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 35), q35(t, &rg, quick);
   nnt_progress_add(&pr, 1);
   q4(t);
   q34(t);
+  nnt_rng_init(&rg, seed, 37), q37(t, &rg, quick);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 5), q5_q6(t, &rg, quick);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 7), q7_q9(t, &rg, quick);
+  nnt_rng_init(&rg, seed, 36), q36(t, &rg, quick);
   nnt_progress_add(&pr, 1);
   nnt_rng_init(&rg, seed, 10), ch3(t, &rg, quick, seed);
   nnt_progress_add(&pr, 1);

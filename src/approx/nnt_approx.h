@@ -112,6 +112,9 @@ void nnt_approx_build_steps(nnt_mlp *m, nnt_approx_fn1 g, void *ctx, double rho,
  * gamma. Returns gamma (0 and the zero net when sum |a_j| = 0). */
 typedef double (*nnt_approx_fnd)(const double *x, int d, void *ctx);
 double nnt_approx_build_boxes(nnt_mlp *m, nnt_approx_fnd g, void *ctx, int d, int k, double eps);
+/* The same network in compressed rows (the dense one is this, expanded): the box layer stores 4d
+ * entries per cube, so d = 3, 4 nets with 10^5 cubes fit where the dense k^d x 4dk matrix does not. */
+double nnt_approx_build_boxes_sparse(nnt_smlp *m, nnt_approx_fnd g, void *ctx, int d, int k, double eps);
 int nnt_approx_box_k(double rho, double eps, int d, int draft);
 
 /* ---------------------------------------------------------------- Sobolev (build_sobolev.c) */
@@ -155,6 +158,38 @@ void nnt_approx_sample_barron_gauss(nnt_rng *r, int d, int m, double *W, double 
  * points X (ne x 2). */
 double nnt_approx_barron_gauss_sample_mse(nnt_rng *r, int k, double M, int ne, const double *X, double *W, double *b,
                                    double *s);
+
+/* Thm 2.12 from a tabulated Fourier transform (any real g, d in {1, 2}): g~ is evaluated at the
+ * centres w_c of the n^d cells of [-W, W]^d (n even, side h = 2W/n), so g is represented by the
+ * Riemann sum g_h(x) = sum_c h^d |g~_c| cos(2 pi (w_c.x + theta_c)) and, for |x| <= 1, exactly
+ * g_h(x) - g_h(0) = sum_c h^d int_0^|w_c| q_c(b) 1[w_c.x >= b] db, q_c(b) = -4 pi |g~_c| sin 2 pi (b + theta_c).
+ * The sampler draws a cell with probability proportional to |g~_c| |w_c| (inverse CDF), b ~ U[0, |w_c|],
+ * and accepts with probability |sin 2 pi (b + theta_c)| (else draws again): (c, b) ~ |q|/mass. g~ must
+ * not vanish on the whole grid. */
+typedef void (*nnt_approx_ft)(const double *w, int d, void *ctx, double *re, double *im);
+typedef struct {
+  int d, n;
+  long cells;
+  double W, h;
+  double *amp, *theta; /* |g~| and its phase in turns at the cell centres */
+  double *cdf;         /* cumulative |g~_c| |w_c|, normalised to end at 1 */
+  double mass;         /* sum_c 4 pi h^d |g~_c| int_0^|w_c| |sin 2 pi (b + theta_c)| db = |mu|_1 */
+  double mass_bound;   /* 4 pi sum_c h^d |w_c| |g~_c| (the statement's bound on |mu|_1) */
+} nnt_approx_barron_table;
+void nnt_approx_barron_table_build(nnt_approx_barron_table *T, int d, int n, double W, nnt_approx_ft ft, void *ctx);
+void nnt_approx_barron_table_free(nnt_approx_barron_table *T);
+/* m units: unit k is s_k mass 1[w_k.x >= b_k] / m (W: m x d). */
+void nnt_approx_barron_table_sample(const nnt_approx_barron_table *T, nnt_rng *r, int m, double *W, double *b, double *s);
+/* Maurey's rate for the sampled nets against g - g(0) (g real, the function T tabulates): at npts
+ * points uniform in the unit ball, the RMS error sqrt(E ||f - g + g(0)||^2) over `trials` nets for
+ * each width ns[q] (rms[q]); holds when rms[q] <= mass / sqrt(ns[q]) for every width and the
+ * log-log slope of rms over ns is within 0.1 of -1/2 (a wrong density or phase leaves a bias that
+ * flattens it). nn <= 6. */
+typedef struct {
+  double rms[6], slope;
+} nnt_approx_barron_maurey_stats;
+int nnt_approx_barron_maurey_measure(const nnt_approx_barron_table *T, nnt_approx_fnd g, void *ctx, nnt_rng *r,
+                                     const int *ns, int nn, int trials, int npts, nnt_approx_barron_maurey_stats *s);
 
 /* ||f - sin 2 pi x||^2_{L2[0,1]} exactly for f = sum_j a_j 1[x >= b_j]. */
 double nnt_approx_sin_threshold_l2sq(int m, const double *b, const double *a);
@@ -268,6 +303,33 @@ int nnt_approx_sep_grid_fit(int n, int P, int V, double *l1, nnt_mlp *fit);
  * sup |f - g| on the 97^d grid with both ends, evaluated term by term (INFINITY if the fit is not
  * finite). d in {1, 2}, K <= 10. */
 double nnt_approx_exp_fit(int d, int K, double vscale, nnt_approx_fnd g, void *ctx, double *a);
+/* The same fit for any m frequencies V (m x d), least squares at the G^d cell centres. */
+double nnt_approx_exp_fit_v(int d, int m, const double *V, int G, nnt_approx_fnd g, void *ctx, double *a);
+/* Thm 2.5, step 2 for sigma = ReLU: h(x) = sum_j a_j exp(v_j . x) on [0,1]^d becomes
+ * f(x) = sum_j a_j p(v_j . x), p the interpolant of e^r on n uniform knots of the range [lo, hi] of
+ * v_j . x, with n the least for which (hi-lo)^2 e^hi / (8 n^2) <= eps/(1 + 2 sum|a_j|), so that
+ * |f - h| <= eps/2. One hidden layer of n ReLUs per nonzero v_j. Returns n, or -1 with an
+ * NNT_EINVAL message (out untouched) when that is more than 2^26 ReLUs or not finite. */
+long nnt_approx_thm25_relu(nnt_mlp *out, int d, int m, const double *V, const double *a, double eps);
+/* Thm 2.5 for such an f: sup |f - h| (h term by term) and sup |f - g| on the grid of E points per
+ * axis with both ends, f by its forward pass; holds when they are <= eps/2 and eps. */
+typedef struct {
+  long relus;
+  double sup_g, sup_h;
+} nnt_approx_thm25_stats;
+int nnt_approx_thm25_measure(const nnt_mlp *f, int d, int m, const double *V, const double *a, nnt_approx_fnd g, void *ctx,
+                             double eps, int E, nnt_approx_thm25_stats *s);
+/* Thm 2.3 for a (sparse) box net m of k cubes per axis built for g with eps, gamma: at npts random
+ * points 1.5 gamma inside the upper corner of their cube (where the net must equal a_j = g(lower
+ * corner)), sup |f - g| (<= eps when k >= rho sqrt(d)/eps) and max |f - a_j| (<= 1e-6: 1/gamma-sized weights); the Monte-Carlo L1 error
+ * at npts uniform points (<= 2 eps); and the size: 4dk shared ReLUs + k^d box ReLUs (the statement's
+ * (4d+1) k^d unshared), 4d k^d stored box weights, 3 layers. All through nnt_smlp_forward_batch. */
+typedef struct {
+  long relus, relus_stated, nnz_box;
+  double sup, dev, l1;
+} nnt_approx_thm23_stats;
+int nnt_approx_thm23_measure(const nnt_smlp *m, int d, int k, double gamma, double eps, nnt_approx_fnd g, void *ctx,
+                             nnt_rng *r, int npts, nnt_approx_thm23_stats *s);
 /* x -> f(x) + g(x) as one network (f, g: 1-D nets with equal numbers of layers). */
 void nnt_approx_net_sum(nnt_mlp *out, const nnt_mlp *f, const nnt_mlp *g);
 /* A random 1-D net with hidden widths w[0..nh-1]: N(0,1) weights, first-layer kinks uniform in [0,1]. */
@@ -311,7 +373,7 @@ typedef struct {
   double *x, *y;
 } nnt_approx_curve;
 
-/* check: every checkable statement Q1..Q31 (quick: smaller sizes). */
+/* check: every checkable statement Q1..Q37 (quick: smaller sizes). */
 typedef struct {
   char id[12], ref[32], claim[128], bound[48], measured[160], note[160];
   int pass, erratum;

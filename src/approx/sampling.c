@@ -122,3 +122,105 @@ double nnt_approx_barron_gauss_sample_mse(nnt_rng *r, int k, double M, int ne, c
   }
   return e2;
 }
+
+/* ------------------------------------------------------------------ tabulated g~ (Thm 2.12) */
+
+/* int_0^t |sin 2 pi u| du for any real t (odd in t) */
+static double abs_sin_int(double t) { return t < 0 ? -inner_S(-t) : inner_S(t); }
+
+static void cell_centre(const nnt_approx_barron_table *T, long c, double *w) {
+  for (int i = 0; i < T->d; i++, c /= T->n) w[i] = -T->W + (c % T->n + 0.5) * T->h;
+}
+
+static double norm_d(const double *w, int d) { return d == 1 ? fabs(w[0]) : hypot(w[0], w[1]); }
+
+void nnt_approx_barron_table_build(nnt_approx_barron_table *T, int d, int n, double W, nnt_approx_ft ft, void *ctx) {
+  T->d = d, T->n = n, T->W = W, T->h = 2 * W / n;
+  T->cells = d == 1 ? n : (long)n * n;
+  T->amp = nnt_xmalloc(sizeof(double) * T->cells), T->theta = nnt_xmalloc(sizeof(double) * T->cells);
+  T->cdf = nnt_xmalloc(sizeof(double) * T->cells);
+  double hd = pow(T->h, d), acc = 0, w[2];
+  T->mass = T->mass_bound = 0;
+  for (long c = 0; c < T->cells; c++) {
+    double re, im;
+    cell_centre(T, c, w);
+    ft(w, d, ctx, &re, &im);
+    double a = hypot(re, im), th = atan2(im, re) / (2 * M_PI), r = norm_d(w, d);
+    T->amp[c] = a, T->theta[c] = th;
+    acc += a * r;
+    T->cdf[c] = acc;
+    T->mass += 4 * M_PI * hd * a * (abs_sin_int(r + th) - abs_sin_int(th));
+    T->mass_bound += 4 * M_PI * hd * a * r;
+  }
+  for (long c = 0; c < T->cells; c++) T->cdf[c] /= acc;
+}
+
+void nnt_approx_barron_table_free(nnt_approx_barron_table *T) {
+  free(T->amp), free(T->theta), free(T->cdf);
+  T->amp = T->theta = T->cdf = NULL;
+}
+
+void nnt_approx_barron_table_sample(const nnt_approx_barron_table *T, nnt_rng *r, int m, double *W, double *b, double *s) {
+  int d = T->d;
+  for (int k = 0; k < m; k++) {
+    long c;
+    double rad, bb;
+    do {
+      double u = nnt_rng_uniform(r);
+      long lo = 0, hi = T->cells - 1; /* first cell whose cdf exceeds u */
+      while (lo < hi) {
+        long mid = (lo + hi) / 2;
+        if (T->cdf[mid] > u) hi = mid;
+        else lo = mid + 1;
+      }
+      c = lo;
+      cell_centre(T, c, W + (size_t)k * d);
+      rad = norm_d(W + (size_t)k * d, d);
+      bb = rad * nnt_rng_uniform(r);
+    } while (nnt_rng_uniform(r) >= fabs(sin(2 * M_PI * (bb + T->theta[c]))));
+    b[k] = bb;
+    s[k] = sin(2 * M_PI * (bb + T->theta[c])) > 0 ? -1 : 1; /* q = -4 pi |g~| sin 2 pi (b + theta) */
+  }
+}
+
+int nnt_approx_barron_maurey_measure(const nnt_approx_barron_table *T, nnt_approx_fnd g, void *ctx, nnt_rng *r,
+                                     const int *ns, int nn, int trials, int npts, nnt_approx_barron_maurey_stats *st) {
+  int d = T->d, nmax = 0;
+  for (int q = 0; q < nn; q++) nmax = ns[q] > nmax ? ns[q] : nmax;
+  double *X = nnt_xmalloc(sizeof(double) * npts * d), *G = nnt_xmalloc(sizeof(double) * npts), zero[2] = {0, 0};
+  double *W = nnt_xmalloc(sizeof(double) * nmax * d), *b = nnt_xmalloc(sizeof(double) * nmax),
+         *s = nnt_xmalloc(sizeof(double) * nmax);
+  double g0 = g(zero, d, ctx);
+  for (int p = 0; p < npts; p++) { /* uniform in the unit ball */
+    double *x = X + (size_t)p * d;
+    if (d == 1) x[0] = 2 * nnt_rng_uniform(r) - 1;
+    else {
+      double rad = sqrt(nnt_rng_uniform(r)), th = 2 * M_PI * nnt_rng_uniform(r);
+      x[0] = rad * cos(th), x[1] = rad * sin(th);
+    }
+    G[p] = g(x, d, ctx) - g0;
+  }
+  int pass = 1;
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (int q = 0; q < nn; q++) {
+    int m = ns[q];
+    double mse = 0;
+    for (int t = 0; t < trials; t++) {
+      nnt_approx_barron_table_sample(T, r, m, W, b, s);
+      for (int p = 0; p < npts; p++) {
+        const double *x = X + (size_t)p * d;
+        double f = 0;
+        for (int k = 0; k < m; k++) f += s[k] * ((d == 1 ? W[k] * x[0] : W[2 * k] * x[0] + W[2 * k + 1] * x[1]) >= b[k]);
+        f *= T->mass / m;
+        mse += (f - G[p]) * (f - G[p]) / ((double)npts * trials);
+      }
+    }
+    st->rms[q] = sqrt(mse);
+    pass &= st->rms[q] <= T->mass / sqrt((double)m); /* NaN fails */
+    double lx = log((double)m), ly = log(st->rms[q]);
+    sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
+  }
+  st->slope = (nn * sxy - sx * sy) / (nn * sxx - sx * sx);
+  free(X), free(G), free(W), free(b), free(s);
+  return pass && fabs(st->slope + 0.5) <= 0.1;
+}

@@ -1,5 +1,6 @@
 /* statements.c — measurements behind the rows of `nnt approx check` that test a bound itself
- * (Lemma 3.8, Lemma 3.15's scaling, Thm 4.4's sizes, Thm 4.6, Lemma 4.11). Each takes the object
+ * (Thm 2.3 for d >= 3, Thm 2.5, Lemma 3.8, Lemma 3.15's scaling, Thm 4.4's sizes, Thm 4.6, Lemma 4.11; Maurey
+ * for a tabulated Barron net is in sampling.c). Each takes the object
  * under test (a network, an init scale, a constant) as an argument and returns whether the claim
  * holds, so tests/approx can hand it a faulty object and see the claim fail. */
 #include <lapacke.h>
@@ -9,6 +10,9 @@
 
 #include "nnt_approx.h"
 #include "nnt_error.h"
+
+/* the larger of two measurements, NaN if either is (fmax skips a NaN, which would then pass) */
+static double max_nan(double a, double b) { return a != a || b != b ? NAN : a > b ? a : b; }
 
 void nnt_approx_random_1d_net(nnt_mlp *m, nnt_rng *r, const int *w, int nh) {
   nnt_mlp_init(m);
@@ -21,6 +25,38 @@ void nnt_approx_random_1d_net(nnt_mlp *m, nnt_rng *r, const int *w, int nh) {
     for (int u = 0; u < out; u++) L->b[u] = l == 0 ? -nnt_rng_uniform(r) * L->W[u] : nnt_rng_normal(r) * 0.5;
     in = out;
   }
+}
+
+/* ------------------------------------------------------------------ Thm 2.3, d >= 3 */
+
+int nnt_approx_thm23_measure(const nnt_smlp *m, int d, int k, double gamma, double eps, nnt_approx_fnd g, void *ctx,
+                             nnt_rng *r, int npts, nnt_approx_thm23_stats *s) {
+  double *X = nnt_xmalloc(sizeof(double) * 2 * npts * d), *Y = nnt_xmalloc(sizeof(double) * 2 * npts), u[8];
+  for (int p = 0; p < npts; p++) {
+    double *x = X + (size_t)p * d, *c = X + (size_t)(npts + p) * d;
+    for (int i = 0; i < d; i++) {
+      x[i] = nnt_rng_uniform(r);
+      c[i] = (floor(x[i] * k) + 1) / k - 1.5 * gamma;
+    }
+  }
+  nnt_smlp_forward_batch(m, 2 * npts, X, Y);
+  s->sup = s->dev = s->l1 = 0;
+  for (int p = 0; p < npts; p++) {
+    const double *c = X + (size_t)(npts + p) * d;
+    for (int i = 0; i < d; i++) u[i] = floor(c[i] * k) / k;
+    double f = Y[npts + p];
+    s->l1 += fabs(Y[p] - g(X + (size_t)p * d, d, ctx)) / npts;
+    s->sup = max_nan(s->sup, fabs(f - g(c, d, ctx)));
+    s->dev = max_nan(s->dev, fabs(f - g(u, d, ctx)));
+  }
+  free(X), free(Y);
+  long cubes = 1;
+  for (int i = 0; i < d; i++) cubes *= k;
+  nnt_mlp_stats st = nnt_smlp_stats_of(m);
+  s->relus = st.hidden_units, s->relus_stated = (4L * d + 1) * cubes;
+  s->nnz_box = m->nlayers == 3 ? m->layers[1].nnz : -1;
+  return st.layers == 3 && s->relus == 4L * d * k + cubes && s->relus <= s->relus_stated && s->nnz_box == 4L * d * cubes &&
+         s->sup <= eps && s->dev <= 1e-6 && s->l1 <= 2 * eps;
 }
 
 /* ------------------------------------------------------------------ Lemma 3.8 */
@@ -328,14 +364,14 @@ int nnt_approx_sep_grid_fit(int n, int P, int V, double *l1, nnt_mlp *fit) {
 
 /* ------------------------------------------------------------------ Lemma 2.7 */
 
-double nnt_approx_exp_fit(int d, int K, double vscale, nnt_approx_fnd g, void *ctx, double *a) {
-  int m = d == 1 ? K + 1 : (K + 1) * (K + 1), G = 4 * (K + 1), n = d == 1 ? G : G * G;
+double nnt_approx_exp_fit_v(int d, int m, const double *V, int G, nnt_approx_fnd g, void *ctx, double *a) {
+  int n = d == 1 ? G : G * G;
   double *A = nnt_xmalloc(sizeof(double) * n * m), *y = nnt_xmalloc(sizeof(double) * n), x[2];
-  /* row i: grid point (i % G, i / G) at cell centres; column j: exp(vscale (j % (K+1), j / (K+1)) . x) */
+  /* row i: grid point (i % G, i / G) at cell centres; column j: exp(v_j . x) */
   for (int i = 0; i < n; i++) {
     x[0] = (i % G + 0.5) / G, x[1] = (i / G + 0.5) / G;
     y[i] = g(x, d, ctx);
-    for (int j = 0; j < m; j++) A[(size_t)i * m + j] = exp(vscale * (j % (K + 1) * x[0] + (d == 2 ? j / (K + 1) * x[1] : 0)));
+    for (int j = 0; j < m; j++) A[(size_t)i * m + j] = exp(V[j * d] * x[0] + (d == 2 ? V[j * d + 1] * x[1] : 0));
   }
   LAPACKE_dgels(LAPACK_ROW_MAJOR, 'N', n, m, 1, A, m, y, 1);
   memcpy(a, y, sizeof(double) * m);
@@ -345,10 +381,85 @@ double nnt_approx_exp_fit(int d, int K, double vscale, nnt_approx_fnd g, void *c
   for (int i = 0; i < ne; i++) {
     x[0] = (double)(i % E) / (E - 1), x[1] = (double)(i / E) / (E - 1);
     double f = 0;
-    for (int j = 0; j < m; j++) f += a[j] * exp(vscale * (j % (K + 1) * x[0] + (d == 2 ? j / (K + 1) * x[1] : 0)));
+    for (int j = 0; j < m; j++) f += a[j] * exp(V[j * d] * x[0] + (d == 2 ? V[j * d + 1] * x[1] : 0));
     double e = fabs(f - g(x, d, ctx));
     sup = isnan(e) || isnan(sup) ? NAN : fmax(sup, e); /* fmax alone would skip a NaN (rank-deficient fit) */
   }
   free(A), free(y);
   return isnan(sup) ? INFINITY : sup;
+}
+
+double nnt_approx_exp_fit(int d, int K, double vscale, nnt_approx_fnd g, void *ctx, double *a) {
+  int m = d == 1 ? K + 1 : (K + 1) * (K + 1);
+  double *V = nnt_xmalloc(sizeof(double) * m * d);
+  for (int j = 0; j < m; j++) {
+    V[j * d] = vscale * (j % (K + 1));
+    if (d == 2) V[j * d + 1] = vscale * (j / (K + 1));
+  }
+  double sup = nnt_approx_exp_fit_v(d, m, V, 4 * (K + 1), g, ctx, a);
+  free(V);
+  return sup;
+}
+
+/* ------------------------------------------------------------------ Thm 2.5 */
+
+/* the range of v . x over [0,1]^d */
+static void dot_range(const double *v, int d, double *lo, double *hi) {
+  *lo = *hi = 0;
+  for (int i = 0; i < d; i++) *lo += fmin(v[i], 0), *hi += fmax(v[i], 0);
+}
+
+long nnt_approx_thm25_relu(nnt_mlp *out, int d, int m, const double *V, const double *a, double eps) {
+  double lo = 0, hi = 0, A = 0;
+  for (int j = 0; j < m; j++) {
+    double l, h;
+    dot_range(V + (size_t)j * d, d, &l, &h);
+    lo = fmin(lo, l), hi = fmax(hi, h), A += fabs(a[j]);
+  }
+  /* |p - e^r| <= (len/n)^2 e^hi / 8 <= eps/(1 + 2A) on [lo, hi], so |f - h| <= A eps/(1 + 2A) < eps/2 */
+  double nk = ceil((hi - lo) * sqrt(exp(hi) * (1 + 2 * A) / (8 * eps)));
+  long n = nk < 1 ? 1 : nk <= 1 << 26 ? (long)nk : -1;
+  int live = 0;
+  for (int j = 0; j < m; j++) live += V[(size_t)j * d] != 0 || (d == 2 && V[(size_t)j * d + 1] != 0);
+  if (n < 0 || (double)n * live > 1 << 26) { /* n < 0: too many or not finite (a NaN fit) */
+    nnt_fail(NNT_EINVAL, "thm25: %g knots for each of %d units exceed 2^26 ReLUs", nk, live);
+    return -1;
+  }
+  nnt_mlp_init(out);
+  nnt_mlp_layer *H = nnt_mlp_add(out, d, (int)(live * n), NNT_ACT_RELU), *O = nnt_mlp_add(out, (int)(live * n), 1, NNT_ACT_IDENTITY);
+  double step = (hi - lo) / n;
+  O->b[0] = 0;
+  for (int j = 0, u = 0; j < m; j++) {
+    const double *v = V + (size_t)j * d;
+    if (v[0] == 0 && (d == 1 || v[1] == 0)) { /* e^0 = 1: a constant */
+      O->b[0] += a[j];
+      continue;
+    }
+    /* p(r) = e^{t_0} + sum_i (s_i - s_{i-1}) s(r - t_i), s_i the slope on [t_i, t_{i+1}] */
+    O->b[0] += a[j] * exp(lo);
+    double prev = 0;
+    for (long i = 0; i < n; i++, u++) {
+      double t0 = lo + i * step, t1 = lo + (i + 1) * step, sl = (exp(t1) - exp(t0)) / step;
+      for (int k = 0; k < d; k++) H->W[(size_t)u * d + k] = v[k];
+      H->b[u] = -t0;
+      O->W[u] = a[j] * (sl - prev);
+      prev = sl;
+    }
+  }
+  return n;
+}
+
+int nnt_approx_thm25_measure(const nnt_mlp *f, int d, int m, const double *V, const double *a, nnt_approx_fnd g, void *ctx,
+                             double eps, int E, nnt_approx_thm25_stats *s) {
+  int ne = d == 1 ? E : E * E;
+  s->sup_g = s->sup_h = 0;
+  for (int i = 0; i < ne; i++) {
+    double x[2] = {(double)(i % E) / (E - 1), (double)(i / E) / (E - 1)}, y, h = 0;
+    nnt_mlp_forward(f, x, &y); /* one point at a time: the nets are 10^5 units wide */
+    for (int j = 0; j < m; j++) h += a[j] * exp(V[j * d] * x[0] + (d == 2 ? V[j * d + 1] * x[1] : 0));
+    s->sup_g = max_nan(s->sup_g, fabs(y - g(x, d, ctx)));
+    s->sup_h = max_nan(s->sup_h, fabs(y - h));
+  }
+  s->relus = nnt_mlp_stats_of(f).hidden_units;
+  return s->sup_h <= eps / 2 && s->sup_g <= eps;
 }

@@ -55,7 +55,7 @@ static const cli_opt sobolev_opts[] = {
 static const cli_opt lazy_opts[] = {
     CLI_INTS("widths", nnt_approx_lazy_cfg, widths, nw, 2, 1000000, "widths m"), {0}};
 
-static const cli_cmd check_cmd = CMD(check, "Every checkable statement (Q1..Q31): claimed vs measured, PASS/FAIL.", no_opts,
+static const cli_cmd check_cmd = CMD(check, "Every checkable statement (Q1..Q37): claimed vs measured, PASS/FAIL.", no_opts,
         "nnt approx check --quick --out runs/approx-check");
 static const cli_cmd square_cmd = CMD(square, "Yarotsky's h_i: Figures 4.1/4.2 and the exact error table.", square_opts,
         "nnt approx square --i 0..6 --out runs/square");
@@ -146,7 +146,7 @@ DEMO(lazy, &cfg.seed, cli_approx_lazy_report(a.co.out, &cfg, &r, stdout))
 /* ------------------------------------------------------------------ dispatch and tour */
 
 static const cli_sub demos[] = {
-    {"check", demo_check, "every checkable statement (Q1..Q31): claimed vs measured, PASS/FAIL"},
+    {"check", demo_check, "every checkable statement (Q1..Q37): claimed vs measured, PASS/FAIL"},
     {"square", demo_square, "Yarotsky's h_i: Figures 4.1/4.2 and the exact error table"},
     {"triangle", demo_triangle, "Delta^L: exact piece counts, sweep time, memory; plot of Delta^1..3"},
     {"separation", demo_separation, "Thm 4.4 lower bound lb(n,P) for a network file or a net trained by Adam"},

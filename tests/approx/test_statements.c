@@ -14,6 +14,31 @@ static double g_exp_target(const double *x, int d, void *ctx) {
   return sin(2 * M_PI * x[0]) * (d == 2 ? cos(2 * x[1]) : 1);
 }
 
+static double g_lin(const double *x, int d, void *ctx) {
+  double rho = *(double *)ctx, s = 0;
+  for (int i = 0; i < d; i++) s += x[i];
+  return rho * s / sqrt(d);
+}
+
+static void ft_gauss(const double *w, int d, void *ctx, double *re, double *im) {
+  (void)d, (void)ctx;
+  *re = exp(-M_PI * (w[0] * w[0] + w[1] * w[1])), *im = 0;
+}
+static double g_gshift(const double *x, int d, void *ctx) {
+  (void)d, (void)ctx;
+  return exp(-M_PI * ((x[0] - 0.3) * (x[0] - 0.3) + (x[1] + 0.2) * (x[1] + 0.2)));
+}
+/* closed form of its transform: e^{-pi |w|^2} e^{-2 pi i w.c} */
+static void ft_gshift(const double *w, int d, void *ctx, double *re, double *im) {
+  (void)d, (void)ctx;
+  double m = exp(-M_PI * (w[0] * w[0] + w[1] * w[1])), ph = -2 * M_PI * (w[0] * 0.3 - w[1] * 0.2);
+  *re = m * cos(ph), *im = m * sin(ph);
+}
+static void ft_gshift_nophase(const double *w, int d, void *ctx, double *re, double *im) {
+  ft_gshift(w, d, ctx, re, im);
+  *re = hypot(*re, *im), *im = 0;
+}
+
 static double fwd1(const nnt_mlp *m, double x) {
   double y;
   nnt_mlp_forward(m, &x, &y);
@@ -172,6 +197,89 @@ int main(void) {
     CHECK_MSG(rs <= 1.5 * sup && rs > 0.2 * sup, "d=%d random %g grid %g", d, rs, sup);
     double s0 = nnt_approx_exp_fit(d, K, 0, g_exp_target, NULL, a);
     CHECK_MSG(s0 > 0.9, "d=%d constants only: %g", d, s0);
+  }
+  /* Thm 2.3 sparse, d = 3: holds; the draft's k, a shifted trapezoid and 2% output weights fail; the
+   * dense builder is this net expanded, with the same outputs */
+  {
+    double rho = 1, eps = 0.1;
+    int d = 3, k = nnt_approx_box_k(rho, eps, d, 0);
+    nnt_smlp m;
+    nnt_approx_thm23_stats s;
+    double gamma = nnt_approx_build_boxes_sparse(&m, g_lin, &rho, d, k, eps);
+    CHECK(nnt_approx_thm23_measure(&m, d, k, gamma, eps, g_lin, &rho, &r, 1000, &s) == 1);
+    CHECK(k == 18 && s.relus == 12 * 18 + 18 * 18 * 18 && s.nnz_box == 12L * 18 * 18 * 18 && s.sup > 0.9 * eps);
+    nnt_mlp dense;
+    nnt_approx_build_boxes(&dense, g_lin, &rho, d, k, eps);
+    double X[300], Ys[100], Yd[100];
+    for (int i = 0; i < 300; i++) X[i] = nnt_rng_uniform(&r);
+    nnt_smlp_forward_batch(&m, 100, X, Ys);
+    for (int i = 0; i < 100; i++) nnt_mlp_forward(&dense, X + 3 * i, &Yd[i]); /* the unbatched pass: same order */
+    for (int i = 0; i < 100; i++) CHECK(Ys[i] == Yd[i]);
+    nnt_mlp_free(&dense);
+    m.layers[0].b[1] += 0.5; /* axis 0, first interval: its cubes' indicator is wrong */
+    CHECK(nnt_approx_thm23_measure(&m, d, k, gamma, eps, g_lin, &rho, &r, 1000, &s) == 0 && s.dev > 0.01);
+    m.layers[0].b[1] -= 0.5;
+    for (long e = 0; e < m.layers[2].nnz; e++) m.layers[2].val[e] *= 1.02;
+    CHECK(nnt_approx_thm23_measure(&m, d, k, gamma, eps, g_lin, &rho, &r, 1000, &s) == 0);
+    nnt_smlp_free(&m);
+    int kd = nnt_approx_box_k(rho, eps, d, 1);
+    gamma = nnt_approx_build_boxes_sparse(&m, g_lin, &rho, d, kd, eps);
+    CHECK(nnt_approx_thm23_measure(&m, d, kd, gamma, eps, g_lin, &rho, &r, 1000, &s) == 0 && s.sup > eps);
+    nnt_smlp_free(&m);
+  }
+  /* Barron sampler from a tabulated g~: the Gaussian's table has the exact sampler's mass; the shifted
+   * Gaussian (complex g~) holds; a density without the |w| factor or a g~ without its phase fails */
+  {
+    nnt_approx_barron_table T;
+    nnt_approx_barron_table_build(&T, 2, 80, 2.5, ft_gauss, NULL); /* h = 1/16 */
+    CHECK_MSG(fabs(T.mass - nnt_approx_barron_gauss_mass(2)) < 5e-4, "table %g quadrature %g", T.mass,
+              nnt_approx_barron_gauss_mass(2));
+    CHECK_CLOSE(T.mass_bound, 2 * M_PI, 1e-4); /* midpoint rule over the kink of |w| at 0 */
+    nnt_approx_barron_table_free(&T);
+    static const int ns[3] = {10, 100, 1000};
+    nnt_approx_barron_maurey_stats st;
+    nnt_approx_barron_table_build(&T, 2, 80, 2.5, ft_gshift, NULL);
+    CHECK(nnt_approx_barron_maurey_measure(&T, g_gshift, NULL, &r, ns, 3, 10, 200, &st) == 1);
+    double acc = 0, w[2];
+    for (long c = 0; c < T.cells; c++) acc += T.amp[c], T.cdf[c] = acc; /* density |g~| alone */
+    for (long c = 0; c < T.cells; c++) T.cdf[c] /= acc;
+    CHECK(nnt_approx_barron_maurey_measure(&T, g_gshift, NULL, &r, ns, 3, 10, 200, &st) == 0);
+    CHECK_MSG(st.slope > -0.4, "wrong density: slope %g", st.slope);
+    nnt_approx_barron_table_free(&T);
+    nnt_approx_barron_table_build(&T, 2, 80, 2.5, ft_gshift_nophase, NULL);
+    CHECK(nnt_approx_barron_maurey_measure(&T, g_gshift, NULL, &r, ns, 3, 10, 200, &st) == 0);
+    CHECK_MSG(st.slope > -0.4, "no phase: slope %g", st.slope);
+    nnt_approx_barron_table_free(&T);
+    w[0] = 0.7, w[1] = -1.1; /* the quadrature g~ against the closed form e^{-pi|w|^2 - 2 pi i w.c} */
+    double re, im, ph = -2 * M_PI * (w[0] * 0.3 - w[1] * 0.2), mod = exp(-M_PI * (w[0] * w[0] + w[1] * w[1]));
+    ft_gshift(w, 2, NULL, &re, &im);
+    CHECK(fabs(re - mod * cos(ph)) < 1e-12 && fabs(im - mod * sin(ph)) < 1e-12);
+  }
+  /* Thm 2.5: Lemma 2.7's lattice exp net (K = 7) through step 2 holds; one exp unit's ReLU weights 1%
+   * off, an output bias 0.06 off, or the knots for an eps 10^4 too large fail (shifted or mis-sloped
+   * knots would not: they change every p(v_j.x) alike and cancel in sum_j a_j p, |f - h| ~ 100x below
+   * its bound) */
+  {
+    double V[8], a[8], eps = 0.1;
+    for (int j = 0; j < 8; j++) V[j] = j;
+    CHECK(nnt_approx_exp_fit_v(1, 8, V, 32, g_exp_target, NULL, a) <= eps / 2);
+    nnt_mlp f;
+    nnt_approx_thm25_stats s;
+    long n = nnt_approx_thm25_relu(&f, 1, 8, V, a, eps);
+    CHECK(f.layers[0].out == 7 * n && n > 1000);
+    CHECK(nnt_approx_thm25_measure(&f, 1, 8, V, a, g_exp_target, NULL, eps, 401, &s) == 1 && s.relus == 7 * n);
+    for (long u = 2 * n; u < 3 * n; u++) f.layers[1].W[u] *= 1.01; /* v = 3 */
+    CHECK(nnt_approx_thm25_measure(&f, 1, 8, V, a, g_exp_target, NULL, eps, 401, &s) == 0 && s.sup_h > eps / 2);
+    for (long u = 2 * n; u < 3 * n; u++) f.layers[1].W[u] /= 1.01;
+    f.layers[1].b[0] += 0.06;
+    CHECK(nnt_approx_thm25_measure(&f, 1, 8, V, a, g_exp_target, NULL, eps, 401, &s) == 0);
+    nnt_mlp_free(&f);
+    nnt_approx_thm25_relu(&f, 1, 8, V, a, 1e4 * eps);
+    CHECK(nnt_approx_thm25_measure(&f, 1, 8, V, a, g_exp_target, NULL, eps, 401, &s) == 0);
+    nnt_mlp_free(&f);
+    CHECK(nnt_approx_thm25_relu(&f, 1, 8, V, a, 1e-9) == -1); /* 7 x 2.8e7 knots */
+    a[3] = NAN;
+    CHECK(nnt_approx_thm25_relu(&f, 1, 8, V, a, eps) == -1);
   }
   TEST_MAIN_END();
 }
