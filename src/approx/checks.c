@@ -333,7 +333,7 @@ static void q5_q6(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   /* Lemma 2.16: E||X - mean_k||^2 = (E||V||^2 - ||X||^2)/k exactly (E||V||^2 by quadrature) */
   double EV2 = nnt_approx_simpson(gp_one_minus_b, NULL, 0, 1, 100000), exact_c = EV2 - 0.5;
   int ks[3] = {10, 100, 1000}, T = quick ? 200 : 1000;
-  double worst = 0, *bb = malloc(sizeof(double) * 1000), *aa = malloc(sizeof(double) * 1000);
+  double worst = 0, *bb = nnt_xmalloc(sizeof(double) * 1000), *aa = nnt_xmalloc(sizeof(double) * 1000);
   char meas[96] = "";
   for (int q = 0; q < 3; q++) {
     double s = 0, s2 = 0;
@@ -391,7 +391,7 @@ static void q7_q9(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
     X[2 * e] = rad * cos(th), X[2 * e + 1] = rad * sin(th);
   }
   int ks[3] = {10, 100, 1000};
-  double errs[3], *W = malloc(sizeof(double) * 2 * 1000), bs[1000], ss[1000];
+  double errs[3], *W = nnt_xmalloc(sizeof(double) * 2 * 1000), bs[1000], ss[1000];
   char meas[96] = "";
   int ok = 1;
   for (int q = 0; q < 3; q++) {
@@ -617,7 +617,7 @@ static void ch3(nnt_approx_check_result *t, nnt_rng *rg, int quick, uint64_t see
 
 /* pad = 1: inputs (u, 1)/sqrt2 with u a unit vector of R^{d-1} (Remark 3.24) */
 double nnt_approx_ntk_slope(nnt_rng *rg, const long *ms, int nm, int d, int npairs, int pad, double *mean_err) {
-  double *X = malloc(sizeof(double) * npairs * d), *Y = malloc(sizeof(double) * npairs * d), *km = malloc(sizeof(double) * npairs);
+  double *X = nnt_xmalloc(sizeof(double) * npairs * d), *Y = nnt_xmalloc(sizeof(double) * npairs * d), *km = nnt_xmalloc(sizeof(double) * npairs);
   for (int p = 0; p < npairs; p++) {
     if (!pad) {
       nnt_approx_random_unit(rg, d, X + p * d), nnt_approx_random_unit(rg, d, Y + p * d);
@@ -648,7 +648,7 @@ static void q16_q17(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
   double kxx = nnt_approx_ntk_kinf(x, x, 5), kxm = nnt_approx_ntk_kinf(x, mx, 5);
   long m = quick ? 100000 : 1000000;
   int np = 40;
-  double *X = malloc(sizeof(double) * np * 5), *Y = malloc(sizeof(double) * np * 5), km[40], worst = 0;
+  double *X = nnt_xmalloc(sizeof(double) * np * 5), *Y = nnt_xmalloc(sizeof(double) * np * 5), km[40], worst = 0;
   for (int p = 0; p < np; p++) nnt_approx_random_unit(rg, 5, X + p * 5), nnt_approx_random_unit(rg, 5, Y + p * 5);
   nnt_approx_ntk_km(rg, m, 5, np, X, Y, km);
   double hb = sqrt(log(2 / (0.01 / np)) / (2.0 * m)); /* Hoeffding, union over pairs, delta = 0.01 */
