@@ -124,9 +124,21 @@ static int sparse_apply(const nnt_mlp_layer *L, int B, const double *X, double *
   return 1;
 }
 
+/* Activations of at most this many doubles per buffer: a very wide net runs its batch in chunks
+ * of rows rather than asking for batch x width at once (2000 points through a 178k-wide net
+ * wanted 2.85 GB). */
+#define MLP_BATCH_DOUBLES (1L << 22)
+
 void nnt_mlp_forward_batch(const nnt_mlp *m, int B, const double *X, double *Y) {
   int w = 1;
   for (int l = 0; l < m->nlayers; l++) w = m->layers[l].out > w ? m->layers[l].out : w;
+  if ((long)w * B > MLP_BATCH_DOUBLES && B > 1) {
+    int rows = MLP_BATCH_DOUBLES / w > 1 ? (int)(MLP_BATCH_DOUBLES / w) : 1;
+    int din = nnt_mlp_input_dim(m), dout = nnt_mlp_output_dim(m);
+    for (int r0 = 0; r0 < B; r0 += rows)
+      nnt_mlp_forward_batch(m, B - r0 < rows ? B - r0 : rows, X + (size_t)r0 * din, Y + (size_t)r0 * dout);
+    return;
+  }
   double *a = nnt_xmalloc(sizeof(double) * (size_t)w * B), *b = nnt_xmalloc(sizeof(double) * (size_t)w * B);
   const double *cur = X;
   for (int l = 0; l < m->nlayers; l++) {

@@ -1,5 +1,6 @@
 /* nnt_mlp: forward against hand-computed values, batch path against the single path, counts,
  * JSON round trip, and malformed files rejected with a message. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,25 @@ int main(void) {
     for (int k = 0; k < 3; k++) err = fmax(err, fabs(y1[k] - Y[3 * b + k]));
   }
   CHECK(err < 1e-10);
+
+  /* a batch wider than the activation cap runs in chunks of rows: still == single */
+  nnt_mlp wide;
+  nnt_mlp_init(&wide);
+  nnt_mlp_layer *Lw = nnt_mlp_add(&wide, 2, 10000, NNT_ACT_RELU);
+  nnt_rng_fill_normal_f64(&r, Lw->W, 20000, 0, 1), nnt_rng_fill_normal_f64(&r, Lw->b, 10000, 0, 1);
+  Lw = nnt_mlp_add(&wide, 10000, 1, NNT_ACT_IDENTITY);
+  nnt_rng_fill_normal_f64(&r, Lw->W, 10000, 0, 1e-2);
+  enum { BW = 500 }; /* 5e6 activations > the 2^22 cap: two chunks */
+  double *XW = malloc(sizeof(double) * BW * 2), *YW = malloc(sizeof(double) * BW);
+  nnt_rng_fill_normal_f64(&r, XW, BW * 2, 0, 1);
+  nnt_mlp_forward_batch(&wide, BW, XW, YW);
+  err = 0;
+  for (int b = 0; b < BW; b++) {
+    nnt_mlp_forward(&wide, XW + 2 * b, y1);
+    err = fmax(err, fabs(y1[0] - YW[b]));
+  }
+  CHECK_MSG(err < 1e-10, "chunked batch differs from single by %g", err);
+  free(XW), free(YW), nnt_mlp_free(&wide);
 
   char path[] = "/tmp/nnt_test_mlp_XXXXXX";
   int fd = mkstemp(path);
