@@ -39,7 +39,7 @@ asan: deps-test
 mpi: deps-test
 	@if command -v mpicc >/dev/null; then \
 	  cmake -S . -B $(BUILD)-mpi -DCMAKE_BUILD_TYPE=Release -DNNT_MPI=ON >/dev/null && \
-	  cmake --build $(BUILD)-mpi -j $(JOBS) && \
+	  cmake --build $(BUILD)-mpi -j $(JOBS) --target nnt && \
 	  cd $(BUILD)-mpi && ctest --output-on-failure -j $(JOBS) -L mpi; \
 	else echo "make mpi: no mpicc, the MPI build is not tested"; fi
 

@@ -1,6 +1,7 @@
 /* nnt — neural network theory, executable. git-style subcommands. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "nnt_cpu.h"
@@ -87,8 +88,13 @@ static int run(int argc, char **argv) {
     if (strcmp(cmd, c.name)) continue;
     int st = c.run(argc - 1, argv + 1);
     if (!nnt_mpi_rank()) st = cli_record_finish(st); /* results.json beside the CSVs */
-    if (st && nnt_mpi_rank()) fprintf(stderr, "nnt %s (rank %d): %s\n", cmd, nnt_mpi_rank(), *nnt_errmsg() ? nnt_errmsg() : "failed");
-    else if (st) fprintf(stderr, "nnt %s: %s\n", cmd, *nnt_errmsg() ? nnt_errmsg() : "failed");
+    if (st && nnt_mpi_rank()) {
+      /* an error every rank meets (a bad option) is rank 0's to report, and its MPI_Abort ends
+       * this rank in the meantime; an error of this rank alone is reported, then ends the job */
+      sleep(2);
+      fprintf(stderr, "nnt %s (rank %d): %s\n", cmd, nnt_mpi_rank(), *nnt_errmsg() ? nnt_errmsg() : "failed");
+    } else if (st)
+      fprintf(stderr, "nnt %s: %s\n", cmd, *nnt_errmsg() ? nnt_errmsg() : "failed");
     else if (check_only(argc, argv)) {
       /* under --check-options a command that accepts its options stops in cli_begin */
       fprintf(stderr, "nnt %s: --check-options: the command ended without reaching cli_begin\n", cmd);

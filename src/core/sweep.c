@@ -24,6 +24,7 @@ char *nnt_sweep_db_path(char *buf, size_t n, const char *dir) {
 }
 
 int nnt_sweep_prepare_dir(const char *dir, int resume, int force) {
+  if (nnt_mpi_rank()) return NNT_OK; /* rank 0 alone owns the folder: a late rank must not delete its database */
   DIR *d = opendir(dir);
   if (!d) return errno == ENOENT ? NNT_OK : nnt_fail(NNT_EIO, "%s: %s", dir, strerror(errno));
   int files = 0;

@@ -9,3 +9,5 @@ set_tests_properties(mpi/kill_resume PROPERTIES LABELS "mpi;slow" TIMEOUT 300 RU
 add_test(NAME mpi/sweep_same_memory COMMAND bash ${NNT_SRC_DIR}/tests/mpi/sweep_same.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/mpi-memory
          qstr ffn-bound --quick --threads 1)
 set_tests_properties(mpi/sweep_same_memory PROPERTIES LABELS mpi TIMEOUT 300 RUN_SERIAL ON)
+add_test(NAME mpi/train_same COMMAND bash ${NNT_SRC_DIR}/tests/mpi/train_same.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/mpi-train)
+set_tests_properties(mpi/train_same PROPERTIES LABELS mpi TIMEOUT 300 RUN_SERIAL ON)
