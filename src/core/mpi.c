@@ -33,6 +33,8 @@ int nnt_mpi_rank(void) { return rank_; }
 int nnt_mpi_size(void) { return size_; }
 int nnt_mpi_built(void) { return 1; }
 
+void nnt_mpi_barrier(void) { MPI_Barrier(MPI_COMM_WORLD); }
+
 /* MPI counts are int: long buffers go in pieces */
 #define CHUNK ((size_t)1 << 30)
 
@@ -85,6 +87,7 @@ void nnt_mpi_finalize(int status, int exit_code) { (void)status, (void)exit_code
 int nnt_mpi_rank(void) { return 0; }
 int nnt_mpi_size(void) { return 1; }
 int nnt_mpi_built(void) { return 0; }
+void nnt_mpi_barrier(void) {}
 void nnt_mpi_bcast(void *buf, size_t n) { (void)buf, (void)n; }
 
 /* With one rank there is nobody to talk to: reaching these is a bug in the caller. */

@@ -20,6 +20,8 @@ int nnt_mpi_size(void);
 /* 1 when built with MPI (whatever the number of ranks). */
 int nnt_mpi_built(void);
 
+/* Returns when every rank has called it (MPI_Barrier). */
+void nnt_mpi_barrier(void);
 /* Rank 0's n bytes to every rank. */
 void nnt_mpi_bcast(void *buf, size_t n);
 /* Point-to-point, blocking; tag >= 0. */

@@ -256,6 +256,8 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
     }
     nnt_progress_add(&pr, 1);
   }
+  /* rank 0's last checkpoint is in place before any rank goes on (icl sweep-depth loads it) */
+  if (K > 1) nnt_mpi_barrier();
   nnt_progress_end(&pr);
   r->seconds = nnt_now() - t0;
   if (log.wcount) /* the final partial row, for the report only (the meta keeps the window) */
