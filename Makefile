@@ -1,7 +1,8 @@
 # Two entry points for a fresh Debian machine (see README.md):
 #   make run    install deps, build, run the tour  (nnt tour --quick --out nnt-tour)
 #   make test   install deps (chromium and yosys too), build, run the test suite (ctest), then again under ASan+UBSan
-#               (all but the tests labelled slow; leaks inside the font stack are suppressed)
+#               (all but the tests labelled slow; leaks inside the font stack are suppressed), and,
+#               when mpicc is present, builds $(BUILD)-mpi with -DNNT_MPI=ON and runs its tests labelled mpi
 # and `make install` (PREFIX=/usr/local, DESTDIR for staging): nnt, its man page, libnnt.so, the
 # headers and nnt.pc (README.md, "Install and link").
 BUILD ?= build
@@ -9,7 +10,7 @@ JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: deps deps-test build run test test-fast asan bench install clean
+.PHONY: deps deps-test build run test test-fast asan mpi bench install clean
 
 deps:
 	@bash scripts/deps.sh
@@ -34,7 +35,15 @@ asan: deps-test
 	cd $(BUILD)-asan && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure -j $(JOBS) -LE slow
 
-test: test-fast asan
+# The MPI build (docs/distributed.md): only what differs from the default build is tested there.
+mpi: deps-test
+	@if command -v mpicc >/dev/null; then \
+	  cmake -S . -B $(BUILD)-mpi -DCMAKE_BUILD_TYPE=Release -DNNT_MPI=ON >/dev/null && \
+	  cmake --build $(BUILD)-mpi -j $(JOBS) --target nnt && \
+	  cd $(BUILD)-mpi && ctest --output-on-failure -j $(JOBS) -L mpi; \
+	else echo "make mpi: no mpicc, the MPI build is not tested"; fi
+
+test: test-fast asan mpi
 
 bench: build
 	$(BUILD)/nnt bench core
@@ -43,4 +52,4 @@ install: build
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-mpi

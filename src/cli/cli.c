@@ -9,6 +9,7 @@
 #include "nnt_blas.h"
 #include "cli.h"
 #include "nnt_io.h"
+#include "nnt_mpi.h"
 #include "record.h"
 
 int cli_begin(const cli_common *co) {
@@ -20,8 +21,9 @@ int cli_begin(const cli_common *co) {
   if (!co->out) return NNT_OK;
   cli_record_dir(co->out, access(co->out, F_OK) != 0);
   int st = nnt_mkdirs(co->out);
-  /* results are written at the end: an unwritable folder must stop the run before its work */
-  if (!st && access(co->out, W_OK | X_OK) != 0)
+  /* results are written at the end: an unwritable folder must stop the run before its work (rank 0
+   * alone writes under MPI: the others neither create nor check the folder) */
+  if (!st && !nnt_mpi_rank() && access(co->out, W_OK | X_OK) != 0)
     st = nnt_fail(NNT_EIO, "cannot write into %s: %s", co->out, strerror(errno));
   return st;
 }

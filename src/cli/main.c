@@ -1,11 +1,13 @@
 /* nnt — neural network theory, executable. git-style subcommands. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_io.h"
+#include "nnt_mpi.h"
 #include "record.h"
 
 /* The i-th command in the order of nnt --help (tour, each area's own and further commands, bench);
@@ -41,7 +43,20 @@ static int check_only(int argc, char **argv) {
   return check;
 }
 
+static int run(int argc, char **argv);
+
+/* Under mpirun every rank runs the command; the sweep engine shares out its points and data-parallel
+ * training its batches (nnt_mpi.h). Rank 0 alone writes files and stdout. */
 int main(int argc, char **argv) {
+  nnt_mpi_init(&argc, &argv);
+  int rank = nnt_mpi_rank();
+  if (rank && !freopen("/dev/null", "w", stdout)) return 2;
+  int code = run(argc, argv);
+  nnt_mpi_finalize(code, code);
+  return code;
+}
+
+static int run(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -71,8 +86,15 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; command(i, &c); i++) {
     if (strcmp(cmd, c.name)) continue;
-    int st = cli_record_finish(c.run(argc - 1, argv + 1)); /* results.json beside the CSVs */
-    if (st) fprintf(stderr, "nnt %s: %s\n", cmd, *nnt_errmsg() ? nnt_errmsg() : "failed");
+    int st = c.run(argc - 1, argv + 1);
+    if (!nnt_mpi_rank()) st = cli_record_finish(st); /* results.json beside the CSVs */
+    if (st && nnt_mpi_rank()) {
+      /* an error every rank meets (a bad option) is rank 0's to report, and its MPI_Abort ends
+       * this rank in the meantime; an error of this rank alone is reported, then ends the job */
+      sleep(2);
+      fprintf(stderr, "nnt %s (rank %d): %s\n", cmd, nnt_mpi_rank(), *nnt_errmsg() ? nnt_errmsg() : "failed");
+    } else if (st)
+      fprintf(stderr, "nnt %s: %s\n", cmd, *nnt_errmsg() ? nnt_errmsg() : "failed");
     else if (check_only(argc, argv)) {
       /* under --check-options a command that accepts its options stops in cli_begin */
       fprintf(stderr, "nnt %s: --check-options: the command ended without reaching cli_begin\n", cmd);

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "nnt_blas.h"
 #include "nnt_icl_gpt.h"
+#include "nnt_mpi.h"
 #include "nnt_io.h"
 #include "nnt_plot.h"
 #include "nnt_progress.h"
@@ -116,7 +117,7 @@ int cli_icl_train(int argc, char **argv) {
     return st;
   char path[4096];
   snprintf(path, sizeof path, "%s/model.ckpt", a.co.out);
-  if (a.co.force) unlink(path); /* start afresh: a later --resume must not pick up the old run */
+  if (a.co.force && !nnt_mpi_rank()) unlink(path); /* start afresh: a later --resume must not pick up the old run */
   nnt_icl_train_result r;
   st = nnt_icl_train_run(&c, a.co.out, a.co.resume, &r);
   if (st == NNT_ENUMERIC) { /* exit 2; the last checkpoint stays */

@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "nnt_error.h"
+#include "nnt_mpi.h"
 
 int nnt_mkdirs(const char *dir) {
+  if (nnt_mpi_rank()) return NNT_OK; /* rank 0 alone writes (nnt_mpi.h) */
   char buf[1024];
   if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) return nnt_fail(NNT_EIO, "path too long: %s", dir);
   for (char *p = buf + 1;; p++) {
@@ -70,7 +72,8 @@ int nnt_file_read(const char *path, size_t max, char **buf, size_t *len) {
 int nnt_afile_open(nnt_afile *a, const char *path) {
   snprintf(a->path, sizeof a->path, "%s", path);
   snprintf(a->tmp, sizeof a->tmp, "%s.%ld.tmp", path, (long)getpid());
-  a->f = fopen(a->tmp, "w");
+  if (nnt_mpi_rank()) a->tmp[0] = 0; /* rank 0 alone writes (nnt_mpi.h): the others write nowhere */
+  a->f = fopen(*a->tmp ? a->tmp : "/dev/null", "w");
   if (!a->f) return nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
   return NNT_OK;
 }
@@ -79,6 +82,7 @@ int nnt_afile_commit(nnt_afile *a) {
   int bad = ferror(a->f);
   bad |= fclose(a->f) != 0;
   a->f = NULL;
+  if (!*a->tmp) return NNT_OK;
   if (bad || rename(a->tmp, a->path) != 0) {
     unlink(a->tmp);
     return nnt_fail(NNT_EIO, "cannot write %s", a->path);
@@ -89,7 +93,7 @@ int nnt_afile_commit(nnt_afile *a) {
 void nnt_afile_abort(nnt_afile *a) {
   if (a->f) fclose(a->f);
   a->f = NULL;
-  unlink(a->tmp);
+  if (*a->tmp) unlink(a->tmp);
 }
 
 int nnt_json_write(const char *path, const cJSON *json) {

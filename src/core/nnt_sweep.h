@@ -3,7 +3,7 @@
  * A sweep is a list of points (a unique 64-bit id each) and a function that computes one point into
  * a plain result record. The point function draws its randomness from nnt_rng_init(seed, id) or
  * streams derived from the id, never from the thread or the order, so a result does not depend on
- * the thread count, the schedule or (later) the MPI rank.
+ * the thread count, the schedule or the MPI rank.
  *
  * Points run on an OpenMP team, longest first (by the caller's cost estimate), each single-threaded
  * (OpenBLAS at 1 thread inside the team): the engine owns that policy. With a folder, every
@@ -13,6 +13,11 @@
  * computes only the others; the records handed back are always read from the database, so a
  * resumed sweep reports exactly what an uninterrupted one does. Users can query the file with
  * SQL (sqlite3 DIR/results.sqlite) or pandas.read_sql.
+ *
+ * Under mpirun (a -DNNT_MPI=ON build, nnt_mpi.h) every rank calls nnt_sweep_run with the same
+ * sweep; rank r computes every size-th point still to compute, longest first, and sends each record
+ * (its raw bytes: plain data, no pointers) to rank 0, which alone opens the database and stores it.
+ * Every rank returns rank 0's status and records, so the caller goes on as in one process.
  *
  *   typedef struct { int N, rep; double mse; } rec;
  *   static const nnt_sweep_col cols[] = {NNT_SWEEP_INT(rec, N), NNT_SWEEP_INT(rec, rep), NNT_SWEEP_DOUBLE(rec, mse)};

@@ -1,5 +1,7 @@
 #include "nnt_progress.h"
 
+#include "nnt_mpi.h"
+
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +30,7 @@ void nnt_progress_start(nnt_progress *p, const char *label, long total) {
   p->t0 = p->last_draw = nnt_now();
   p->tty = isatty(2);
   p->lines = !p->tty;
+  if (nnt_mpi_rank()) p->tty = p->lines = 0, p->label = NULL; /* under MPI rank 0 alone reports */
   if (p->tty) draw(p, p->t0);
 }
 
@@ -50,6 +53,7 @@ void nnt_progress_add(nnt_progress *p, long k) {
 
 void nnt_progress_end(nnt_progress *p) {
   double now = nnt_now();
+  if (!p->label) return;
   if (p->tty) {
     draw(p, now);
     fputc('\n', stderr);

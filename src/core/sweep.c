@@ -15,6 +15,7 @@
 #include "nnt_blas.h"
 #include "nnt_error.h"
 #include "nnt_file.h"
+#include "nnt_mpi.h"
 #include "nnt_progress.h"
 
 char *nnt_sweep_db_path(char *buf, size_t n, const char *dir) {
@@ -23,6 +24,7 @@ char *nnt_sweep_db_path(char *buf, size_t n, const char *dir) {
 }
 
 int nnt_sweep_prepare_dir(const char *dir, int resume, int force) {
+  if (nnt_mpi_rank()) return NNT_OK; /* rank 0 alone owns the folder: a late rank must not delete its database */
   DIR *d = opendir(dir);
   if (!d) return errno == ENOENT ? NNT_OK : nnt_fail(NNT_EIO, "%s: %s", dir, strerror(errno));
   int files = 0;
@@ -191,9 +193,146 @@ static int by_cost(const void *a, const void *b) {
   return x != y ? (x < y) - (x > y) : (i > j) - (i < j); /* largest first, ties by index */
 }
 
+/* Under MPI (nnt_mpi.h) the ranks share the points still to compute: rank r takes every size-th of
+ * them in the longest-first order and runs its share on its own OpenMP team. Rank 0 alone owns the
+ * database: the other ranks send each finished record (raw bytes, with its index) to rank 0, which
+ * stores it as if computed locally, then an end message with their status. A point's result
+ * depends only on its id, so the records, and what the command writes, are those of one process. */
+enum { TAG_REC = 1, TAG_END = 2 };
+typedef struct {
+  int st;
+  char msg[512];
+} end_msg;
+
+typedef struct {
+  const nnt_sweep *s;
+  store *S;
+  void *recs;
+  const long *units;
+  nnt_progress *pr;
+  nnt_sweep_stats *stats;
+  int todo, ndone, failed, st, ends; /* ends: end messages received (rank 0) */
+} team;
+
+/* Rank 0: stores point i's record (already in recs); inside the critical section. */
+static int commit(team *t, int i, double secs) {
+  const nnt_sweep *s = t->s;
+  int pst = s->dir ? store_put(t->S, s, s->ids[i], (char *)t->recs + (size_t)i * s->rec_size) : NNT_OK;
+  if (pst) return pst;
+  t->stats->computed++;
+  t->ndone++;
+  if (s->progress && !t->pr->tty)
+    fprintf(stderr, "%s: point %d/%d done (id %llu, %.1f s)\n", s->name, t->ndone, t->todo, (unsigned long long)s->ids[i], secs);
+  if (s->progress) nnt_progress_add(t->pr, t->units[i]);
+  return NNT_OK;
+}
+
+static void fail(team *t, int st) {
+  if (st && !t->failed) t->failed = 1, t->st = st;
+}
+
+/* Rank 0: takes the messages waiting from the other ranks (all of them, blocking, when wait). */
+static void drain(team *t, int wait) {
+  const nnt_sweep *s = t->s;
+  size_t len = sizeof(int) + sizeof(double) + s->rec_size;
+  char *buf = NULL;
+  for (;;) {
+    int src, tag;
+    size_t n;
+    if (!nnt_mpi_poll(&src, &tag, &n)) {
+      if (!wait || t->ends == nnt_mpi_size() - 1) break;
+      usleep(1000); /* MPI's blocking receive would spin a core the workers need */
+      continue;
+    }
+    if (tag == TAG_END) {
+      end_msg e;
+      nnt_mpi_recv(&e, sizeof e, src, TAG_END);
+      t->ends++;
+      if (e.st && !t->failed) fail(t, nnt_fail(e.st, "rank %d: %s", src, e.msg));
+      continue;
+    }
+    if (tag != TAG_REC || n != len) {
+      fprintf(stderr, "nnt_sweep_run: unexpected message (tag %d, %zu bytes) from rank %d\n", tag, n, src);
+      abort();
+    }
+    if (!buf) buf = nnt_xmalloc(len);
+    nnt_mpi_recv(buf, len, src, TAG_REC);
+    int i;
+    double secs;
+    memcpy(&i, buf, sizeof i);
+    memcpy(&secs, buf + sizeof i, sizeof secs);
+    memcpy((char *)t->recs + (size_t)i * s->rec_size, buf + sizeof i + sizeof secs, s->rec_size);
+    fail(t, commit(t, i, secs));
+  }
+  free(buf);
+}
+
+/* Computes this rank's share of the points order[0..todo). */
+static int compute(const nnt_sweep *s, store *S, void *recs, const int *order, int todo, nnt_sweep_stats *stats) {
+  int n = s->npoints, rank = nnt_mpi_rank(), size = nnt_mpi_size();
+  /* progress in units of the cost estimate, so that the longest-first order does not inflate
+   * the time left; this engine prints its own line per point off a terminal */
+  long *units = nnt_xmalloc((size_t)n * sizeof *units), total_units = 0;
+  double total_cost = 0;
+  for (int k = 0; k < todo; k++) total_cost += s->cost ? s->cost[order[k]] : 1;
+  for (int k = 0; k < todo; k++) {
+    double c = s->cost ? s->cost[order[k]] : 1;
+    units[order[k]] = total_cost > 0 ? lround(1e6 * c / total_cost) : 1;
+    if (units[order[k]] < 1) units[order[k]] = 1;
+    total_units += units[order[k]];
+  }
+  nnt_progress pr = {0};
+  if (s->progress) nnt_progress_start(&pr, s->name, total_units);
+  pr.lines = 0;
+  team t = {.s = s, .S = S, .recs = recs, .units = units, .pr = &pr, .stats = stats, .todo = todo};
+  int mine = rank < todo ? (todo - rank + size - 1) / size : 0;
+  size_t len = sizeof(int) + sizeof(double) + s->rec_size;
+  int threads = s->threads > 0 ? s->threads : nnt_threads_get();
+  openblas_set_num_threads(1); /* parallel over points; each product single-threaded */
+#pragma omp parallel num_threads(threads)
+  {
+    char *msg = rank ? nnt_xmalloc(len) : NULL;
+#pragma omp for schedule(dynamic, 1)
+    for (int j = 0; j < mine; j++) {
+      int i = order[rank + j * size], stop;
+#pragma omp atomic read
+      stop = t.failed;
+      if (stop) continue;
+      void *rec = (char *)recs + (size_t)i * s->rec_size;
+      double tp = nnt_now();
+      int pst = s->point(s->ctx, i, rec);
+      double secs = nnt_now() - tp;
+#pragma omp critical(nnt_sweep_store)
+      {
+        if (pst) fail(&t, pst);
+        else if (rank == 0) {
+          fail(&t, commit(&t, i, secs));
+          if (size > 1) drain(&t, 0);
+        } else {
+          memcpy(msg, &i, sizeof i);
+          memcpy(msg + sizeof i, &secs, sizeof secs);
+          memcpy(msg + sizeof i + sizeof secs, rec, s->rec_size);
+          nnt_mpi_send(msg, len, 0, TAG_REC);
+        }
+      }
+    }
+    free(msg);
+  }
+  openblas_set_num_threads(nnt_threads_get());
+  if (rank) {
+    end_msg e = {.st = t.st};
+    if (t.st) snprintf(e.msg, sizeof e.msg, "%s", nnt_errmsg());
+    nnt_mpi_send(&e, sizeof e, 0, TAG_END);
+  } else if (size > 1)
+    drain(&t, 1);
+  if (s->progress) nnt_progress_end(&pr);
+  free(units);
+  return t.st;
+}
+
 int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
   double t0 = nnt_now();
-  int n = s->npoints, st = NNT_OK;
+  int n = s->npoints, st = NNT_OK, rank = nnt_mpi_rank(), size = nnt_mpi_size();
   nnt_sweep_stats tmp;
   if (!stats) stats = &tmp;
   memset(stats, 0, sizeof *stats);
@@ -213,7 +352,7 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
     }
   store S = {0};
   char path[4096] = "";
-  if (s->dir) {
+  if (s->dir && rank == 0) {
     nnt_sweep_db_path(path, sizeof path, s->dir);
     st = nnt_mkdirs(s->dir);
     if (!st) st = store_open(&S, s, path);
@@ -224,65 +363,30 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
   int todo = 0;
   for (int i = 0; i < n; i++)
     if (!done[i]) order[todo++] = i;
-  stats->stored = n - todo;
   if (!st && s->cost)
 #pragma omp critical(nnt_sweep_sort)
   {
     sort_sweep = s;
     qsort(order, (size_t)todo, sizeof *order, by_cost);
   }
-  if (!st && s->progress && stats->stored)
-    fprintf(stderr, "%s: resuming, %d of %d points stored, computing %d\n", s->name, stats->stored, n, todo);
-  if (!st && todo) {
-    /* progress in units of the cost estimate, so that the longest-first order does not inflate
-     * the time left; this engine prints its own line per point off a terminal */
-    long *units = nnt_xmalloc((size_t)n * sizeof *units), total_units = 0;
-    double total_cost = 0;
-    for (int k = 0; k < todo; k++) total_cost += s->cost ? s->cost[order[k]] : 1;
-    for (int k = 0; k < todo; k++) {
-      double c = s->cost ? s->cost[order[k]] : 1;
-      units[order[k]] = total_cost > 0 ? lround(1e6 * c / total_cost) : 1;
-      if (units[order[k]] < 1) units[order[k]] = 1;
-      total_units += units[order[k]];
+  nnt_sweep s1 = *s;
+  s1.progress = s->progress && rank == 0;
+  end_msg e = {.st = st};
+  if (size > 1) { /* rank 0's verdict on the database and the points it holds */
+    if (st) snprintf(e.msg, sizeof e.msg, "%s", nnt_errmsg());
+    nnt_mpi_bcast(&e, sizeof e);
+    if (e.st && rank) st = nnt_fail(e.st, "%s", e.msg);
+    if (!st) {
+      nnt_mpi_bcast(&todo, sizeof todo);
+      nnt_mpi_bcast(order, sizeof *order * (size_t)todo);
     }
-    nnt_progress pr = {0};
-    if (s->progress) nnt_progress_start(&pr, s->name, total_units);
-    pr.lines = 0;
-    int threads = s->threads > 0 ? s->threads : nnt_threads_get(), failed = 0, ndone = 0;
-    openblas_set_num_threads(1); /* parallel over points; each product single-threaded */
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (int k = 0; k < todo; k++) {
-      int i = order[k], pst = NNT_OK;
-      int stop;
-#pragma omp atomic read
-      stop = failed;
-      if (stop) continue;
-      void *rec = (char *)recs + (size_t)i * s->rec_size;
-      double tp = nnt_now();
-      pst = s->point(s->ctx, i, rec);
-#pragma omp critical(nnt_sweep_store)
-      {
-        if (!pst && s->dir) pst = store_put(&S, s, s->ids[i], rec);
-        if (pst && !failed) {
-          failed = 1;
-          st = pst;
-        }
-        if (!pst) {
-          stats->computed++;
-          ndone++;
-          if (s->progress && !pr.tty)
-            fprintf(stderr, "%s: point %d/%d done (id %llu, %.1f s)\n", s->name, ndone, todo,
-                    (unsigned long long)s->ids[i], nnt_now() - tp);
-        }
-      }
-      if (s->progress && !pst) nnt_progress_add(&pr, units[i]);
-    }
-    openblas_set_num_threads(nnt_threads_get());
-    if (s->progress) nnt_progress_end(&pr);
-    free(units);
   }
+  stats->stored = n - todo;
+  if (!st && s1.progress && stats->stored)
+    fprintf(stderr, "%s: resuming, %d of %d points stored, computing %d\n", s->name, stats->stored, n, todo);
+  if (!st && todo) st = compute(&s1, &S, recs, order, todo, stats);
   /* what is reported is what is stored: read every record back */
-  if (!st && s->dir) {
+  if (!st && s->dir && rank == 0) {
     memset(done, 0, (size_t)n);
     for (int i = 0; i < n; i++) order[i] = i;
 #pragma omp critical(nnt_sweep_sort)
@@ -295,6 +399,15 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
       if (!done[i]) st = nnt_fail(NNT_EIO, "%s: point %llu missing after the sweep", path, (unsigned long long)s->ids[i]);
   }
   if (s->dir && S.db) store_close(&S);
+  if (size > 1 && !e.st) { /* every rank ends with rank 0's status and records */
+    int computed = stats->computed;
+    if (rank == 0) e.st = st, snprintf(e.msg, sizeof e.msg, "%s", st ? nnt_errmsg() : "");
+    nnt_mpi_bcast(&e, sizeof e);
+    nnt_mpi_bcast(&computed, sizeof computed);
+    if (!e.st) nnt_mpi_bcast(recs, (size_t)n * s->rec_size);
+    else if (rank) st = nnt_fail(e.st, "%s", e.msg);
+    stats->computed = computed;
+  }
   free(order), free(done);
   stats->wall_s = nnt_now() - t0;
   return st;

@@ -12,6 +12,7 @@
 #include "gpt_impl.h"
 #include "nnt_ckpt.h"
 #include "nnt_error.h"
+#include "nnt_mpi.h"
 #include "nnt_optim.h"
 #include "nnt_progress.h"
 #include "nnt_train.h"
@@ -54,6 +55,8 @@ int nnt_icl_train_check(const nnt_icl_train_cfg *c) {
     return nnt_fail(NNT_EINVAL, "prompts of %d points need %d position slots, the model has %d", c->task.n,
                     2 * c->task.n, c->arch.n_pos);
   if (c->batch < 1) return nnt_fail(NNT_EINVAL, "--batch must be >= 1 (got %d)", c->batch);
+  if (c->batch < nnt_mpi_size())
+    return nnt_fail(NNT_EINVAL, "--batch %d is smaller than the %d MPI ranks that share it", c->batch, nnt_mpi_size());
   if (c->steps < 1) return nnt_fail(NNT_EINVAL, "--steps must be >= 1 (got %lld)", c->steps);
   if (!(c->lr > 0) || !isfinite(c->lr)) return nnt_fail(NNT_EINVAL, "--lr must be > 0 (got %g)", c->lr);
   if (c->log_every < 1 || c->ckpt_every < 1 || c->ckpt_every % c->log_every)
@@ -165,6 +168,19 @@ void nnt_icl_train_result_free(nnt_icl_train_result *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* Every rank's gradient and loss times its share w, summed over the ranks, in place. */
+static void allreduce_mean(nnt_params *P, double w, double *loss) {
+  size_t n32, n64;
+  float *g32 = nnt_params_flat_grad_f32(P, &n32);
+  double *g64 = nnt_params_flat_grad_f64(P, &n64);
+  for (size_t i = 0; i < n32; i++) g32[i] *= (float)w;
+  for (size_t i = 0; i < n64; i++) g64[i] *= w;
+  if (n32) nnt_mpi_allreduce_sum_f32(g32, n32);
+  if (n64) nnt_mpi_allreduce_sum_f64(g64, n64);
+  *loss *= w;
+  nnt_mpi_allreduce_sum_f64(loss, 1);
+}
+
 int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, nnt_icl_train_result *r) {
   memset(r, 0, sizeof *r);
   int st = nnt_icl_train_check(c);
@@ -182,7 +198,9 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
   nnt_optim_config oc = nnt_adam_defaults();
   oc.lr = c->lr;
   if ((st = nnt_optim_init(&opt, nnt_icl_gpt_params(m), oc))) goto out;
-  if (resume && access(path, F_OK) == 0) {
+  /* under MPI rank 0 alone reads the checkpoint (nnt_mpi.h), then hands the state to the others */
+  int rank = nnt_mpi_rank(), K = nnt_mpi_size();
+  if (resume && rank == 0 && access(path, F_OK) == 0) {
     nnt_ckpt_info info;
     nnt_icl_train_cfg old;
     if ((st = nnt_ckpt_info_read(path, &info))) goto out;
@@ -199,18 +217,30 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
       goto out;
     }
   }
+  if (K > 1) {
+    nnt_params *P = nnt_icl_gpt_params(m);
+    nnt_mpi_bcast(&step, sizeof step);
+    nnt_mpi_bcast(P->values, P->bytes);
+    if (opt.m) nnt_mpi_bcast(opt.m, P->bytes);
+    if (opt.v) nnt_mpi_bcast(opt.v, P->bytes);
+    nnt_mpi_bcast(&opt.step, sizeof opt.step);
+  }
   r->first_step = step;
   int cap = (int)(c->steps / c->log_every) + 2;
   log.step = nnt_xrealloc(log.step, sizeof(long long) * cap), log.loss = nnt_xrealloc(log.loss, sizeof(double) * cap);
-  int B = c->batch, n = c->task.n;
-  xs = nnt_xmalloc(sizeof(float) * B * n * c->task.d), ys = nnt_xmalloc(sizeof(float) * B * n);
+  /* data parallel under MPI: rank r takes prompts [lo, hi) of each global batch of B, so the ranks'
+   * shards together are the one-process batch; the gradient of the batch mean is the sum over
+   * ranks of each shard's mean gradient weighted by its share Bl/B (one Allreduce) */
+  int B = c->batch, n = c->task.n, lo = (int)((long long)B * rank / K), Bl = (int)((long long)B * (rank + 1) / K) - lo;
+  xs = nnt_xmalloc(sizeof(float) * Bl * n * c->task.d), ys = nnt_xmalloc(sizeof(float) * Bl * n);
   nnt_progress pr;
   nnt_progress_start(&pr, "icl train", c->steps - step);
   double t0 = nnt_now();
   for (; step < c->steps; step++) {
     double loss;
-    if ((st = nnt_icl_task_sample(&c->task, c->seed, (uint64_t)step * B, B, xs, ys))) goto out;
-    if ((st = nnt_icl_gpt_loss_grad(m, xs, ys, B, n, &loss))) goto out;
+    if ((st = nnt_icl_task_sample(&c->task, c->seed, (uint64_t)step * B + lo, Bl, xs, ys))) goto out;
+    if ((st = nnt_icl_gpt_loss_grad(m, xs, ys, Bl, n, &loss))) goto out;
+    if (K > 1) allreduce_mean(nnt_icl_gpt_params(m), (double)Bl / B, &loss);
     if ((st = nnt_train_check_loss(step + 1, loss))) goto out; /* before the update: the checkpoint stays good */
     nnt_optim_step(&opt);
     log.wsum += loss, log.wcount++;
@@ -226,6 +256,8 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
     }
     nnt_progress_add(&pr, 1);
   }
+  /* rank 0's last checkpoint is in place before any rank goes on (icl sweep-depth loads it) */
+  if (K > 1) nnt_mpi_barrier();
   nnt_progress_end(&pr);
   r->seconds = nnt_now() - t0;
   if (log.wcount) /* the final partial row, for the report only (the meta keeps the window) */

@@ -7,6 +7,7 @@
 
 #include "nnt_cpu.h"
 #include "nnt_error.h"
+#include "nnt_mpi.h"
 
 const char *nnt_version(void) { return NNT_VERSION; }
 const char *nnt_git_commit(void) { return NNT_GIT_COMMIT; }
@@ -250,6 +251,7 @@ int nnt_runinfo_write(const char *dir, const char *command, cJSON *config, unsig
   cJSON_AddItemToObject(j, "config", config ? config : cJSON_CreateObject());
   cJSON_AddNumberToObject(j, "seed", (double)seed);
   cJSON_AddNumberToObject(j, "threads", threads);
+  if (nnt_mpi_size() > 1) cJSON_AddNumberToObject(j, "mpi_ranks", nnt_mpi_size()); /* threads is per rank */
   cJSON_AddStringToObject(j, "nnt_version", NNT_VERSION);
   cJSON_AddStringToObject(j, "git_commit", NNT_GIT_COMMIT);
   cJSON_AddStringToObject(j, "isa", nnt_cpu_isa_name(nnt_cpu_isa()));
