@@ -183,7 +183,7 @@ int nnt_tm_net_run(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *
  * encloses theta_cls^T o_T; returns 1 when it excludes 0 with F's sign. Monotone in eps. */
 int nnt_tm_margin_certify(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *lo, double *hi);
 /* The certified lower bound: the largest eps (bisected to a relative 1e-3) that certify accepts;
- * 0 when F(theta) = 0. Costs ~30 propagations of O(T^2 dk) each per layer: NNT_EINVAL above
+ * 0 when F(theta) = 0. Costs ~20 propagations of O(T^2 dk) each per layer: NNT_EINVAL above
  * NNT_TM_MARGIN_MAX_T steps (before any work). */
 enum { NNT_TM_MARGIN_MAX_T = 1000 };
 int nnt_tm_margin_lower(const nnt_tm_net *net, const nnt_tm *tm, double *rho);
