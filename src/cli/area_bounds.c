@@ -19,9 +19,11 @@ static const cli_tour_guide guide = {
         "The sum of absolute parameter values of the construction; the parameter count of a dense network "
         "of the same widest layer W and depth d.",
         "γ, λ, σ_ζ",
-        "γ: the margin used (the paper gives it only as a polynomial, so nnt uses the illustrative σ_ζ / "
-        "(2λ)); λ: the largest length of a hidden vector during the run; σ_ζ = 1/3: how far a value may "
-        "move before rounding fails.",
+        "γ: the margin used. For a Turing machine it is the certified all-layer margin: a radius within "
+        "which no change of the parameters flips the decision (interval propagation); for a circuit the "
+        "illustrative σ_ζ / (2λ), as the paper gives the margin only as a polynomial. λ: the largest "
+        "length of a hidden vector during the run; σ_ζ = 1/3: how far a value may move before rounding "
+        "fails.",
         "VC-type count",
         "n = w·T / ε², the classic count for a transformer of width w run for T steps (constant 1).",
         "ε",

@@ -13,6 +13,7 @@
 #ifndef NNT_TM_H
 #define NNT_TM_H
 #include <stddef.h>
+#include <stdint.h>
 
 enum { NNT_TM_UNDEF = -1 };               /* rule.next of an undefined transition */
 enum { NNT_TM_MAX_STATES = 64, NNT_TM_MAX_SYMBOLS = 64, NNT_TM_NAME = 32 };
@@ -153,6 +154,7 @@ typedef struct {
   char first_what[96];
   int nonbinary;           /* hard attention: some o_t entry was not exactly 0 or 1 */
   int output_sign;         /* sign of theta_cls^T o_T: +1 accept, -1 reject, 0 running */
+  double output;           /* theta_cls^T o_T itself (the margin's decision function) */
   double seconds;
   size_t cache_bytes, weight_bytes;
   double step_us[10];      /* mean time per decoded step in ten equal windows of t */
@@ -164,6 +166,42 @@ typedef struct {
  * decoded state, head cell, symbol under the head and symbol written with the trace. */
 int nnt_tm_net_run(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr,
                    const nnt_tm_run_opts *o, nnt_tm_run_result *res);
+
+/* ---- All-layer margin (eq. 2.1 of Wei, Chen & Ma) of the decision sign(theta_cls^T o_T) ----
+ * Perturbations delta act on every parameter of the dense architecture F_{W,d} that
+ * nnt_tm_net_stats_of counts (W = max_width: zeros and the padding up to W included), shared by
+ * all T + 1 decoder steps; the margin is the smallest ||delta||_2 with s * F(theta + delta) <= 0,
+ * s = sign F(theta). A machine that has not halted by T has F = 0: margin 0.
+ *
+ * nnt_tm_margin_certify: interval bound propagation through the encoder and all T + 1 steps for
+ * every delta with ||delta||_2 <= eps (relaxed to: each matrix row with its bias, each of E's rows,
+ * h0, K0, V0, theta_cls, of l2 norm <= eps). Each dense map gives centre W c + b and radius
+ * |W| r + eps sqrt(|| |c| + r ||_2^2 + 1) (Cauchy-Schwarz over the row's W + 1 entries); ReLU is
+ * monotone; hard-max attention keeps every key whose score can reach the largest lower bound (the
+ * null key included) and the hull of their values. Every radius is widened by 1e-12 of the
+ * magnitudes involved, which covers double rounding in sums of up to ~9000 terms. [lo, hi]
+ * encloses theta_cls^T o_T; returns 1 when it excludes 0 with F's sign. Monotone in eps. */
+int nnt_tm_margin_certify(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *lo, double *hi);
+/* The certified lower bound: the largest eps (bisected to a relative 1e-3) that certify accepts;
+ * 0 when F(theta) = 0. Costs ~20 propagations of O(T^2 dk) each per layer: NNT_EINVAL above
+ * NNT_TM_MARGIN_MAX_T steps (before any work). */
+enum { NNT_TM_MARGIN_MAX_T = 1000 };
+int nnt_tm_margin_lower(const nnt_tm_net *net, const nnt_tm *tm, double *rho);
+
+/* Upper bounds: explicit perturbations of the stored parameters, each run through
+ * nnt_tm_net_run and counted only if the decision flips there. (a) theta_cls moved along
+ * -s o_T by |F| / ||o_T||_2 (1 + 1e-6); (b) bisection, below the best so far, along the last
+ * layer's output bias b3 in the direction -s theta_cls, and along `ndirs` random unit directions
+ * over all stored parameters (one RNG stream each). */
+typedef struct {
+  double rho;      /* smallest checked flipping ||delta||_2 (INFINITY: none) */
+  double rho_cls;  /* (a) alone (INFINITY if it did not flip) */
+  int flips;       /* flipping perturbations found */
+  long runs;       /* forward passes */
+  char how[48];    /* the direction that gave rho */
+} nnt_tm_margin_est;
+int nnt_tm_margin_upper(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr, int ndirs, uint64_t seed,
+                        nnt_tm_margin_est *est);
 
 /* ---- The experiments of nnt tm (run: simulate; compile: compile, run and check) ----
  * `machine` as nnt_tm_load takes it; `input` (optional) replaces its input. steps < 0: the halting

@@ -309,6 +309,7 @@ static int NNT_T(run)(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trac
   double out = 0;
   for (int i = 0; i < w; i++) out += net->cls[i] * (double)x[i];
   if (o->progress) nnt_progress_end(&pr);
+  res->output = out;
   res->output_sign = out > 0.5 ? 1 : out < -0.5 ? -1 : 0;
   res->steps_checked = checked;
   for (int i = 0; i < 10; i++) res->step_us[i] = win_n[i] ? win_t[i] / win_n[i] * 1e6 : 0;

@@ -1,6 +1,13 @@
 # Command-line tests of nnt bounds sm: a compiled machine and a compiled circuit, bad input.
 nnt_cli_test(bounds_tm_bb4 0 "steps_checked=107 mismatches=0.*score gap 1 .*Lemma 2.3 n=.*not specified by the paper.*sweep over T"
              bounds sm --tm ${NNT_SRC_DIR}/examples/tm/bb4.tm --steps 107)
+# gamma is the certified all-layer margin (interval propagation), printed beside the attack's upper bound
+nnt_cli_test(bounds_tm_margin 0 "certified lower bound 0\\.00[0-9]+ .*upper bound 0\\.5 \\(theta_cls along -s o_T.*upper/lower [0-9.]+;.*gamma=0\\.00[0-9]+ \\(certified all-layer margin\\)"
+             bounds sm --tm ${NNT_SRC_DIR}/examples/tm/bb3.tm --steps 21)
+nnt_cli_test(bounds_tm_margin_cap 0 "not computed: T=1001 > 1000.*upper bound 0\\.[0-9]+ .*T above the certification cap: illustrative"
+             bounds sm --tm 1RB1LB_1LA1RZ --steps 1001)
+nnt_cli_test(bounds_tm_margin_running 0 "decision theta_cls\\^T o_T = 0;.*certified lower bound 0 .*upper bound 0 .*no decision \\(F = 0, not halted\\)"
+             bounds sm --tm 1RB0LA_1LA0RB --steps 20)
 nnt_cli_test(bounds_tm_gamma 0 "gamma=0.5 \\(--gamma\\)" bounds sm --tm 1RB1LB_1LA1RZ --steps 6 --gamma 0.5 --eps 0.05)
 nnt_cli_test(bounds_tm_out 0 "sweep over T" bounds sm --tm 1RB1LB_1LA1RZ --steps 6 --out ${CMAKE_BINARY_DIR}/bounds-tm-test)
 nnt_cli_test(bounds_no_T 2 "--tm needs --steps N" bounds sm --tm 1RB1LB_1LA1RZ)

@@ -1,0 +1,477 @@
+/* tm_margin.c — the all-layer margin (eq. 2.1 of Wei, Chen & Ma) of the compiled transformer:
+ * a certified lower bound by interval bound propagation over the dense architecture F_{W,d}, and
+ * upper bounds from explicit perturbations re-checked by nnt_tm_net_run. See nnt_tm.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_error.h"
+#include "nnt_rng.h"
+#include "nnt_tm.h"
+
+/* Relative widening per operation: covers double rounding (<= n 2^-53 of the magnitudes for a
+ * sum of n terms) for n up to ~9000, far above any row here; TINY covers underflow. */
+#define ETA 1e-12
+#define TINY 1e-300
+
+static double widen(double r, double mag) { return r * (1 + ETA) + ETA * mag + TINY; }
+
+/* A vector of the dense width W: n real coordinates in c[i] +- r[i], and W - n padding coordinates
+ * (zero in the compiled net), all in the same interval pc +- pr. */
+typedef struct {
+  int n, np;
+  double *c, *r;
+  double pc, pr;
+} iv;
+
+static void iv_alloc(iv *v, int cap) {
+  v->c = nnt_xcalloc((size_t)cap, sizeof(double));
+  v->r = nnt_xcalloc((size_t)cap, sizeof(double));
+  v->n = v->np = 0, v->pc = v->pr = 0;
+}
+
+static void iv_free(iv *v) { free(v->c), free(v->r); }
+
+/* The largest ||x||_2^2 over the box, all W coordinates. */
+static double sq(const iv *x) {
+  double s = 0;
+  for (int i = 0; i < x->n; i++) s += (fabs(x->c[i]) + x->r[i]) * (fabs(x->c[i]) + x->r[i]);
+  double p = fabs(x->pc) + x->pr;
+  return (s + x->np * p * p) * (1 + ETA);
+}
+
+static void relu1(double *c, double *r) {
+  double d = ETA * (fabs(*c) + *r) + TINY, lo = *c - *r - d, hi = *c + *r + d;
+  lo = lo > 0 ? lo : 0, hi = hi > 0 ? hi : 0;
+  *c = 0.5 * (lo + hi), *r = 0.5 * (hi - lo) + ETA * hi + TINY;
+}
+
+/* y = (A + dA) x + (b + db) over the dense W x W map whose non-zero block is A, every row of
+ * (dA, db) of l2 norm <= eps: |dA_i x + db_i| <= eps sqrt(||x||^2 + 1). Rows beyond A's are padding
+ * (centre 0). Optional ReLU. */
+static void lin(const nnt_tm_csr *A, const double *b, const iv *x, double eps, int W, int relu, iv *y) {
+  double e = eps * sqrt(sq(x) + 1) * (1 + ETA);
+  y->n = A->rows, y->np = W - A->rows;
+  for (int i = 0; i < A->rows; i++) {
+    double c = b ? b[i] : 0, mag = fabs(c), r = 0;
+    for (int p = A->ptr[i]; p < A->ptr[i + 1]; p++) {
+      double a = A->val[p], t = a * x->c[A->idx[p]];
+      c += t, mag += fabs(t), r += fabs(a) * x->r[A->idx[p]];
+    }
+    y->c[i] = c, y->r[i] = widen(r + e, mag + r + e);
+    if (relu) relu1(&y->c[i], &y->r[i]);
+  }
+  y->pc = 0, y->pr = e;
+  if (relu) relu1(&y->pc, &y->pr);
+}
+
+/* The FF's last two layers compute round(z) = relu(3z - 1) - relu(3z - 2) per output: W3's row o
+ * is +1 at a, -1 at b, and W2's rows a and b are equal with b2[a] - b2[b] = 1. Independent
+ * intervals for a and b add their radii (x6 per layer, exponential over d (T + 1) layers); jointly,
+ * with P = W2_a u1 + b2_a and row perturbations |e_a|, |e_b| <= e:
+ *   relu(P - e) - relu(P - 1 + e) <= relu(P + e_a) - relu(P - 1 + e_b) <= relu(P + e) - relu(P - 1 - e),
+ * both sides piecewise linear in P (extremes at the ends or the kinks), flat once P is beyond them:
+ * the saturation behind Theorem D.6. pair[o] = a (b = the other entry), or -1. */
+static void find_pairs(const nnt_tm_layer *L, int w, int *pair) {
+  const nnt_tm_csr *W2 = &L->W2, *W3 = &L->W3;
+  for (int o = 0; o < w; o++) {
+    pair[o] = -1;
+    int p = W3->ptr[o];
+    if (W3->ptr[o + 1] - p != 2) continue;
+    int a = W3->idx[p], b = W3->idx[p + 1];
+    if (W3->val[p] == -1 && W3->val[p + 1] == 1) a = b, b = W3->idx[p];
+    else if (!(W3->val[p] == 1 && W3->val[p + 1] == -1)) continue;
+    int n = W2->ptr[a + 1] - W2->ptr[a];
+    if (n != W2->ptr[b + 1] - W2->ptr[b] || L->b2[a] - L->b2[b] != 1) continue;
+    int same = 1;
+    for (int k = 0; k < n && same; k++)
+      same = W2->idx[W2->ptr[a] + k] == W2->idx[W2->ptr[b] + k] && W2->val[W2->ptr[a] + k] == W2->val[W2->ptr[b] + k];
+    if (same) pair[o] = a;
+  }
+}
+
+static double relu(double x) { return x > 0 ? x : 0; }
+
+/* Intersects h (the standard propagation of W3) with the joint bound of every round pair. */
+static void round_pairs(const nnt_tm_layer *L, const int *pair, const iv *u1, const iv *u2, double eps, iv *h) {
+  double e = eps * sqrt(sq(u1) + 1) * (1 + ETA), e3 = eps * sqrt(sq(u2) + 1) * (1 + ETA);
+  const nnt_tm_csr *W2 = &L->W2;
+  for (int o = 0; o < h->n; o++) {
+    int a = pair[o];
+    if (a < 0) continue;
+    double c = L->b2[a], mag = fabs(c), r = 0;
+    for (int p = W2->ptr[a]; p < W2->ptr[a + 1]; p++) {
+      double t = W2->val[p] * u1->c[W2->idx[p]];
+      c += t, mag += fabs(t), r += fabs(W2->val[p]) * u1->r[W2->idx[p]];
+    }
+    r = widen(r, mag);
+    double Pl = c - r, Ph = c + r, ps[6] = {Pl, Ph, e, 1 - e, -e, 1 + e}, lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < 6; k++) {
+      if (ps[k] < Pl || ps[k] > Ph) continue;
+      double g = relu(ps[k] - e) - relu(ps[k] - 1 + e), f = relu(ps[k] + e) - relu(ps[k] - 1 - e);
+      lo = g < lo ? g : lo, hi = f > hi ? f : hi;
+    }
+    double d = ETA * (fabs(lo) + fabs(hi) + fabs(Pl) + fabs(Ph) + 1) + TINY;
+    lo = relu(lo + L->b3[o] - e3 - d), hi = relu(hi + L->b3[o] + e3 + d);
+    double slo = h->c[o] - h->r[o], shi = h->c[o] + h->r[o];
+    lo = lo > slo ? lo : slo, hi = hi < shi ? hi : shi;
+    h->c[o] = 0.5 * (lo + hi), h->r[o] = 0.5 * (hi - lo) + ETA * (fabs(lo) + fabs(hi)) + TINY;
+  }
+}
+
+/* The keys and values of one attention (one layer, self or encoder), as intervals. Padding of a
+ * key or value is a linear map's: centred at 0, radius kpr / vpr. */
+typedef struct {
+  int n, dk, w;
+  double *kc, *kr, *kpr; /* [cap][dk], [cap] */
+  double *vc, *vr, *vpr; /* [cap][w], [cap] */
+} kcache;
+
+static void kc_alloc(kcache *k, int cap, int dk, int w) {
+  size_t n = (size_t)(cap ? cap : 1);
+  k->n = 0, k->dk = dk, k->w = w;
+  k->kc = nnt_xmalloc(sizeof(double) * n * (size_t)(dk ? dk : 1));
+  k->kr = nnt_xmalloc(sizeof(double) * n * (size_t)(dk ? dk : 1));
+  k->vc = nnt_xmalloc(sizeof(double) * n * (size_t)w);
+  k->vr = nnt_xmalloc(sizeof(double) * n * (size_t)w);
+  k->kpr = nnt_xmalloc(sizeof(double) * n);
+  k->vpr = nnt_xmalloc(sizeof(double) * n);
+}
+
+static void kc_free(kcache *k) { free(k->kc), free(k->kr), free(k->vc), free(k->vr), free(k->kpr), free(k->vpr); }
+
+typedef struct {
+  int W, w;
+  double eps;
+  iv q, k, v;          /* scratch */
+  double *slo, *shi;   /* [keys + 1] score bounds */
+  double *hlo, *hhi;   /* [w] value hull */
+} scratch;
+
+static void kc_push(kcache *kc, const nnt_tm_attn *a, const iv *x, scratch *S) {
+  lin(&a->K, a->bk, x, S->eps, S->W, 0, &S->k);
+  lin(&a->V, a->bv, x, S->eps, S->W, 0, &S->v);
+  memcpy(kc->kc + (size_t)kc->n * kc->dk, S->k.c, sizeof(double) * (size_t)kc->dk);
+  memcpy(kc->kr + (size_t)kc->n * kc->dk, S->k.r, sizeof(double) * (size_t)kc->dk);
+  memcpy(kc->vc + (size_t)kc->n * kc->w, S->v.c, sizeof(double) * (size_t)kc->w);
+  memcpy(kc->vr + (size_t)kc->n * kc->w, S->v.r, sizeof(double) * (size_t)kc->w);
+  kc->kpr[kc->n] = S->k.pr, kc->vpr[kc->n] = S->v.pr;
+  kc->n++;
+}
+
+/* h += mean of the values over the argmax of the scores (null key included): it lies in the hull
+ * of the value intervals of every key whose score can reach the largest lower bound. */
+static void kc_apply(const kcache *kc, const nnt_tm_attn *a, iv *h, scratch *S) {
+  int dk = kc->dk, w = kc->w, n = kc->n;
+  double eps = S->eps;
+  lin(&a->Q, a->bq, h, eps, S->W, 0, &S->q);
+  const iv *q = &S->q;
+  /* null key K0 + dK0, ||dK0||_2 <= eps over W coordinates: |q . dK0| <= eps ||q||_2 */
+  double c = 0, r = 0, mag = 0;
+  for (int i = 0; i < dk; i++) {
+    double t = q->c[i] * a->K0[i];
+    c += t, mag += fabs(t), r += q->r[i] * fabs(a->K0[i]);
+  }
+  r = widen(r + eps * sqrt(sq(q)) * (1 + ETA), mag);
+  double best = c - r;
+  S->slo[n] = c - r, S->shi[n] = c + r;
+  int npad = S->W - dk;
+  for (int j = 0; j < n; j++) {
+    const double *kcj = kc->kc + (size_t)j * dk, *krj = kc->kr + (size_t)j * dk;
+    c = 0, r = 0, mag = 0;
+    for (int i = 0; i < dk; i++) {
+      double t = q->c[i] * kcj[i];
+      c += t, mag += fabs(t);
+      r += fabs(q->c[i]) * krj[i] + q->r[i] * fabs(kcj[i]) + q->r[i] * krj[i];
+    }
+    r += npad * (fabs(q->pc) + q->pr) * kc->kpr[j]; /* padding keys are centred at 0 */
+    r = widen(r, mag);
+    S->slo[j] = c - r, S->shi[j] = c + r;
+    if (c - r > best) best = c - r;
+  }
+  /* the null value V0 + dV0: each coordinate within eps */
+  double pmax = eps;
+  for (int i = 0; i < w; i++) S->hlo[i] = S->hhi[i] = 0;
+  int any = 0;
+  if (S->shi[n] >= best) {
+    any = 1;
+    for (int i = 0; i < w; i++) S->hlo[i] = a->V0[i] - eps, S->hhi[i] = a->V0[i] + eps;
+  }
+  for (int j = 0; j < n; j++) {
+    if (S->shi[j] < best) continue;
+    const double *vc = kc->vc + (size_t)j * w, *vr = kc->vr + (size_t)j * w;
+    for (int i = 0; i < w; i++) {
+      double lo = vc[i] - vr[i], hi = vc[i] + vr[i];
+      if (!any || lo < S->hlo[i]) S->hlo[i] = lo;
+      if (!any || hi > S->hhi[i]) S->hhi[i] = hi;
+    }
+    any = 1;
+    if (kc->vpr[j] > pmax) pmax = kc->vpr[j];
+  }
+  for (int i = 0; i < w; i++) {
+    double lo = S->hlo[i], hi = S->hhi[i];
+    h->c[i] += 0.5 * (lo + hi);
+    h->r[i] = widen(h->r[i] + 0.5 * (hi - lo), fabs(h->c[i]) + fabs(lo) + fabs(hi));
+  }
+  h->pr = widen(h->pr + pmax, fabs(h->pc));
+}
+
+/* Propagates the box of perturbations of radius eps; [*lo, *hi] encloses theta_cls^T o_T; o (if
+ * not NULL) receives the centre of o_T's w coordinates. */
+static void propagate(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *o, double *lo, double *hi) {
+  nnt_tm_net_stats st = nnt_tm_net_stats_of(net);
+  int W = st.max_width, w = net->w, nl = net->nlayers, m = net->m, wpos = net->wpos;
+  long steps = net->T + 1;
+  const nnt_tm_groups *g = &net->g;
+  scratch S = {.W = W, .w = w, .eps = eps};
+  iv_alloc(&S.q, W), iv_alloc(&S.k, W), iv_alloc(&S.v, W);
+  S.slo = nnt_xmalloc(sizeof(double) * (size_t)(steps + m + 1));
+  S.shi = nnt_xmalloc(sizeof(double) * (size_t)(steps + m + 1));
+  S.hlo = nnt_xmalloc(sizeof(double) * (size_t)w), S.hhi = nnt_xmalloc(sizeof(double) * (size_t)w);
+  kcache *self = nnt_xmalloc(sizeof(kcache) * (size_t)(nl ? nl : 1)), *enc = nnt_xmalloc(sizeof(kcache) * (size_t)(nl ? nl : 1));
+  iv x, h, u1, u2;
+  iv_alloc(&x, W), iv_alloc(&h, W), iv_alloc(&u1, W), iv_alloc(&u2, W);
+  int *pair = nnt_xmalloc(sizeof(int) * (size_t)(nl ? nl : 1) * (size_t)w);
+  for (int l = 0; l < nl; l++) find_pairs(&net->layers[l], w, pair + (size_t)l * w);
+  /* Absent attentions are kept: the dense architecture has them, with all-zero parameters. */
+  for (int l = 0; l < nl; l++) {
+    kc_alloc(&self[l], (int)steps, net->layers[l].self.dk, w);
+    kc_alloc(&enc[l], m, net->layers[l].enc.dk, w);
+  }
+  x.n = w, x.np = W - w, x.pc = 0, x.pr = eps;
+  for (int c = 0; c < m; c++) { /* encoder: E[x_c] + dE + Bin(c + offset) */
+    long pos = c + net->offset;
+    for (int i = 0; i < w; i++) x.c[i] = net->E[(long)tm->input[c] * w + i], x.r[i] = eps;
+    for (int b = 0; b < wpos; b++) x.c[g->pos1 + b] += (double)((pos >> (wpos - 1 - b)) & 1);
+    for (int l = 0; l < nl; l++) kc_push(&enc[l], &net->layers[l].enc, &x, &S);
+  }
+  for (int i = 0; i < w; i++) x.c[i] = net->h0[i], x.r[i] = eps; /* o_0 = h0 + dh0 */
+  x.pc = 0, x.pr = eps;
+  for (long t = 1; t <= steps; t++) {
+    h.n = x.n, h.np = x.np, h.pc = x.pc, h.pr = x.pr;
+    memcpy(h.c, x.c, sizeof(double) * (size_t)w), memcpy(h.r, x.r, sizeof(double) * (size_t)w);
+    for (int b = 0; b < wpos; b++) h.c[g->pos1 + b] += (double)((t >> (wpos - 1 - b)) & 1);
+    for (int l = 0; l < nl; l++) {
+      const nnt_tm_layer *L = &net->layers[l];
+      kc_push(&self[l], &L->self, &h, &S);
+      kc_apply(&self[l], &L->self, &h, &S);
+      kc_apply(&enc[l], &L->enc, &h, &S);
+      lin(&L->W1, L->b1, &h, eps, W, 1, &u1);
+      lin(&L->W2, L->b2, &u1, eps, W, 1, &u2);
+      lin(&L->W3, L->b3, &u2, eps, W, 1, &h);
+      round_pairs(L, pair + (size_t)l * w, &u1, &u2, eps, &h);
+    }
+    iv tmp = x;
+    x = h, h = tmp;
+  }
+  double c = 0, r = 0, mag = 0;
+  for (int i = 0; i < w; i++) {
+    double t = net->cls[i] * x.c[i];
+    c += t, mag += fabs(t), r += fabs(net->cls[i]) * x.r[i];
+  }
+  r = widen(r + eps * sqrt(sq(&x)) * (1 + ETA), mag);
+  *lo = c - r, *hi = c + r;
+  if (o) memcpy(o, x.c, sizeof(double) * (size_t)w);
+  for (int l = 0; l < nl; l++) kc_free(&self[l]), kc_free(&enc[l]);
+  free(pair), free(self), free(enc), free(S.slo), free(S.shi), free(S.hlo), free(S.hhi);
+  iv_free(&S.q), iv_free(&S.k), iv_free(&S.v), iv_free(&x), iv_free(&h), iv_free(&u1), iv_free(&u2);
+}
+
+int nnt_tm_margin_certify(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *lo, double *hi) {
+  propagate(net, tm, eps, NULL, lo, hi);
+  return *lo > 0 || *hi < 0;
+}
+
+int nnt_tm_margin_lower(const nnt_tm_net *net, const nnt_tm *tm, double *rho) {
+  if (net->T > NNT_TM_MARGIN_MAX_T)
+    return nnt_fail(NNT_EINVAL, "certified margin: T=%ld is above %d steps (its cost grows as T^2)", net->T,
+                    NNT_TM_MARGIN_MAX_T);
+  double lo, hi;
+  *rho = 0;
+  if (!nnt_tm_margin_certify(net, tm, 0, &lo, &hi)) return NNT_OK; /* F = 0, or ties the box cannot resolve */
+  /* certify is monotone in eps: find a certified eps by quartering, then bisect geometrically */
+  double a = 1, b;
+  while (a > 1e-30 && !nnt_tm_margin_certify(net, tm, a, &lo, &hi)) a /= 4;
+  if (a <= 1e-30) return NNT_OK;
+  b = 4 * a;
+  while (b < 1e6 && nnt_tm_margin_certify(net, tm, b, &lo, &hi)) a = b, b *= 4;
+  while (b / a > 1 + 1e-3) {
+    double mid = sqrt(a * b);
+    if (nnt_tm_margin_certify(net, tm, mid, &lo, &hi)) a = mid;
+    else b = mid;
+  }
+  *rho = a;
+  return NNT_OK;
+}
+
+/* ---- upper bounds ---- */
+
+static void csr_copy(nnt_tm_csr *d, const nnt_tm_csr *s) {
+  *d = *s;
+  d->ptr = nnt_xmalloc(sizeof(int) * (size_t)(s->rows + 1));
+  d->idx = nnt_xmalloc(sizeof(int) * (size_t)(s->nnz ? s->nnz : 1));
+  d->val = nnt_xmalloc(sizeof(double) * (size_t)(s->nnz ? s->nnz : 1));
+  memcpy(d->ptr, s->ptr, sizeof(int) * (size_t)(s->rows + 1));
+  memcpy(d->idx, s->idx, sizeof(int) * (size_t)s->nnz);
+  memcpy(d->val, s->val, sizeof(double) * (size_t)s->nnz);
+}
+
+static double *vcopy(const double *v, long n) {
+  double *d = nnt_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+  memcpy(d, v, sizeof(double) * (size_t)n);
+  return d;
+}
+
+/* A deep copy of the net and pointers to its stored parameters, in a fixed order. */
+typedef struct {
+  nnt_tm_net n;
+  long np;
+  double **p, *orig;
+  double *b3;  /* the last layer's output bias */
+} pnet;
+
+static void add(pnet *P, double *v, long n) {
+  for (long i = 0; i < n; i++) P->p[P->np++] = v + i;
+}
+
+static long attn_count(const nnt_tm_attn *a, int w) { return (long)a->Q.nnz + a->K.nnz + a->V.nnz + 3L * a->dk + 2L * w; }
+
+static void attn_copy(pnet *P, nnt_tm_attn *d, const nnt_tm_attn *s, int w) {
+  d->dk = s->dk;
+  csr_copy(&d->Q, &s->Q), csr_copy(&d->K, &s->K), csr_copy(&d->V, &s->V);
+  d->bq = vcopy(s->bq, s->dk), d->bk = vcopy(s->bk, s->dk), d->K0 = vcopy(s->K0, s->dk);
+  d->bv = vcopy(s->bv, w), d->V0 = vcopy(s->V0, w);
+  add(P, d->Q.val, d->Q.nnz), add(P, d->K.val, d->K.nnz), add(P, d->V.val, d->V.nnz);
+  add(P, d->bq, d->dk), add(P, d->bk, d->dk), add(P, d->K0, d->dk);
+  add(P, d->bv, w), add(P, d->V0, w);
+}
+
+static void pnet_init(pnet *P, const nnt_tm_net *s) {
+  int w = s->w;
+  long cap = (long)s->nsym * w + 2L * w;
+  for (int l = 0; l < s->nlayers; l++) {
+    const nnt_tm_layer *L = &s->layers[l];
+    cap += attn_count(&L->self, w) + attn_count(&L->enc, w) + L->W1.nnz + L->W2.nnz + L->W3.nnz + L->W1.rows +
+           L->W2.rows + w;
+  }
+  P->np = 0, P->p = nnt_xmalloc(sizeof(double *) * (size_t)cap);
+  P->n = *s;
+  P->n.E = vcopy(s->E, (long)s->nsym * w), P->n.h0 = vcopy(s->h0, w), P->n.cls = vcopy(s->cls, w);
+  add(P, P->n.E, (long)s->nsym * w), add(P, P->n.h0, w), add(P, P->n.cls, w);
+  P->n.layers = nnt_xcalloc((size_t)(s->nlayers ? s->nlayers : 1), sizeof(nnt_tm_layer));
+  for (int l = 0; l < s->nlayers; l++) {
+    nnt_tm_layer *d = &P->n.layers[l];
+    const nnt_tm_layer *L = &s->layers[l];
+    memcpy(d->name, L->name, sizeof d->name);
+    d->has_self = L->has_self, d->has_enc = L->has_enc;
+    attn_copy(P, &d->self, &L->self, w), attn_copy(P, &d->enc, &L->enc, w);
+    csr_copy(&d->W1, &L->W1), csr_copy(&d->W2, &L->W2), csr_copy(&d->W3, &L->W3);
+    d->b1 = vcopy(L->b1, L->W1.rows), d->b2 = vcopy(L->b2, L->W2.rows), d->b3 = vcopy(L->b3, w);
+    add(P, d->W1.val, d->W1.nnz), add(P, d->W2.val, d->W2.nnz), add(P, d->W3.val, d->W3.nnz);
+    add(P, d->b1, L->W1.rows), add(P, d->b2, L->W2.rows), add(P, d->b3, w);
+    P->b3 = d->b3;
+  }
+  P->orig = nnt_xmalloc(sizeof(double) * (size_t)P->np);
+  for (long i = 0; i < P->np; i++) P->orig[i] = *P->p[i];
+}
+
+typedef struct {
+  pnet P;
+  const nnt_tm *tm;
+  const nnt_tm_trace *tr;
+  double s; /* sign of F(theta) */
+  nnt_tm_margin_est *est;
+} attack;
+
+/* Runs theta + t d (d over the stored parameters, unit norm); records t when the decision flips. */
+static int flips(attack *A, const double *d, double t, const char *how) {
+  for (long i = 0; i < A->P.np; i++) *A->P.p[i] = A->P.orig[i] + t * d[i];
+  nnt_tm_run_opts o = {.attention = NNT_TM_HARD, .precision = NNT_TM_F64};
+  nnt_tm_run_result r;
+  nnt_tm_net_run(&A->P.n, A->tm, A->tr, &o, &r);
+  A->est->runs++;
+  if (!(A->s * r.output <= 0)) return 0;
+  A->est->flips++;
+  if (t < A->est->rho) {
+    A->est->rho = t;
+    snprintf(A->est->how, sizeof A->est->how, "%s", how);
+  }
+  return 1;
+}
+
+/* Bisection of the flipping scale along d, below the best so far (or up to 1e3 when none). */
+static void along(attack *A, const double *d, const char *how) {
+  double hi = A->est->rho;
+  if (!isfinite(hi)) {
+    for (hi = 1e-3; hi <= 1e3 && !flips(A, d, hi, how); hi *= 2) {}
+    if (hi > 1e3) return;
+  } else if (!flips(A, d, hi * (1 - 1e-9), how)) return;
+  double lo = 0;
+  hi = A->est->rho;
+  for (int it = 0; it < 12; it++) {
+    double mid = 0.5 * (lo + hi);
+    if (flips(A, d, mid, how)) hi = mid;
+    else lo = mid;
+  }
+}
+
+static void normalise(double *d, long n) {
+  double s = 0;
+  for (long i = 0; i < n; i++) s += d[i] * d[i];
+  s = sqrt(s);
+  for (long i = 0; i < n; i++) d[i] = s > 0 ? d[i] / s : 0;
+}
+
+int nnt_tm_margin_upper(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr, int ndirs, uint64_t seed,
+                        nnt_tm_margin_est *est) {
+  if (tr->T != net->T) return nnt_fail(NNT_EINVAL, "margin: the trace has %ld steps, the net %ld", tr->T, net->T);
+  if (ndirs < 0) return nnt_fail(NNT_EINVAL, "margin: ndirs must be >= 0");
+  memset(est, 0, sizeof *est);
+  est->rho = est->rho_cls = INFINITY;
+  snprintf(est->how, sizeof est->how, "none");
+  int w = net->w;
+  attack A = {.tm = tm, .tr = tr, .est = est};
+  nnt_tm_run_opts o = {.attention = NNT_TM_HARD, .precision = NNT_TM_F64};
+  nnt_tm_run_result r;
+  int st = nnt_tm_net_run(net, tm, tr, &o, &r);
+  if (st) return st;
+  est->runs = 1;
+  if (r.output == 0) { /* no decision: the margin is 0 */
+    est->rho = est->rho_cls = 0;
+    snprintf(est->how, sizeof est->how, "F = 0 (not halted)");
+    return NNT_OK;
+  }
+  A.s = r.output > 0 ? 1 : -1;
+  pnet_init(&A.P, net);
+  double *d = nnt_xcalloc((size_t)A.P.np, sizeof(double)), *oT = nnt_xmalloc(sizeof(double) * (size_t)w), lo, hi;
+  /* (a) theta_cls along -s o_T: o_T from the unperturbed propagation (a second forward pass) */
+  propagate(net, tm, 0, oT, &lo, &hi);
+  long icls = (long)net->nsym * w + w; /* cls follows E and h0 in the parameter order */
+  double on = 0;
+  for (int i = 0; i < w; i++) on += oT[i] * oT[i];
+  on = sqrt(on);
+  if (on > 0) {
+    for (int i = 0; i < w; i++) d[icls + i] = -A.s * oT[i] / on;
+    if (flips(&A, d, fabs(r.output) / on * (1 + 1e-6), "theta_cls along -s o_T")) est->rho_cls = est->rho;
+  }
+  /* (b) the last layer's output bias along -s theta_cls */
+  if (net->nlayers > 0) {
+    memset(d, 0, sizeof(double) * (size_t)A.P.np);
+    long ib3 = 0;
+    while (A.P.p[ib3] != A.P.b3) ib3++;
+    for (int i = 0; i < w; i++) d[ib3 + i] = -A.s * net->cls[i];
+    normalise(d, A.P.np);
+    along(&A, d, "last layer's b3 along -s theta_cls");
+  }
+  for (int k = 0; k < ndirs; k++) { /* random unit directions over all stored parameters */
+    nnt_rng rng;
+    nnt_rng_init(&rng, seed, (uint64_t)k);
+    for (long i = 0; i < A.P.np; i++) d[i] = nnt_rng_normal(&rng);
+    normalise(d, A.P.np);
+    along(&A, d, "random direction");
+  }
+  free(d), free(oT), free(A.P.p), free(A.P.orig);
+  nnt_tm_net_free(&A.P.n);
+  return NNT_OK;
+}
