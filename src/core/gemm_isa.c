@@ -53,7 +53,6 @@ static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
 #include "nnt_real.h"
 #define GV gemm_vf
 #define GL LANES_F
-#define GNV (NNT_ISA_LEVEL == 2 ? 4 : 2)
 #define GFMA FMA_F
 #define GSPLAT SPLAT_F
 #define GEMM_PACK nnt_sgemm_pack
@@ -62,7 +61,6 @@ static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
 #include "nn_gemm.inc"
 #undef GV
 #undef GL
-#undef GNV
 #undef GFMA
 #undef GSPLAT
 #undef NNT_REAL_BITS
@@ -73,7 +71,6 @@ static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
 #include "nnt_real.h"
 #define GV gemm_vd
 #define GL LANES_D
-#define GNV (NNT_ISA_LEVEL == 2 ? 4 : 2)
 #define GFMA FMA_D
 #define GSPLAT SPLAT_D
 #define GEMM_PACK nnt_dgemm_pack
