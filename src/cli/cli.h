@@ -74,7 +74,7 @@ typedef struct {
   void (*defaults)(void *cfg, int quick); /* the area's cfg_default for the preset */
   int npos_min, npos_max;
   unsigned common;     /* CLI_OUT | CLI_SWEEP */
-  int threads_default; /* --threads when not given (0: all cores) */
+  int threads_default; /* --threads when not given (0: OMP_NUM_THREADS, else the usable cores) */
   const char *example; /* command lines ending the help, "nnt ...", one per line; each must pass
                         * --check-options as written, in a folder holding examples/ (tests/cli/examples.cmake) */
 } cli_cmd;

@@ -222,7 +222,7 @@ void cli_help(const cli_cmd *cmd, FILE *f) {
   free(quick);
   fprintf(f, "  --seed S               random seed (default 1)\n");
   if (cmd->threads_default) fprintf(f, "  --threads N            threads (default %d) [1..1024]\n", cmd->threads_default);
-  else fprintf(f, "  --threads N            threads (default: all cores) [1..1024]\n");
+  else fprintf(f, "  --threads N            threads (default: OMP_NUM_THREADS, else the cores this process may use) [1..1024]\n");
   fprintf(f, "  --quick                small preset (seconds) for tests and the tour\n");
   if (cmd->common & CLI_OUT)
     fprintf(f, "  --out DIR              write results (CSV, JSON, plots) into DIR\n"

@@ -1,7 +1,9 @@
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "nnt_blas.h"
 
 #include <cblas.h>
 #include <omp.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,8 +44,20 @@ void nnt_dgemm(int transA, int transB, int M, int N, int K, double alpha, const 
               N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
+/* The default team: OMP_NUM_THREADS when set, else the cores this process may run on (its
+ * affinity mask: taskset, mpirun's binding, a Slurm allocation), not every core of the machine. */
+static int threads_default(void) {
+  const char *e = getenv("OMP_NUM_THREADS");
+  char *end;
+  long v = e ? strtol(e, &end, 10) : 0;
+  if (e && *e && !*end && v > 0 && v <= 1024) return (int)v;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 void nnt_threads_set(int n) {
-  if (n <= 0) n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (n <= 0) n = threads_default();
   if (n < 1) n = 1;
   nthreads = n;
   omp_set_num_threads(n);

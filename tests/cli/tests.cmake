@@ -139,3 +139,12 @@ add_test(NAME cli/refused_input_leaves_no_folder
          COMMAND sh -c "rm -rf $1 $2 && mkdir $2 && $0 qstr ffn-bound --n 100 --out $1; test $? = 2 && test ! -e $1 && $0 qstr ffn-bound --n 100 --out $2; test $? = 2 && test -d $2"
                  ${NNT_EXE} ${CMAKE_BINARY_DIR}/refused-new ${CMAKE_BINARY_DIR}/refused-old)
 set_tests_properties(cli/refused_input_leaves_no_folder PROPERTIES LABELS cli)
+# the default thread count: OMP_NUM_THREADS when set, else the process's affinity mask (taskset,
+# mpirun's binding, Slurm), as recorded in run.json
+find_program(TASKSET taskset)
+if(TASKSET)
+  add_test(NAME cli/threads_default
+           COMMAND sh -c "rm -rf $2 $3 && env -u OMP_NUM_THREADS $1 -c 0 $0 qstr ffn-bound --quick --out $2 >/dev/null && grep -q '\"threads\":.1,' $2/run.json && OMP_NUM_THREADS=3 $0 qstr ffn-bound --quick --out $3 >/dev/null && grep -q '\"threads\":.3,' $3/run.json"
+                   ${NNT_EXE} ${TASKSET} ${CMAKE_BINARY_DIR}/threads-mask ${CMAKE_BINARY_DIR}/threads-env)
+  set_tests_properties(cli/threads_default PROPERTIES LABELS cli)
+endif()
