@@ -212,6 +212,7 @@ typedef struct {
   nnt_progress *pr;
   nnt_sweep_stats *stats;
   int todo, ndone, failed, st, ends; /* ends: end messages received (rank 0) */
+  char msg[512];                      /* the first failure's message (nnt_errmsg is per thread) */
 } team;
 
 /* Rank 0: stores point i's record (already in recs); inside the critical section. */
@@ -227,8 +228,9 @@ static int commit(team *t, int i, double secs) {
   return NNT_OK;
 }
 
+/* On the thread that failed, inside the critical section: keeps its status and message. */
 static void fail(team *t, int st) {
-  if (st && !t->failed) t->failed = 1, t->st = st;
+  if (st && !t->failed) t->failed = 1, t->st = st, snprintf(t->msg, sizeof t->msg, "%s", nnt_errmsg());
 }
 
 /* Rank 0: takes the messages waiting from the other ranks (all of them, blocking, when wait). */
@@ -319,6 +321,7 @@ static int compute(const nnt_sweep *s, store *S, void *recs, const int *order, i
     free(msg);
   }
   openblas_set_num_threads(nnt_threads_get());
+  if (t.st && *t.msg) nnt_fail(t.st, "%s", t.msg); /* the worker's message, on the calling thread */
   if (rank) {
     end_msg e = {.st = t.st};
     if (t.st) snprintf(e.msg, sizeof e.msg, "%s", nnt_errmsg());

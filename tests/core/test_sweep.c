@@ -77,7 +77,9 @@ int main(void) {
   /* stored, 2 threads, and a failure midway: finished points are kept */
   ctx c2 = {.fail_at = 11};
   s = make(ids, cost, n, &c2, dir, 0, 2);
+  nnt_fail(NNT_OK, "%s", ""); /* the failing point may run on a worker thread: its message arrives */
   CHECK(nnt_sweep_run(&s, got, &st) == NNT_ENUMERIC);
+  CHECK_MSG(strstr(nnt_errmsg(), "point 11 fails"), "message: '%s'", nnt_errmsg());
   int before = st.computed;
   CHECK(before < n);
 
