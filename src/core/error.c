@@ -40,7 +40,8 @@ const char *nnt_errmsg(void) { return errbuf; }
 int nnt_exit_code(int status) {
   switch (status) {
     case NNT_OK: return 0;
-    case NNT_ECHECK: return 1;
+    case NNT_ECHECK:
+    case NNT_ENUMERIC: return 1;
     default: return 2;
   }
 }

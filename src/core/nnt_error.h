@@ -21,8 +21,9 @@ enum {
 int nnt_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The last message recorded by nnt_fail on this thread ("" if none). */
 const char *nnt_errmsg(void);
-/* Exit status for a status code: 0 for OK, 1 for ECHECK (a verification failed), 2 for bad input,
- * I/O and ENUMERIC (a NaN in training is the run's settings failing, as bad input is). */
+/* Exit status for a status code: 0 for OK, 1 when the run itself failed — ECHECK (a verification
+ * found a mismatch) or ENUMERIC (NaN/Inf in training: the run stops, its last checkpoint kept) —
+ * and 2 for bad input and I/O. */
 int nnt_exit_code(int status);
 
 void *nnt_xmalloc(size_t n);
