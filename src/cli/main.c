@@ -1,5 +1,7 @@
 /* nnt — neural network theory, executable. git-style subcommands. */
+#include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -42,6 +44,8 @@ static int check_only(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  /* cJSON's allocations fail as every other one does (one line, exit 2), not as a malformed file */
+  cJSON_InitHooks(&(cJSON_Hooks){.malloc_fn = nnt_xmalloc, .free_fn = free});
   if (argc < 2) {
     usage(stderr);
     return 2;

@@ -33,8 +33,7 @@ static const int pidx[5] = {4, 1, 7, 3, 5}; /* centre, up, down, left, right in 
 enum { NN_PAR_CELLS = 1024 };
 
 static void *xcalloc(size_t n, size_t s) {
-  void *p = calloc(n ? n : 1, s);
-  if (!p) abort();
+  void *p = nnt_xcalloc(n ? n : 1, s);
   return p;
 }
 

@@ -133,3 +133,16 @@ if(TARGET nnt_qstr) # --check-options with --force leaves the folder's sweep as 
            COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/check-force -P ${NNT_SRC_DIR}/tests/cli/check_force.cmake)
   set_tests_properties(cli/check_options_force PROPERTIES LABELS cli TIMEOUT 120)
 endif()
+
+# Out of memory and full disks (docs/reliability.md): an allocation failing under ulimit -v, and
+# writes failing under ulimit -f, end the run with one line; the files written before stay intact.
+if(TARGET nnt_circuits)
+  add_test(NAME cli/out_of_memory
+           COMMAND bash ${NNT_SRC_DIR}/tests/cli/out_of_memory.sh ${NNT_EXE} ${NNT_SRC_DIR}/examples/circuits/compare4.aag
+                   ${CMAKE_BINARY_DIR}/out-of-memory)
+  set_tests_properties(cli/out_of_memory PROPERTIES LABELS cli TIMEOUT 60 SKIP_RETURN_CODE 77)
+endif()
+if(TARGET nnt_icl AND TARGET nnt_tm)
+  add_test(NAME cli/full_disk COMMAND bash ${NNT_SRC_DIR}/tests/cli/full_disk.sh ${NNT_EXE} ${NNT_SRC_DIR} ${CMAKE_BINARY_DIR}/full-disk)
+  set_tests_properties(cli/full_disk PROPERTIES LABELS cli TIMEOUT 60)
+endif()
