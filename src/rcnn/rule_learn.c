@@ -34,7 +34,7 @@ static int learn_nn(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_tm2d *tm, nnt_rc
   r->train_s = nnt_now() - t0;
   r->w_err = nnt_rcnn_nn_w_err(&nn, X, y);
   for (int i = 0; i <= c->m; i++)
-    if (fabs(f[i]) > r->f_sgd) r->f_sgd = fabs(f[i]);
+    if (fabs(f[i]) > r->f_sgd || isnan(f[i])) r->f_sgd = fabs(f[i]); /* a NaN output fails the check */
   free(f);
   /* the predictions in parallel, one network (grid, cache) per thread, the trained W copied */
   int nt = omp_get_max_threads() < c->tests ? omp_get_max_threads() : c->tests;
