@@ -3,7 +3,8 @@
  * on 1 and 2 threads: steps/s, FLOPs per step (the products, counted from the shapes) and
  * GFLOP/s. With --torch SCRIPT (bench/icl_torch.py, the same model in PyTorch) each nnt
  * measurement is followed at once by PyTorch's on the same thread count, round after round, so
- * that both see the same load on a shared machine; the table gives medians over the rounds. */
+ * that both see the same load on a shared machine; the table gives medians over the rounds. The
+ * per-step NaN/Inf guard (nnt_train_check_step) is timed on the same gradients, against the step. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "nnt_icl_gpt.h"
 #include "nnt_optim.h"
 #include "nnt_progress.h"
+#include "nnt_train.h"
 
 enum { MAXR = 50 };
 
@@ -170,6 +172,15 @@ static int run(int argc, char **argv) {
     if (th == 2) printf("nnt 2 threads / 1 thread: %.2fx\n", s1 / s);
   }
   printf("loss and gradients identical at 1 and 2 threads: %s\n", same ? "yes" : "NO");
+  double tc[1000];
+  for (int i = 0; i < b.steps; i++) { /* the guard every trainer runs per step: 100 calls a sample */
+    double t0 = nnt_now();
+    for (int k = 0; k < 100; k++) st |= nnt_train_check_step(nnt_icl_gpt_params(m), 1, l1);
+    tc[i] = (nnt_now() - t0) / 100;
+  }
+  double check = median(tc, b.steps);
+  printf("NaN/Inf guard per step (nnt_train_check_step, %zu gradients): %.1f us, %.3f%% of a 1-thread step\n",
+         ng, check * 1e6, 100 * check / median(ts[0], b.rounds));
   if (!same) st = nnt_fail(NNT_ECHECK, "the training step differs between 1 and 2 threads");
 out:
   free(xs), free(ys);

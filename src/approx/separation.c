@@ -12,6 +12,7 @@
 #include "nnt_nn.h"
 #include "nnt_optim.h"
 #include "nnt_params.h"
+#include "nnt_train.h"
 
 double nnt_approx_sep_lb(int n, long P) { return (ldexp(1, n - 1) - P - 1) / ldexp(1, n + 2); }
 
@@ -119,9 +120,10 @@ int nnt_approx_sep_train(const int *w, int nh, int n, int steps, double lr, int 
         nnt_relu_backward_f64(dpre, dpost, pre[l - 1], (size_t)N * width[l]);
       }
     }
+    if ((st = nnt_train_check_step(&P, t + 1, mse))) break;
     nnt_optim_step(&opt);
   }
-  if (isfinite(mse)) {
+  if (!st && isfinite(mse)) {
     nnt_mlp_init(out);
     for (int l = 0; l < L; l++) {
       nnt_mlp_layer *A = nnt_mlp_add(out, width[l], width[l + 1], l < L - 1 ? NNT_ACT_RELU : NNT_ACT_IDENTITY);
@@ -134,6 +136,7 @@ int nnt_approx_sep_train(const int *w, int nh, int n, int steps, double lr, int 
   nnt_optim_free(&opt);
   nnt_params_free(&P);
   *final_mse = mse;
+  if (st) return st;
   return isfinite(mse) ? NNT_OK : nnt_fail(NNT_ENUMERIC, "training diverged (loss %g)", mse);
 }
 

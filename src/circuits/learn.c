@@ -181,11 +181,11 @@ int nnt_circuit_train(const nnt_circuit *c, int bit, int width, int n, const nnt
     }
     mlp32_forward(&M, xb, B);
     loss = nnt_crossentropy_forward(M.probs, M.z[M.L - 1], yb, B, 2);
-    if ((st = nnt_train_check_loss(step, loss))) goto out;
     nnt_params_zero_grad(&M.P);
     memset(M.dlogits, 0, sizeof(float) * (size_t)B * 2);
     nnt_crossentropy_backward(M.dlogits, M.probs, yb, B, 2, 1.0f);
     mlp32_backward(&M, xb, B);
+    if ((st = nnt_train_check_step(&M.P, step + 1, loss))) goto out; /* before the update and the checkpoint */
     nnt_optim_step(&opt);
     if (o->ckpt && o->ckpt_every && (step + 1) % o->ckpt_every == 0 && step + 1 < o->steps) {
       char meta[160];

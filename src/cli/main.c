@@ -1,5 +1,7 @@
 /* nnt — neural network theory, executable. git-style subcommands. */
+#include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -48,6 +50,8 @@ static int run(int argc, char **argv);
 /* Under mpirun every rank runs the command; the sweep engine shares out its points and data-parallel
  * training its batches (nnt_mpi.h). Rank 0 alone writes files and stdout. */
 int main(int argc, char **argv) {
+  /* cJSON's allocations fail as every other one does (one line, exit 2), not as a malformed file */
+  cJSON_InitHooks(&(cJSON_Hooks){.malloc_fn = nnt_xmalloc, .free_fn = free});
   nnt_mpi_init(&argc, &argv);
   int rank = nnt_mpi_rank();
   if (rank && !freopen("/dev/null", "w", stdout)) return 2;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "nnt_error.h"
 #include "nnt_file.h"
 #include "nnt_rcnn_tm2d.h"
 
@@ -78,8 +79,7 @@ static int make_tape(const T *c, nnt_rcnn_tm2d_tape *tape, int *truth) {
     d = (int)c->parity[0], m = (int)c->parity[1];
     if (d < 1 || d > 64 || m < 1 || m > 100000)
       return nnt_fail(NNT_EINVAL, "--parity: need 1 <= d <= 64 and 1 <= m <= 100000 (got d=%d m=%d)", d, m);
-    X = malloc((size_t)m * d), y = malloc(m), x = malloc(d);
-    if (!X || !y || !x) abort();
+    X = nnt_xmalloc((size_t)m * d), y = nnt_xmalloc(m), x = nnt_xmalloc(d);
     nnt_rcnn_tm2d_parity(d, m, (uint64_t)c->parity[2], X, y, x, &secret);
     if (c->x) st = parse_point(c->x, d, x);
     *truth = 1;

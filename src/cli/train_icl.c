@@ -120,7 +120,7 @@ int cli_icl_train(int argc, char **argv) {
   if (a.co.force && !nnt_mpi_rank()) unlink(path); /* start afresh: a later --resume must not pick up the old run */
   nnt_icl_train_result r;
   st = nnt_icl_train_run(&c, a.co.out, a.co.resume, &r);
-  if (st == NNT_ENUMERIC) { /* exit 2; the last checkpoint stays */
+  if (st == NNT_ENUMERIC) { /* exit 1; the last checkpoint stays */
     char why[256];
     snprintf(why, sizeof why, "%s", nnt_errmsg());
     return nnt_fail(NNT_ENUMERIC, "%s (the last checkpoint in %s is kept; try a smaller --lr)", why, a.co.out);

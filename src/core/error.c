@@ -40,16 +40,19 @@ const char *nnt_errmsg(void) { return errbuf; }
 int nnt_exit_code(int status) {
   switch (status) {
     case NNT_OK: return 0;
-    case NNT_ECHECK: return 1;
+    case NNT_ECHECK:
+    case NNT_ENUMERIC: return 1;
     default: return 2;
   }
 }
 
+_Noreturn void nnt_oom(size_t n) {
+  fprintf(stderr, "nnt: out of memory allocating %zu bytes (files already written, checkpoints included, are intact)\n", n);
+  _Exit(2); /* not exit(): no atexit handlers or stdio locks from whichever thread ran out */
+}
+
 static void *check(void *p, size_t n) {
-  if (!p && n) {
-    fprintf(stderr, "nnt: out of memory allocating %zu bytes\n", n);
-    abort();
-  }
+  if (!p && n) nnt_oom(n);
   return p;
 }
 

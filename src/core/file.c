@@ -78,14 +78,19 @@ int nnt_afile_open(nnt_afile *a, const char *path) {
   return NNT_OK;
 }
 
+/* A write that failed earlier (disk full: ENOSPC; RLIMIT_FSIZE: EFBIG) leaves the stream's error
+ * flag set, and the flush of the last buffer or fclose reports one still pending: either way the
+ * temporary is deleted and the previous file at path stays as it was. */
 int nnt_afile_commit(nnt_afile *a) {
-  int bad = ferror(a->f);
-  bad |= fclose(a->f) != 0;
+  errno = 0;
+  int err = fflush(a->f) != 0 || ferror(a->f) ? (errno ? errno : EIO) : 0;
+  if (fclose(a->f) != 0 && !err) err = errno ? errno : EIO;
   a->f = NULL;
-  if (!*a->tmp) return NNT_OK;
-  if (bad || rename(a->tmp, a->path) != 0) {
+  if (!*a->tmp) return NNT_OK; /* a rank other than 0 wrote nowhere */
+  if (!err && rename(a->tmp, a->path) != 0) err = errno;
+  if (err) {
     unlink(a->tmp);
-    return nnt_fail(NNT_EIO, "cannot write %s", a->path);
+    return nnt_fail(NNT_EIO, "cannot write %s: %s (the previous file, if any, is unchanged)", a->path, strerror(err));
   }
   return NNT_OK;
 }

@@ -2,7 +2,8 @@
  *
  * Functions that can fail return an int status: NNT_OK (0) or one of the codes below, after
  * recording a one-line message with nnt_fail(). The CLI prints that line and exits with
- * nnt_exit_code(status). Allocation failure is not recoverable: nnt_xmalloc aborts with a message.
+ * nnt_exit_code(status). Allocation failure is not recoverable: nnt_xmalloc ends the process with
+ * one line and exit status 2 (nnt_oom); every file nnt writes is atomic, so what is on disk stays whole.
  */
 #ifndef NNT_ERROR_H
 #define NNT_ERROR_H
@@ -21,10 +22,13 @@ enum {
 int nnt_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The last message recorded by nnt_fail on this thread ("" if none). */
 const char *nnt_errmsg(void);
-/* Exit status for a status code: 0 for OK, 1 for ECHECK (a verification failed), 2 for bad input,
- * I/O and ENUMERIC (a NaN in training is the run's settings failing, as bad input is). */
+/* Exit status for a status code: 0 for OK, 1 when the run itself failed — ECHECK (a verification
+ * found a mismatch) or ENUMERIC (NaN/Inf in training: the run stops, its last checkpoint kept) —
+ * and 2 for bad input and I/O. */
 int nnt_exit_code(int status);
 
+/* Prints "nnt: out of memory allocating N bytes ..." and exits with status 2 at once. */
+_Noreturn void nnt_oom(size_t n);
 void *nnt_xmalloc(size_t n);
 void *nnt_xcalloc(size_t count, size_t size);
 void *nnt_xrealloc(void *p, size_t n);

@@ -51,10 +51,7 @@ nnt_param *nnt_params_add(nnt_params *P, const char *name, nnt_dtype dtype, int 
 
 static void *block_new(size_t bytes) {
   void *b = aligned_alloc(ALIGN, bytes ? bytes : ALIGN);
-  if (!b) {
-    fprintf(stderr, "nnt: out of memory (%zu bytes)\n", bytes);
-    abort();
-  }
+  if (!b) nnt_oom(bytes);
   memset(b, 0, bytes);
   return b;
 }

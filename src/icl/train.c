@@ -241,7 +241,8 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
     if ((st = nnt_icl_task_sample(&c->task, c->seed, (uint64_t)step * B + lo, Bl, xs, ys))) goto out;
     if ((st = nnt_icl_gpt_loss_grad(m, xs, ys, Bl, n, &loss))) goto out;
     if (K > 1) allreduce_mean(nnt_icl_gpt_params(m), (double)Bl / B, &loss);
-    if ((st = nnt_train_check_loss(step + 1, loss))) goto out; /* before the update: the checkpoint stays good */
+    /* before the update: the checkpoint stays good */
+    if ((st = nnt_train_check_step(nnt_icl_gpt_params(m), step + 1, loss))) goto out;
     nnt_optim_step(&opt);
     log.wsum += loss, log.wcount++;
     if ((step + 1) % c->log_every == 0) {

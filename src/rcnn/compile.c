@@ -14,13 +14,11 @@ enum { NPOS = 5 };                               /* centre, up, down, left, righ
 static const int patch_idx[NPOS] = {4, 1, 7, 3, 5}; /* their places in the row-major 3×3 patch */
 
 static void *xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) abort();
+  void *p = nnt_xmalloc(n ? n : 1);
   return p;
 }
 static void *xrealloc(void *p, size_t n) {
-  p = realloc(p, n ? n : 1);
-  if (!p) abort();
+  p = nnt_xrealloc(p, n ? n : 1);
   return p;
 }
 

@@ -47,8 +47,7 @@ static void visit(void *ctx, const int32_t *k, int32_t out, int flag) {
   memcpy(e->k, k, sizeof e->k), e->out = out, e->flag = flag, e->used = 1;
   if (2 * ++s->n > s->cap) {
     vset old = *s;
-    s->cap *= 2, s->e = calloc((size_t)s->cap, sizeof *s->e);
-    if (!s->e) abort();
+    s->cap *= 2, s->e = nnt_xcalloc((size_t)s->cap, sizeof *s->e);
     for (long i = 0; i < old.cap; i++)
       if (old.e[i].used) *vfind(s, old.e[i].k) = old.e[i];
     free(old.e);
@@ -63,8 +62,7 @@ static int lemma_on_patches(const nnt_rcnn_cnet *cn, const vset *vs, nnt_rcnn_co
   if (n > 2000) /* |X|² work to check, d2 ∝ |X|: the gap of spec §4.8 */
     return nnt_fail(NNT_EINVAL, "rcnn compile --compiler lemma: %ld visited patches, the limit is 2000 (Lemma 5's widths grow with |X|; use a "
                                 "smaller learner or roll-out)", n);
-  double *X = malloc(sizeof *X * (size_t)(5 * n)), *f = malloc(sizeof *f * (size_t)n), *g = calloc((size_t)(5 * n), sizeof *g);
-  if (!X || !f || !g) abort();
+  double *X = nnt_xmalloc(sizeof *X * (size_t)(5 * n)), *f = nnt_xmalloc(sizeof *f * (size_t)n), *g = nnt_xcalloc((size_t)(5 * n), sizeof *g);
   long k = 0;
   for (long i = 0; i < vs->cap; i++) {
     const vpatch *e = &vs->e[i];
@@ -78,8 +76,7 @@ static int lemma_on_patches(const nnt_rcnn_cnet *cn, const vset *vs, nnt_rcnn_co
   r->compile_s = nnt_now() - t0;
   if (!st) {
     r->l_d1 = L5.W1.rows, r->l_d1p = L5.W1p.rows, r->l_d2 = L5.W1plus.rows, r->l_d2p = L5.W2p.rows, r->l_nxi = L5.nxi;
-    double *yi = malloc(sizeof *yi * (size_t)n), G[2] = {0, 1};
-    if (!yi) abort();
+    double *yi = nnt_xmalloc(sizeof *yi * (size_t)n), G[2] = {0, 1};
     memcpy(yi, f, sizeof *f * (size_t)n);
     qsort(yi, (size_t)n, sizeof *yi, dbl_cmp);
     for (long i = 0; i < n; i++)

@@ -14,8 +14,7 @@ static int dcmp(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 static double *xalloc(size_t n) {
-  double *p = calloc(n ? n : 1, sizeof *p);
-  if (!p) abort();
+  double *p = nnt_xcalloc(n ? n : 1, sizeof *p);
   return p;
 }
 

@@ -33,8 +33,7 @@ static const int pidx[5] = {4, 1, 7, 3, 5}; /* centre, up, down, left, right in 
 enum { NN_PAR_CELLS = 1024 };
 
 static void *xcalloc(size_t n, size_t s) {
-  void *p = calloc(n ? n : 1, s);
-  if (!p) abort();
+  void *p = nnt_xcalloc(n ? n : 1, s);
   return p;
 }
 
@@ -250,7 +249,7 @@ double nnt_rcnn_nn_w_err(const nnt_rcnn_nn *net, const signed char *X, const sig
     for (int b = 0; b <= net->d; b++) {
       double want = a < net->m ? y[a] * (b < net->d ? X[(size_t)a * net->d + b] : 1) / 3.0 : 1 / 3.0;
       double ea = fabs(net->W[a * (net->d + 1) + b] - want);
-      if (ea > e) e = ea;
+      if (ea > e || isnan(ea)) e = ea; /* a NaN weight must not read as error 0 (NaN > e is false) */
     }
   return e;
 }

@@ -9,8 +9,7 @@
 #define P NNT_RCNN_TERN_P
 
 static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p) abort();
+  void *p = nnt_xcalloc(n ? n : 1, size);
   return p;
 }
 

@@ -29,18 +29,16 @@ static int learn_nn(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_tm2d *tm, nnt_rc
   long nv;
   nnt_rcnn_cnet_stats(&cn, &r->nonzeros, &nv);
   r->rule_s = r->train_s + r->test_s;
-  double *f = malloc(sizeof *f * (size_t)(c->m + 1)), t0 = nnt_now();
-  if (!f) abort();
+  double *f = nnt_xmalloc(sizeof *f * (size_t)(c->m + 1)), t0 = nnt_now();
   nnt_rcnn_nn_train(&nn, X, y, f);
   r->train_s = nnt_now() - t0;
   r->w_err = nnt_rcnn_nn_w_err(&nn, X, y);
   for (int i = 0; i <= c->m; i++)
-    if (fabs(f[i]) > r->f_sgd) r->f_sgd = fabs(f[i]);
+    if (fabs(f[i]) > r->f_sgd || isnan(f[i])) r->f_sgd = fabs(f[i]); /* a NaN output fails the check */
   free(f);
   /* the predictions in parallel, one network (grid, cache) per thread, the trained W copied */
   int nt = omp_get_max_threads() < c->tests ? omp_get_max_threads() : c->tests;
-  nnt_rcnn_nn *nets = calloc((size_t)nt, sizeof *nets);
-  if (!nets) abort();
+  nnt_rcnn_nn *nets = nnt_xcalloc((size_t)nt, sizeof *nets);
   nets[0] = nn;
   for (int k = 1; k < nt; k++) {
     nnt_rcnn_nn_init(&nets[k], &cn, rule, c->m, c->d, c->work, r->L, !c->nocache); /* sizes already accepted */
@@ -83,10 +81,9 @@ int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
   int d = c->d, m = c->m, st;
   nnt_rcnn_tm2d tm;
   if ((st = nnt_rcnn_tm2d_learner(&tm, nnt_rcnn_tm2d_learner_names[c->learner]))) return st;
-  signed char *X = malloc((size_t)m * d), *y = malloc(m), *xs = malloc((size_t)c->tests * d);
-  unsigned char *fz = calloc(m + 1, 1);
-  r->pt = calloc(c->tests, sizeof *r->pt);
-  if (!X || !y || !xs || !fz || !r->pt) abort();
+  signed char *X = nnt_xmalloc((size_t)m * d), *y = nnt_xmalloc(m), *xs = nnt_xmalloc((size_t)c->tests * d);
+  unsigned char *fz = nnt_xcalloc(m + 1, 1);
+  r->pt = nnt_xcalloc(c->tests, sizeof *r->pt);
   uint64_t secret;
   nnt_rcnn_tm2d_parity(d, m, c->seed, X, y, xs, &secret); /* its own x is replaced below */
   nnt_rng g;

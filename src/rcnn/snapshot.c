@@ -15,8 +15,7 @@ void nnt_rcnn_snapshot_cfg_default(nnt_rcnn_snapshot_cfg *c, nnt_preset preset) 
 
 static double *grab(const nnt_rcnn_rule_net *net) {
   size_t n = (size_t)net->rows * net->cols;
-  double *g = malloc(sizeof *g * n);
-  if (!g) abort();
+  double *g = nnt_xmalloc(sizeof *g * n);
   for (size_t i = 0; i < n; i++) g[i] = nnt_rcnn_tern_to_double(&net->tern, net->cur[i]);
   return g;
 }
@@ -31,8 +30,7 @@ int nnt_rcnn_snapshot_run(const nnt_rcnn_snapshot_cfg *c, nnt_rcnn_snapshot_resu
   int d = c->d, m = c->m, st;
   nnt_rcnn_tm2d tm;
   if ((st = nnt_rcnn_tm2d_learner(&tm, nnt_rcnn_tm2d_learner_names[c->learner]))) return st;
-  signed char *X = malloc((size_t)m * d), *y = malloc(m), *x = malloc(d);
-  if (!X || !y || !x) abort();
+  signed char *X = nnt_xmalloc((size_t)m * d), *y = nnt_xmalloc(m), *x = nnt_xmalloc(d);
   uint64_t secret;
   nnt_rcnn_tm2d_parity(d, m, c->seed, X, y, x, &secret);
   nnt_rcnn_tm2d_tape tape;
@@ -50,8 +48,7 @@ int nnt_rcnn_snapshot_run(const nnt_rcnn_snapshot_cfg *c, nnt_rcnn_snapshot_resu
   }
   if (!st && !(st = nnt_rcnn_rule_init(&net, &tm, m, d, c->work, r->L))) {
     r->rows = net.rows, r->cols = net.cols;
-    signed char *z = malloc(d);
-    if (!z) abort();
+    signed char *z = nnt_xmalloc(d);
     int64_t F;
     /* SGD step `step`: W^(step) from the steps before it, then `mem_layer` layers on its input */
     st = nnt_rcnn_rule_train_steps(&net, X, y, r->step - 1, NULL);

@@ -43,11 +43,10 @@ static int find(const nnt_rcnn_tm2d *tm, const char *name) {
 static int add(nnt_rcnn_tm2d *tm, const char *name, int line) {
   if (tm->nstates == tm->cap) {
     tm->cap = tm->cap ? 2 * tm->cap : 16;
-    tm->names = realloc(tm->names, tm->cap * sizeof *tm->names);
-    tm->halting = realloc(tm->halting, tm->cap);
-    tm->line = realloc(tm->line, tm->cap * sizeof *tm->line);
-    tm->delta = realloc(tm->delta, 3 * tm->cap * sizeof *tm->delta);
-    if (!tm->names || !tm->halting || !tm->line || !tm->delta) abort();
+    tm->names = nnt_xrealloc(tm->names, tm->cap * sizeof *tm->names);
+    tm->halting = nnt_xrealloc(tm->halting, tm->cap);
+    tm->line = nnt_xrealloc(tm->line, tm->cap * sizeof *tm->line);
+    tm->delta = nnt_xrealloc(tm->delta, 3 * tm->cap * sizeof *tm->delta);
   }
   int q = tm->nstates++;
   tm->names[q] = strdup(name);

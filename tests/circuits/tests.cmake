@@ -81,6 +81,11 @@ nnt_cli_test(circuit_no_sub 2 "missing subcommand" circuit)
 add_test(NAME cli/circuit_learn_kill_resume
          COMMAND sh ${NNT_SRC_DIR}/tests/circuits/kill_resume.sh ${NNT_EXE} ${EX}/compare4.aag ${CMAKE_BINARY_DIR}/circuit-learn-kill)
 set_tests_properties(cli/circuit_learn_kill_resume PROPERTIES LABELS cli TIMEOUT 300)
+# A NaN injected at a training step: exit 1, one line naming the step and tensor, the checkpoint
+# before it intact, --resume from it identical to an uninterrupted run.
+add_test(NAME cli/circuit_learn_nan_resume
+         COMMAND sh ${NNT_SRC_DIR}/tests/circuits/train_nan.sh ${NNT_EXE} ${EX}/compare4.aag ${CMAKE_BINARY_DIR}/circuit-learn-nan)
+set_tests_properties(cli/circuit_learn_nan_resume PROPERTIES LABELS cli TIMEOUT 60)
 # The array multipliers (scripts/gen_multiplier.py): direct evaluation and the compiled nets (sparse
 # forward, with and without correction layers) against integer multiplication.
 add_executable(circuits_check_multiplier ${NNT_SRC_DIR}/tests/circuits/check_multiplier.c)

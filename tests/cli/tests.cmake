@@ -148,3 +148,16 @@ if(TASKSET)
                    ${NNT_EXE} ${TASKSET} ${CMAKE_BINARY_DIR}/threads-mask ${CMAKE_BINARY_DIR}/threads-env)
   set_tests_properties(cli/threads_default PROPERTIES LABELS cli)
 endif()
+
+# Out of memory and full disks (docs/reliability.md): an allocation failing under ulimit -v, and
+# writes failing under ulimit -f, end the run with one line; the files written before stay intact.
+if(TARGET nnt_circuits)
+  add_test(NAME cli/out_of_memory
+           COMMAND bash ${NNT_SRC_DIR}/tests/cli/out_of_memory.sh ${NNT_EXE} ${NNT_SRC_DIR}/examples/circuits/compare4.aag
+                   ${CMAKE_BINARY_DIR}/out-of-memory)
+  set_tests_properties(cli/out_of_memory PROPERTIES LABELS cli TIMEOUT 60 SKIP_RETURN_CODE 77)
+endif()
+if(TARGET nnt_icl AND TARGET nnt_tm)
+  add_test(NAME cli/full_disk COMMAND bash ${NNT_SRC_DIR}/tests/cli/full_disk.sh ${NNT_EXE} ${NNT_SRC_DIR} ${CMAKE_BINARY_DIR}/full-disk)
+  set_tests_properties(cli/full_disk PROPERTIES LABELS cli TIMEOUT 60)
+endif()

@@ -176,6 +176,10 @@ static void algorithm1(const char *learner, int d, int m, int n, int cache, uint
   for (int i = 0; i <= m; i++) fmax = fabs(f[i]) > fmax ? fabs(f[i]) : fmax;
   CHECK_MSG(nnt_rcnn_nn_w_err(&nn, D.X, D.y) < 1e-12 && fmax < 1e-9, "%s: W error %g, max |f| %g", learner,
             nnt_rcnn_nn_w_err(&nn, D.X, D.y), fmax);
+  double keep = nn.W[m]; /* a NaN weight, even after finite ones, is an error (it used to read as 0) */
+  nn.W[m] = NAN;
+  CHECK(isnan(nnt_rcnn_nn_w_err(&nn, D.X, D.y)));
+  nn.W[m] = keep;
   int agree = 0, gauss = 0;
   for (int j = 0; j < n; j++) {
     long t;
