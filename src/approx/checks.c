@@ -613,6 +613,59 @@ static void ch3(nnt_approx_check_result *t, nnt_rng *rg, int quick, uint64_t see
   SET(note, "eq. (3.13)'s rho a T/sqrt m gives a rho^2 factor that vanishes (P11)");
   r->erratum = 1;
   r->pass = fabs(corr - 0.5) <= 0.02 && fabs(draft) < 0.1;
+
+  nnt_approx_transport_case tc[3];
+  nnt_approx_check_transport_fields(rg, quick ? 100000 : 1000000, tc);
+  r = row(t, "Q15.2", "Thm 3.14 fields", "bounded T: (rho/sqrt m) F0(x;V) -> E[T(v).x 1[v.x>0]] (Taylor model, corrected scaling)");
+  SET(bound, "|MC-F| <= 4se+1e-3, draft < F/4");
+  double dmax = fmax(fabs(tc[0].draft), fmax(fabs(tc[1].draft), fabs(tc[2].draft)));
+  SET(measured, "MC/F (se): const u %.4f/%.4f (%.4f); sign(v1)e2 %.4f/%.4f (%.4f); tanh %.4f/%.4f (%.4f); draft max %.1e",
+      tc[0].mc, tc[0].exact, tc[0].se, tc[1].mc, tc[1].exact, tc[1].se, tc[2].mc, tc[2].exact, tc[2].se, dmax);
+  SET(note, "d=3, 3, 2; F by closed form (u, sign) and 1-D quadrature (tanh); m = %ld", quick ? 100000L : 1000000L);
+  r->pass = 1;
+  for (int i = 0; i < 3; i++) r->pass &= nnt_approx_transport_case_pass(&tc[i]);
+}
+
+/* Thm 3.14's fields for Q15.2: bounded, with F_inf known independently of the Monte Carlo. */
+static void field_const(const double *v, int d, void *ctx, double *Tv) {
+  (void)v;
+  memcpy(Tv, ctx, sizeof(double) * d);
+}
+static void field_sign(const double *v, int d, void *ctx, double *Tv) { /* sign(v_1) e_2 */
+  (void)ctx;
+  for (int k = 0; k < d; k++) Tv[k] = k == 1 ? (v[0] > 0 ? 1 : -1) : 0;
+}
+static void field_tanh(const double *v, int d, void *ctx, double *Tv) {
+  (void)ctx;
+  for (int k = 0; k < d; k++) Tv[k] = tanh(v[k]);
+}
+/* E[tanh(g) Phi(c g)], g ~ N(0,1) (midpoint rule on [-12, 12]): E[tanh(v_1) 1[v.x > 0]] in d = 2
+ * with c = x_1/x_2 (integrating v_2 out) */
+static double tanh_phi(double c) {
+  enum { K = 24000 };
+  double h = 24.0 / K, s = 0;
+  for (int i = 0; i < K; i++) {
+    double g = -12 + (i + 0.5) * h;
+    s += tanh(g) * 0.5 * erfc(-c * g / sqrt(2)) * exp(-g * g / 2);
+  }
+  return s * h / sqrt(2 * M_PI);
+}
+
+void nnt_approx_check_transport_fields(nnt_rng *rg, long m, nnt_approx_transport_case out[3]) {
+  static double u[3] = {0.6, 0, 0.8};
+  double phi = M_PI / 3, xc[3] = {0.48, 0.6, 0.64}, xs[3] = {cos(phi), sin(phi), 0}, xt[2] = {cos(phi), sin(phi)};
+  out[0] = (nnt_approx_transport_case){.name = "T = u (d=3)", .exact = 0.5 * (u[0] * xc[0] + u[1] * xc[1] + u[2] * xc[2])};
+  out[0].mc = nnt_approx_transport_field(rg, m, 3, field_const, u, xc, &out[0].se, &out[0].draft);
+  /* P(v_1 > 0, v.x > 0) - P(v_1 < 0, v.x > 0) = (pi - 2 phi)/(2 pi): half-planes at angle phi */
+  out[1] = (nnt_approx_transport_case){.name = "T = sign(v1) e2 (d=3)", .exact = xs[1] * (M_PI - 2 * phi) / (2 * M_PI)};
+  out[1].mc = nnt_approx_transport_field(rg, m, 3, field_sign, NULL, xs, &out[1].se, &out[1].draft);
+  out[2] = (nnt_approx_transport_case){.name = "T = tanh(v) (d=2)",
+                                          .exact = xt[0] * tanh_phi(xt[0] / xt[1]) + xt[1] * tanh_phi(xt[1] / xt[0])};
+  out[2].mc = nnt_approx_transport_field(rg, m, 2, field_tanh, NULL, xt, &out[2].se, &out[2].draft);
+}
+
+int nnt_approx_transport_case_pass(const nnt_approx_transport_case *c) {
+  return fabs(c->mc - c->exact) <= 4 * c->se + 1e-3 && fabs(c->draft) < 0.25 * fabs(c->exact);
 }
 
 /* pad = 1: inputs (u, 1)/sqrt2 with u a unit vector of R^{d-1} (Remark 3.24) */

@@ -231,6 +231,22 @@ typedef struct {
 int nnt_approx_plant(nnt_rng *r, int k, const double *beta, const double *alpha, double tau, double delta, int ntest,
               nnt_approx_plant_result *res, int neval, const double *Xe, double *Fe, double *Fw0e);
 void nnt_approx_transport(nnt_rng *r, long m, double *corrected, double *draft);
+/* Thm 3.14 for a bounded field T: R^d -> R^d. Draws v0_j ~ N(0, I_d), a_j = +-1 (j < m), moves
+ * v_j = v0_j + a_j T(v0_j)/(rho sqrt m) (the corrected eq. 3.13, rho = 1/ln(1+m)^2) and returns
+ * (rho/sqrt m) F0(x; V) with F0 the ReLU net's Taylor model at V0, which tends to
+ * F_inf(x) = E_v[T(v).x 1[v.x > 0]]; *se is its Monte-Carlo standard error, *draft the same with
+ * the draft's v_j = v0_j + a_j rho T(v0_j)/sqrt m. */
+typedef void (*nnt_approx_field)(const double *v, int d, void *ctx, double *Tv);
+double nnt_approx_transport_field(nnt_rng *r, long m, int d, nnt_approx_field T, void *ctx, const double *x,
+                                  double *se, double *draft);
+/* Q15.2's three fields (a constant, sign(v_1) e_2, tanh) at m neurons against F_inf computed
+ * without sampling; _pass: within 4 se + 1e-3, and the draft scaling's value below F_inf/4. */
+typedef struct {
+  const char *name;
+  double exact, mc, se, draft;
+} nnt_approx_transport_case;
+void nnt_approx_check_transport_fields(nnt_rng *rg, long m, nnt_approx_transport_case out[3]);
+int nnt_approx_transport_case_pass(const nnt_approx_transport_case *c);
 /* [ext] lazy training on 12 padded circle points (see ntk.c): GD on the inner layer vs the
  * linearised (init-NTK) model trained by the same steps. */
 typedef struct {

@@ -229,6 +229,31 @@ void nnt_approx_transport(nnt_rng *r, long m, double *corrected, double *draft) 
   *draft = (double)(rho / sm * F + rho * rho * lin / (double)m);
 }
 
+double nnt_approx_transport_field(nnt_rng *r, long m, int d, nnt_approx_field T, void *ctx, const double *x,
+                                  double *se, double *draft) {
+  double rho = 1 / pow(log(1 + (double)m), 2), sm = sqrt((double)m);
+  double *v0 = nnt_xmalloc(sizeof(double) * 2 * d), *Tv = v0 + d;
+  long double s1 = 0, s2 = 0, sd = 0;
+  for (long j = 0; j < m; j++) {
+    double a = nnt_rng_u64(r) & 1 ? 1 : -1, z = 0, c = 0, cd = 0;
+    for (int k = 0; k < d; k++) v0[k] = nnt_rng_normal(r), z += v0[k] * x[k];
+    T(v0, d, ctx, Tv);
+    /* F0(x; V) = sum_j a_j [relu(v0_j.x) + 1[v0_j.x > 0] (v_j - v0_j).x], one neuron at a time */
+    for (int k = 0; k < d; k++) {
+      c += (a * Tv[k] / (rho * sm)) * x[k];  /* (v_j - v0_j).x, corrected */
+      cd += (a * rho * Tv[k] / sm) * x[k];   /* the draft's */
+    }
+    double relu = z > 0 ? z : 0, act = z > 0;
+    double y = rho * sm * a * (relu + act * c); /* m times this neuron's share of (rho/sqrt m) F0 */
+    s1 += y, s2 += (long double)y * y, sd += rho / sm * a * (relu + act * cd);
+  }
+  free(v0);
+  double mean = (double)(s1 / m);
+  *se = sqrt(fmax((double)(s2 / m) - mean * mean, 0) / (double)m);
+  *draft = (double)sd;
+  return mean;
+}
+
 /* [ext] Lazy training (bridge to the empty ch. 5): GD on the inner layer of
  * F(x; V) = (1/sqrt m) sum_j a_j s(v_j . x) with the symmetric init (v_{j+m/2} = v_j, a = -+1, so
  * F(.; V0) = 0), on 12 padded circle points x = (cos t, sin t, 1)/sqrt2 with target cos t + sin(2t)/2.

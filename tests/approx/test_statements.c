@@ -45,6 +45,16 @@ static double fwd1(const nnt_mlp *m, double x) {
   return y;
 }
 
+/* faulty versions of Q15.2's field sign(v_1) e_2 */
+static void field_minus_sign(const double *v, int d, void *ctx, double *Tv) {
+  (void)ctx;
+  for (int k = 0; k < d; k++) Tv[k] = k == 1 ? (v[0] > 0 ? -1 : 1) : 0;
+}
+static void field_half_sign(const double *v, int d, void *ctx, double *Tv) {
+  (void)ctx;
+  for (int k = 0; k < d; k++) Tv[k] = k == 1 ? (v[0] > 0 ? 0.5 : -0.5) : 0;
+}
+
 int main(void) {
   nnt_rng r;
   nnt_rng_init(&r, 14, 0);
@@ -280,6 +290,26 @@ int main(void) {
     CHECK(nnt_approx_thm25_relu(&f, 1, 8, V, a, 1e-9) == -1); /* 7 x 2.8e7 knots */
     a[3] = NAN;
     CHECK(nnt_approx_thm25_relu(&f, 1, 8, V, a, eps) == -1);
+  }
+
+  /* Q15.2, Thm 3.14 for bounded fields: each case passes; a field with the wrong sign, a field
+   * half as large, and the draft's rho^2 scaling taken as the answer all fail */
+  {
+    nnt_rng r;
+    nnt_rng_init(&r, 15, 2);
+    nnt_approx_transport_case tc[3];
+    nnt_approx_check_transport_fields(&r, 100000, tc);
+    for (int i = 0; i < 3; i++) CHECK_MSG(nnt_approx_transport_case_pass(&tc[i]), "%s: %g vs %g", tc[i].name, tc[i].mc, tc[i].exact);
+    double phi = M_PI / 3, xs[3] = {cos(phi), sin(phi), 0};
+    nnt_approx_transport_case bad = tc[1];
+    bad.mc = nnt_approx_transport_field(&r, 100000, 3, field_minus_sign, NULL, xs, &bad.se, &bad.draft);
+    CHECK(!nnt_approx_transport_case_pass(&bad));
+    bad.mc = nnt_approx_transport_field(&r, 100000, 3, field_half_sign, NULL, xs, &bad.se, &bad.draft);
+    CHECK(!nnt_approx_transport_case_pass(&bad));
+    for (int i = 0; i < 3; i++) {
+      bad = tc[i], bad.mc = tc[i].draft;
+      CHECK(!nnt_approx_transport_case_pass(&bad));
+    }
   }
   TEST_MAIN_END();
 }
