@@ -5,8 +5,9 @@
 #
 #   bash fuzz/run.sh SECONDS [TARGET...]     e.g. bash fuzz/run.sh 30 fuzz_circuits_aag
 #
-# A target of area cli (src/cli) links the core and report libraries and the CLI files listed in
-# fuzz/<target>.sources.
+# A target of area cli (src/cli) links the core and report libraries; fuzz/<target>.sources names
+# further files (src/cli/x.c) and libraries (src/<area>) a target needs. The fuzzer's CPU time is
+# printed as cpu_seconds (user+system) when /usr/bin/time exists.
 # Seeds: fuzz/<target>.seeds lists repository globs (one a line) copied into the corpus. Build
 # outputs, corpora and crash artifacts go to build-fuzz/ (FUZZ_DIR overrides). Exit status 1
 # when a target found a crash, a leak or a failed assertion (the input is saved as
@@ -18,7 +19,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${FUZZ_DIR:-$ROOT/build-fuzz}
 CC=${CC:-clang}
 mkdir -p "$OUT"
-DEPS="openblas plplot libcjson sqlite3"
+DEPS="openblas lapacke plplot libcjson sqlite3"
 SAN="address,undefined -fno-sanitize-recover=undefined"
 CFLAGS="-g -O1 -std=c11 -D_DEFAULT_SOURCE -fopenmp $(pkg-config --cflags $DEPS) -DNNT_VERSION=\"fuzz\" -DNNT_GIT_COMMIT=\"fuzz\" -DNNT_BUILD_TYPE=\"fuzz\""
 LIBS="$(pkg-config --libs $DEPS) -lm"
@@ -49,7 +50,16 @@ for t in $targets; do
     *) dirs="core $area" ;;
   esac
   extra=""
-  [ -f "$ROOT/fuzz/$t.sources" ] && extra=$(sed "s|^|$ROOT/|" "$ROOT/fuzz/$t.sources")
+  if [ -f "$ROOT/fuzz/$t.sources" ]; then
+    for s in $(cat "$ROOT/fuzz/$t.sources"); do
+      case $s in
+        *.c) extra="$extra $ROOT/$s" ;;
+        src/*) dirs="$dirs ${s#src/}" ;; # a whole library
+      esac
+    done
+  fi
+  incs=""
+  for d in $dirs $area; do incs="$incs -I$ROOT/src/$d"; done
   objs=""
   for d in $dirs; do
     if ! objects "$d"; then
@@ -60,8 +70,7 @@ for t in $targets; do
     objs="$objs $OUT/obj/$d/*.o"
   done
   # shellcheck disable=SC2086
-  if ! $CC $CFLAGS -fsanitize=fuzzer,$SAN -I"$ROOT/src/core" -I"$ROOT/src/report" -I"$ROOT/src/$area" \
-      "$ROOT/fuzz/$t.c" $extra $objs $LIBS -o "$OUT/$t/$t" 2> "$OUT/$t/build.log"; then
+  if ! $CC $CFLAGS -fsanitize=fuzzer,$SAN $incs "$ROOT/fuzz/$t.c" $extra $objs $LIBS -o "$OUT/$t/$t" 2> "$OUT/$t/build.log"; then
     echo "build failed: see $OUT/$t/build.log"
     tail -5 "$OUT/$t/build.log"
     exit 2
@@ -72,11 +81,15 @@ for t in $targets; do
       for f in $ROOT/$pat; do [ -f "$f" ] && cp "$f" "$OUT/$t/corpus/"; done
     done < "$ROOT/fuzz/$t.seeds"
   fi
-  (cd "$OUT/$t" && OMP_NUM_THREADS=1 ./"$t" -max_total_time="$SECONDS_EACH" -max_len=16384 -print_final_stats=1 \
+  timer=""
+  [ -x /usr/bin/time ] && timer="/usr/bin/time -f cpu_seconds:%U+%S -o $OUT/$t/time.txt"
+  # shellcheck disable=SC2086
+  (cd "$OUT/$t" && OMP_NUM_THREADS=1 $timer ./"$t" -max_total_time="$SECONDS_EACH" -max_len=16384 -print_final_stats=1 \
       -artifact_prefix="$OUT/$t/" corpus > run.log 2>&1)
   rc=$?
   grep -E "^(stat::number_of_executed_units|stat::new_units_added)" "$OUT/$t/run.log"
   grep -E "(INITED|NEW|REDUCE|pulse|DONE) +cov:" "$OUT/$t/run.log" | tail -1
+  [ -f "$OUT/$t/time.txt" ] && grep cpu_seconds "$OUT/$t/time.txt"
   if [ $rc -ne 0 ]; then
     echo "$t: FAILED (exit $rc); last lines of $OUT/$t/run.log:"
     tail -20 "$OUT/$t/run.log"
