@@ -1,4 +1,5 @@
 /* Seed 001's reports: results from memory into CSV, run.json, plots, console tables; the tour section. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,8 +134,10 @@ static int read_samples(const char *dir, curve *cv, int *ncv, int maxcv) {
     char model[16], task[16];
     int N, rep, cens;
     long smp;
-    if (sscanf(line, "%15[^,],%15[^,],%d,%d,%ld,%d", model, task, &N, &rep, &smp, &cens) != 6) {
-      st = nnt_fail(NNT_EFORMAT, "%s:%d: malformed row", path, ln);
+    errno = 0; /* ERANGE: a number beyond its type */
+    if (sscanf(line, "%15[^,],%15[^,],%d,%d,%ld,%d", model, task, &N, &rep, &smp, &cens) != 6 || errno == ERANGE ||
+        N < 1 || rep < 0 || smp < 0) {
+      st = nnt_fail(NNT_EFORMAT, "%s:%d: malformed row (model,task,N,rep,samples,censored: N >= 1, rep and samples >= 0)", path, ln);
       break;
     }
     int c;

@@ -171,6 +171,18 @@ static void shape_str(const uint32_t *shape, uint32_t ndim, char *buf, size_t n)
 
 static int bad(const char *path, const char *what) { return nnt_fail(NNT_EFORMAT, "%s: %s", path, what); }
 
+/* Whether n bytes are one JSON text, as nnt_ckpt_save requires of the metadata (no NUL inside). */
+static int is_json(const char *s, size_t n) {
+  if (memchr(s, 0, n)) return 0;
+  char *z = nnt_xmalloc(n + 1);
+  memcpy(z, s, n);
+  z[n] = 0;
+  cJSON *j = cJSON_ParseWithOpts(z, NULL, 1);
+  free(z);
+  cJSON_Delete(j);
+  return j != NULL;
+}
+
 static int parse(const char *path, parsed *c) {
   memset(c, 0, sizeof *c);
   size_t n = 0;
@@ -205,6 +217,7 @@ static int parse(const char *path, parsed *c) {
   if (!get_str(&r, &c->kind, &c->kind_len, MAX_NAME) || !get(&r, &c->step, 8) ||
       !get_str(&r, &c->meta, &c->meta_len, MAX_META) || !get_u32(&r, &c->ntensors))
     return bad(path, broken);
+  if (c->meta_len && !is_json(c->meta, c->meta_len)) return bad(path, "checkpoint metadata is not valid JSON");
   /* a tensor record takes at least 21 bytes (name length, 1-byte name, dtype, ndim, 1 dim, 4 data bytes) */
   if (c->ntensors > (r.n - r.off) / 21) return bad(path, broken);
   c->t = nnt_xcalloc(c->ntensors ? c->ntensors : 1, sizeof *c->t);
@@ -228,7 +241,7 @@ static int parse(const char *path, parsed *c) {
     if (!get_u32(&r, &c->okind) || c->okind > NNT_OPT_ADAMW || !get(&r, &o->lr, 8) || !get(&r, &o->weight_decay, 8) ||
         !get(&r, &o->momentum, 8) || !get(&r, &o->dampening, 8) || !get(&r, &o->beta1, 8) || !get(&r, &o->beta2, 8) ||
         !get(&r, &o->eps, 8) || !get_u32(&r, &c->nesterov) || !get(&r, &c->ostep, 8) || !get_u32(&r, &c->has_m) ||
-        !get_u32(&r, &c->has_v) || c->has_m > 1 || c->has_v > 1)
+        !get_u32(&r, &c->has_v) || c->nesterov > 1 || c->has_m > 1 || c->has_v > 1)
       return bad(path, broken);
     o->kind = (nnt_optim_kind)c->okind;
     o->nesterov = c->nesterov != 0;

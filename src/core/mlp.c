@@ -232,6 +232,15 @@ int nnt_mlp_load(const char *path, nnt_mlp *out) {
     cJSON_Delete(j);
     nnt_smlp s;
     if ((st = nnt_smlp_load(path, &s))) return st;
+    /* a few bytes of sparse file can declare a layer of any size: expanding one past 2^28 weights
+     * (2 GiB) would exhaust memory instead of saying why (found by fuzz/fuzz_core_mlp) */
+    for (int l = 0; l < s.nlayers; l++)
+      if ((double)s.layers[l].in * s.layers[l].out > (double)(1 << 28)) {
+        st = nnt_fail(NNT_EFORMAT, "%s: layers[%d] is %d x %d, too large for a dense network (at most 2^28 weights); it is usable as a sparse one",
+                      path, l, s.layers[l].out, s.layers[l].in);
+        nnt_smlp_free(&s);
+        return st;
+      }
     nnt_smlp_to_dense(out, &s);
     nnt_smlp_free(&s);
     return NNT_OK;

@@ -19,7 +19,8 @@
  *     then for every tensor in order: m data if has_m, v data if has_v (the tensor's dtype/shape)
  *   checksum   u64      FNV-1a 64 of every byte before it
  *
- * Loading checks, in order: magic, version, size (truncated / trailing bytes), checksum, kind,
+ * Loading checks, in order: magic, version, size (truncated / trailing bytes), checksum, metadata
+ * (a JSON text, as saving requires), kind,
  * tensor count, then each tensor's name, dtype and shape against the registry, then the optimizer.
  * Any mismatch is NNT_EFORMAT with one line "path: what is wrong", and nothing is modified: the
  * registry and optimizer are written only after the whole file has been verified.

@@ -3,6 +3,7 @@
  * on threads or on where a run was resumed), checkpoints with the Adam state and the loss log. */
 #include <cjson/cJSON.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,20 @@ int icl_meta_parse(const char *path, const char *json, nnt_icl_train_cfg *c, icl
   int ok = j && cJSON_IsString(attn) && cJSON_IsString(rn) && cJSON_IsString(seed) && cJSON_IsArray(ls) &&
            cJSON_IsArray(ll) && cJSON_GetArraySize(ls) == cJSON_GetArraySize(ll);
   for (size_t i = 0; i < sizeof v / sizeof *v; i++) ok = ok && isfinite(v[i]);
+  /* counts are whole numbers in range of their C type (a cast of anything else is undefined) */
+  static const int counts[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 14, 15, 17, 19};
+  for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+    double x = v[counts[i]];
+    ok = ok && x == floor(x) && fabs(x) <= (counts[i] == 15 ? 1e15 : INT_MAX);
+  }
+  ok = ok && seed->valuestring[0] && !seed->valuestring[strspn(seed->valuestring, "0123456789")];
+  ok = ok && (!strcmp(attn->valuestring, "softmax") || !strcmp(attn->valuestring, "relu")) &&
+       (!strcmp(rn->valuestring, "visible") || !strcmp(rn->valuestring, "T"));
+  for (int i = 0; ok && i < cJSON_GetArraySize(ls); i++) {
+    const cJSON *s = cJSON_GetArrayItem(ls, i), *l = cJSON_GetArrayItem(ll, i);
+    ok = cJSON_IsNumber(s) && s->valuedouble == floor(s->valuedouble) && s->valuedouble >= 0 && s->valuedouble <= 1e15 &&
+         cJSON_IsNumber(l) && isfinite(l->valuedouble);
+  }
   if (ok) {
     c->arch = (nnt_icl_gpt_arch){.d = (int)v[0], .n_embd = (int)v[1], .n_layer = (int)v[2], .n_head = (int)v[3],
                                  .n_pos = (int)v[4], .attn = strcmp(attn->valuestring, "relu") ? NNT_ATTN_SOFTMAX : NNT_ATTN_RELU,
@@ -150,7 +165,9 @@ int icl_meta_parse(const char *path, const char *json, nnt_icl_train_cfg *c, icl
   int st = nnt_icl_train_check(c);
   if (st) {
     if (log) free(log->step), free(log->loss), log->step = NULL, log->loss = NULL;
-    return nnt_fail(NNT_EFORMAT, "%s: its config is invalid (%s)", path, nnt_errmsg());
+    char why[512];
+    snprintf(why, sizeof why, "%s", nnt_errmsg()); /* nnt_fail overwrites the message it would read */
+    return nnt_fail(NNT_EFORMAT, "%s: its config is invalid (%s)", path, why);
   }
   return NNT_OK;
 }

@@ -168,7 +168,7 @@ void nnt_qstr_sweep_stats(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_resu
   *censored = 0;
   for (int r = 0; r < R; r++) v[r] = res->pts[k * R + r].r.samples, *censored += res->pts[k * R + r].r.censored;
   qsort(v, (size_t)R, sizeof(long), cmp_long);
-  *med = R % 2 ? (double)v[R / 2] : 0.5 * (double)(v[R / 2 - 1] + v[R / 2]);
+  *med = R % 2 ? (double)v[R / 2] : 0.5 * ((double)v[R / 2 - 1] + (double)v[R / 2]); /* the sum in long may overflow */
   *lo = (double)v[0], *hi = (double)v[R - 1];
   free(v);
 }

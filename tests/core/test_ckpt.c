@@ -252,6 +252,37 @@ int main(void) {
     spit(bad, copy, n);
     expect_bad(bad, "test-model", 0, 1, NNT_OPT_ADAMW, "stored optimizer settings are invalid (adamw: learning rate -1");
   }
+  /* found by fuzz/fuzz_core_ckpt: files with a valid checksum that nnt_ckpt_save never writes, so
+   * that saving what loaded gave other bytes: metadata that is not JSON, a nesterov flag not 0 or 1 */
+  {
+    memcpy(copy, file, n);
+    CHECK(copy[46] == '{');
+    copy[46] = 0xa2;
+    uint64_t h = fnv(copy, n - 8);
+    memcpy(copy + n - 8, &h, 8);
+    spit(bad, copy, n);
+    expect_bad(bad, "test-model", 0, 1, NNT_OPT_ADAMW, "checkpoint metadata is not valid JSON");
+    memcpy(copy, file, n);
+    copy[46 + strlen(meta) - 1] = 0; /* a NUL inside the text */
+    h = fnv(copy, n - 8);
+    memcpy(copy + n - 8, &h, 8);
+    spit(bad, copy, n);
+    expect_bad(bad, "test-model", 0, 1, NNT_OPT_ADAMW, "checkpoint metadata is not valid JSON");
+    size_t nesterov_at = off + 4 + 69 + 57 + 93 + 4 + 4 + 7 * 8;
+    uint32_t nv = 0x10000;
+    memcpy(copy, file, n);
+    memcpy(copy + nesterov_at, &nv, 4);
+    h = fnv(copy, n - 8);
+    memcpy(copy + n - 8, &h, 8);
+    spit(bad, copy, n);
+    expect_bad(bad, "test-model", 0, 1, NNT_OPT_ADAMW, "malformed checkpoint body");
+    nv = 0; /* the same file with the flag 0 loads: the offset is the flag's */
+    memcpy(copy + nesterov_at, &nv, 4);
+    h = fnv(copy, n - 8);
+    memcpy(copy + n - 8, &h, 8);
+    spit(bad, copy, n);
+    CHECK(nnt_ckpt_load(bad, "test-model", &Q, &qo, NULL, NULL) == NNT_OK);
+  }
   expect_bad(path, "other-model", 0, 1, NNT_OPT_ADAMW, "model kind 'test-model', expected 'other-model'");
   expect_bad(path, "test-model", 1, 1, NNT_OPT_ADAMW, "tensor 'w' is float32 [3, 4], the model's is float32 [4, 3]");
   expect_bad(path, "test-model", 0, 1, NNT_OPT_ADAM, "optimizer state is adamw, expected adam");

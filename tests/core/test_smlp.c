@@ -179,6 +179,14 @@ static void test_files(void) {
   nnt_smlp_forward_batch(&back, 1, x, y);
   CHECK(y[0] == 0 && y[1] == 5); /* relu(1 - 3) , relu(2*2 + 1) */
   nnt_smlp_free(&back);
+  /* 100 bytes declaring a 1 x 10^9 layer (found by fuzz/fuzz_core_mlp): the sparse loader takes
+   * it, the dense one refuses it with a line instead of allocating 8 GB */
+  write_text(path, "{\"format\":\"nnt-mlp-sparse\",\"version\":1,\"layers\":[{\"activation\":\"relu\",\"in\":1000000000,"
+                   "\"out\":1,\"row_start\":[0,0],\"col\":[],\"val\":[],\"b\":[0]}]}");
+  CHECK(nnt_smlp_load(path, &back) == NNT_OK && back.layers[0].in == 1000000000);
+  nnt_smlp_free(&back);
+  nnt_mlp m3;
+  CHECK(nnt_mlp_load(path, &m3) == NNT_EFORMAT && strstr(nnt_errmsg(), "layers[0] is 1 x 1000000000, too large for a dense network"));
   remove(path);
   nnt_mlp_free(&d), nnt_smlp_free(&s);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "nnt_blas.h"
+#include "nnt_ckpt.h"
 #include "nnt_error.h"
 #include "nnt_icl_gpt.h"
 #include "nnt_test.h"
@@ -148,8 +149,49 @@ static void test_nan(void) {
   nnt_icl_gpt_free(m);
 }
 
+/* Checkpoint metadata that is JSON but not a config nnt icl train writes: refused with one line
+ * (found by fuzz/fuzz_icl_meta: a count beyond int was cast, undefined behaviour). */
+static void test_bad_meta(void) {
+  static const char *good = "{\"arch\":{\"d\":5,\"n_embd\":16,\"n_layer\":2,\"n_head\":2,\"n_pos\":80,\"attn\":\"softmax\","
+                            "\"relu_norm\":\"visible\"},\"task\":{\"d\":5,\"n\":20,\"depth\":3,\"width\":32,\"w_mean\":0,"
+                            "\"w_std\":0,\"y_scale\":1,\"mix2\":0,\"mu\":2},\"train\":{\"batch\":16,\"steps\":400,"
+                            "\"lr\":0.001,\"seed\":\"1\",\"log_every\":10},\"log\":{\"step\":[10,20],\"loss\":[1.5,0.75],"
+                            "\"wsum\":0.25,\"wcount\":2}}";
+  static const char *const edits[][2] = {{"\"n_head\":2,", "\"n_head\":222222222222222222222222222222222222222222222222222222222222222,"},
+                                         {"\"n_embd\":16", "\"n_embd\":16.5"},
+                                         {"\"steps\":400", "\"steps\":1e300"},
+                                         {"[10,20]", "[10,1e300]"},
+                                         {"[1.5,0.75]", "[1.5,\"x\"]"},
+                                         {"\"seed\":\"1\"", "\"seed\":\"x1\""},
+                                         {"\"softmax\"", "\"re,u\""}};
+  char p[300], meta[2048];
+  snprintf(p, sizeof p, "%s/model.ckpt", sub("bad-meta"));
+  nnt_params P;
+  nnt_params_init(&P);
+  nnt_icl_gpt *m = NULL;
+  /* the unedited text passes the metadata and fails on the (absent) tensors */
+  CHECK(nnt_ckpt_save(p, "icl-gpt2", &P, NULL, 0, good) == NNT_OK);
+  CHECK(nnt_icl_gpt_load(p, &m) == NNT_EFORMAT && !m && strstr(nnt_errmsg(), "0 tensors"));
+  for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+    const char *at = strstr(good, edits[i][0]);
+    CHECK(at != NULL);
+    snprintf(meta, sizeof meta, "%.*s%s%s", (int)(at - good), good, edits[i][1], at + strlen(edits[i][0]));
+    CHECK(nnt_ckpt_save(p, "icl-gpt2", &P, NULL, 0, meta) == NNT_OK);
+    CHECK_MSG(nnt_icl_gpt_load(p, &m) == NNT_EFORMAT && !m && strstr(nnt_errmsg(), "not a checkpoint of nnt icl train"),
+              "edit %zu: %s", i, nnt_errmsg());
+  }
+  /* a config of the right form that nnt icl train refuses: the reason, once, after the path */
+  const char *at = strstr(good, "\"n_head\":2,");
+  snprintf(meta, sizeof meta, "%.*s\"n_head\":3,%s", (int)(at - good), good, at + strlen("\"n_head\":2,"));
+  CHECK(nnt_ckpt_save(p, "icl-gpt2", &P, NULL, 0, meta) == NNT_OK);
+  CHECK(nnt_icl_gpt_load(p, &m) == NNT_EFORMAT);
+  CHECK_MSG(strstr(nnt_errmsg(), "model.ckpt: its config is invalid (") && !strstr(nnt_errmsg(), "invalid (/"), "%s", nnt_errmsg());
+  nnt_params_free(&P);
+}
+
 int main(void) {
   if (!mkdtemp(root)) return 1;
+  test_bad_meta();
   nnt_threads_set(1);
   test_loss_falls(NNT_ATTN_SOFTMAX);
   test_loss_falls(NNT_ATTN_RELU);

@@ -1,6 +1,7 @@
 /* Seed 001's experiment runs: the attention score against matrices whose answer is known, the
  * sweep's statistics, validation before any work, and thread-count independence of a sweep. */
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,11 @@ static void sweep_stats_and_checks(void) {
   CHECK(med == 30 && lo == 10 && hi == 50 && cens == 1);
   nnt_qstr_sweep_stats(&s, &r, 1, &med, &lo, &hi, &cens);
   CHECK(med == 7 && lo == 3 && hi == 9 && cens == 0);
+  /* counts near LONG_MAX (as a samples.csv may hold, found by fuzz/fuzz_cli_qstrplot): the median
+   * of two is their mean, not an overflowed sum */
+  pts[4].r.samples = LONG_MAX, pts[5].r.samples = LONG_MAX, pts[6].r.samples = LONG_MAX, pts[7].r.samples = 0;
+  nnt_qstr_sweep_stats(&s, &r, 1, &med, &lo, &hi, &cens);
+  CHECK(med == (double)LONG_MAX && lo == 0 && hi == (double)LONG_MAX);
 
   s.nN = 2, s.Ns[0] = 4, s.Ns[1] = 4;
   CHECK(nnt_qstr_sweep_check(&s) == NNT_EINVAL && strstr(nnt_errmsg(), "twice"));
