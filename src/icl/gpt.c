@@ -211,12 +211,15 @@ int nnt_icl_gpt_load(const char *path, nnt_icl_gpt **out) {
   return NNT_OK;
 }
 
-double nnt_icl_gpt_train_macs(const nnt_icl_gpt_arch *a, int B, int n) {
+static double train_macs(const nnt_icl_gpt_arch *a, int B, int n, int all_rows) {
   double E = a->n_embd, T = 2.0 * n, N = B * T, M = (double)B * n;
   /* read-in, blocks (q, k, v on every row; the last block's projection and MLP on the x rows
-   * only), read-out */
-  double lin = N * (a->d * E + a->n_layer * 12 * E * E) - (N - M) * 9 * E * E + M * E;
+   * only, unless all_rows), read-out */
+  double lin = N * (a->d * E + a->n_layer * 12 * E * E) - (all_rows ? 0 : (N - M) * 9 * E * E) + M * E;
   double attn = a->n_layer * 2.0 * B * T * T * E; /* q k^T and att v, all heads */
   /* backward: two products per forward product, except the read-in's dinp (not computed) */
   return 3 * (lin + attn) - N * a->d * E;
 }
+
+double nnt_icl_gpt_train_macs(const nnt_icl_gpt_arch *a, int B, int n) { return train_macs(a, B, n, 0); }
+double nnt_icl_gpt_train_macs_all_rows(const nnt_icl_gpt_arch *a, int B, int n) { return train_macs(a, B, n, 1); }

@@ -108,5 +108,8 @@ void nnt_icl_train_result_free(nnt_icl_train_result *r);
 /* Multiply-adds of one training step (forward + backward), counted from the shapes: the
  * products of the linear layers and the attention (forward 1×, backward 2×). */
 double nnt_icl_gpt_train_macs(const nnt_icl_gpt_arch *a, int B, int n);
+/* The same for the model computed on every row of the last block too, as a framework's
+ * straightforward model does (PyTorch's in bench/icl_torch.py). */
+double nnt_icl_gpt_train_macs_all_rows(const nnt_icl_gpt_arch *a, int B, int n);
 
 #endif
