@@ -13,5 +13,6 @@
 #define NNT_SOFTMAX_ROW nnt_softmax_row_fast /* float32 only: 8 lanes, nnt_vmath's expf */
 #define NNT_SOFTMAX_ROW_GRAD nnt_softmax_row_grad_fast
 #define NNT_RELU_ROW_GRAD nnt_relu_row_grad_fast
+#define NNT_LAYERNORM_FAST /* float32 only: nnt_layernorm_fast_forward/_backward, 8 lanes */
 #include "nnt_real.h"
 #include "nn_layers.inc"

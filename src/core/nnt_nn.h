@@ -77,6 +77,14 @@ typedef struct {
 void nnt_gelu_tanh_fast_forward(float *out, const float *inp, size_t n);
 void nnt_gelu_tanh_fast_backward(float *dinp, const float *dout, const float *inp, size_t n);
 
+/* LayerNorm, float32 only: nnt_layernorm_forward/_backward's results with the row sums in eight
+ * lanes (double for the mean and variance, as in the layer), the same bits at every instruction-set
+ * level, not the same bits as the scalar layer. The float32 layers call these. */
+void nnt_layernorm_fast_forward(float *out, float *mean, float *rstd, const float *inp, const float *weight,
+                                const float *bias, int N, int C);
+void nnt_layernorm_fast_backward(float *dinp, float *dweight, float *dbias, const float *dout, const float *inp,
+                                 const float *weight, const float *mean, const float *rstd, int N, int C);
+
 /* Softmax of one attention row in place, float32, eight lanes at a time with nnt_vmath's expf:
  * row[0..n) <- exp(row - max) / sum (the float32 attention's softmax; within a few ulp of libm's,
  * the same bits at every instruction-set level). _grad: d[0..n) <- a * (d - <a, d>), the gradient
