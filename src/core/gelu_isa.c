@@ -2,7 +2,8 @@
  * The layer nnt_gelu_forward evaluates tanh per element through libm's expf, which made GELU a
  * fifth of a GPT training step; here tanh is nnt_vmath's 8-lane Cephes form. Compiled once per
  * instruction-set level with the same operations in the same order at every level (nnt_simd.h),
- * so the levels agree bit for bit; the scalar tail is plain C, the same at every level. */
+ * so the levels agree bit for bit (AVX-512 runs sixteen lanes, the same operations per lane); the
+ * scalar tail is plain C, the same at every level. */
 #include "nnt_cpu.h"
 #include "nnt_nn.h"
 #include "nnt_simd.h"
@@ -16,6 +17,13 @@ static inline float tail_tanh_arg(float x) { return x * (K0 + K1 * x * x); }
 void NNT_ISA_FN(nnt_gelu_tanh_fast_forward)(float *out, const float *inp, size_t n) {
   const __m256 k0 = _mm256_set1_ps(K0), k1 = _mm256_set1_ps(K1), half = _mm256_set1_ps(0.5f);
   size_t i = 0;
+#if NNT_ISA_LEVEL >= 2 /* the loop below in sixteen lanes */
+  for (const __m512 z0 = _mm512_set1_ps(K0), z1 = _mm512_set1_ps(K1), zh = _mm512_set1_ps(0.5f); i + 16 <= n; i += 16) {
+    __m512 x = _mm512_loadu_ps(inp + i), hx = _mm512_mul_ps(zh, x);
+    __m512 t = nnt_vmath_tanhf16(_mm512_mul_ps(x, _mm512_fmadd_ps(z1, _mm512_mul_ps(x, x), z0)));
+    _mm512_storeu_ps(out + i, _mm512_fmadd_ps(hx, t, hx));
+  }
+#endif
   for (; i + 8 <= n; i += 8) { /* 0.5 x (1 + tanh(x (k0 + k1 x^2))) */
     __m256 x = _mm256_loadu_ps(inp + i), hx = _mm256_mul_ps(half, x);
     __m256 t = nnt_vmath_tanhf8(_mm256_mul_ps(x, _mm256_fmadd_ps(k1, _mm256_mul_ps(x, x), k0)));
@@ -28,6 +36,17 @@ void NNT_ISA_FN(nnt_gelu_tanh_fast_backward)(float *dinp, const float *dout, con
   const __m256 k0 = _mm256_set1_ps(K0), k1 = _mm256_set1_ps(K1), k3 = _mm256_set1_ps(3 * K1);
   const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1);
   size_t i = 0;
+#if NNT_ISA_LEVEL >= 2 /* the loop below in sixteen lanes */
+  for (const __m512 z0 = _mm512_set1_ps(K0), z1 = _mm512_set1_ps(K1), z3 = _mm512_set1_ps(3 * K1),
+                    zh = _mm512_set1_ps(0.5f), zo = _mm512_set1_ps(1);
+       i + 16 <= n; i += 16) {
+    __m512 x = _mm512_loadu_ps(inp + i), x2 = _mm512_mul_ps(x, x);
+    __m512 t = nnt_vmath_tanhf16(_mm512_mul_ps(x, _mm512_fmadd_ps(z1, x2, z0)));
+    __m512 du = _mm512_fmadd_ps(z3, x2, z0), sech2 = _mm512_fnmadd_ps(t, t, zo);
+    __m512 g = _mm512_fmadd_ps(_mm512_mul_ps(_mm512_mul_ps(zh, x), sech2), du, _mm512_fmadd_ps(zh, t, zh));
+    _mm512_storeu_ps(dinp + i, _mm512_fmadd_ps(_mm512_loadu_ps(dout + i), g, _mm512_loadu_ps(dinp + i)));
+  }
+#endif
   for (; i + 8 <= n; i += 8) { /* 0.5 (1 + t) + 0.5 x (1 - t^2) (k0 + 3 k1 x^2) */
     __m256 x = _mm256_loadu_ps(inp + i), x2 = _mm256_mul_ps(x, x);
     __m256 t = nnt_vmath_tanhf8(_mm256_mul_ps(x, _mm256_fmadd_ps(k1, x2, k0)));

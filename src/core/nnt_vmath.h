@@ -6,7 +6,8 @@
  * tanhf goes through expm1 and was most of a float GRU step. The 8-lane forms fuse their
  * multiply-adds (explicit FMAs), the scalar forms do not (-ffp-contract=off), so the two may
  * differ in the last bit; each gives the same results at every instruction-set level. The 8-lane
- * forms exist where nnt_simd.h was included first (the *_isa.c kernels).
+ * forms exist where nnt_simd.h was included first (the *_isa.c kernels), the 16-lane forms in the
+ * AVX-512 kernels.
  */
 #ifndef NNT_VMATH_H
 #define NNT_VMATH_H
@@ -76,6 +77,41 @@ static inline __m256 nnt_vmath_tanhf8(__m256 x) {
   t = _mm256_or_ps(t, _mm256_and_ps(x, sign));
   return _mm256_blendv_ps(t, p, _mm256_cmp_ps(a, _mm256_set1_ps(0.625f), _CMP_LT_OQ));
 }
+
+#if NNT_ISA_LEVEL >= 2
+/* The 8-lane forms in sixteen lanes (AVX-512 kernels): the same operations per lane, so the same
+ * bits as the 8-lane forms. */
+static inline __m512 nnt_vmath_expf16(__m512 x) {
+  const __m512 hi = _mm512_set1_ps(88.3762626647949f), lo = _mm512_set1_ps(-87.3f);
+  x = _mm512_max_ps(lo, _mm512_min_ps(hi, x));
+  __m512 k = _mm512_roundscale_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(1.44269504088896341f), _mm512_set1_ps(0.5f)),
+                                  _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(0.693359375f), x);
+  r = _mm512_fnmadd_ps(k, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  p = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, _mm512_add_ps(r, _mm512_set1_ps(1)));
+  __m512i e = _mm512_slli_epi32(_mm512_cvtps_epi32(k), 23);
+  return _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(p), e));
+}
+static inline __m512 nnt_vmath_tanhf16(__m512 x) {
+  const __m512 sign = _mm512_set1_ps(-0.0f), one = _mm512_set1_ps(1);
+  __m512 a = _mm512_andnot_ps(sign, x), z = _mm512_mul_ps(x, x);
+  __m512 p = _mm512_set1_ps(-5.70498872745e-3f);
+  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(2.06390887954e-2f));
+  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(-5.37397155531e-2f));
+  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(1.33314422036e-1f));
+  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(-3.33332819422e-1f));
+  p = _mm512_fmadd_ps(_mm512_mul_ps(p, z), x, x);
+  __m512 t = _mm512_sub_ps(one, _mm512_div_ps(_mm512_set1_ps(2), _mm512_add_ps(nnt_vmath_expf16(_mm512_add_ps(a, a)), one)));
+  t = _mm512_or_ps(t, _mm512_and_ps(x, sign));
+  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, _mm512_set1_ps(0.625f), _CMP_LT_OQ), t, p);
+}
+#endif
 #endif
 
 #endif
