@@ -49,7 +49,7 @@ static int add(nnt_rcnn_tm2d *tm, const char *name, int line) {
     tm->delta = nnt_xrealloc(tm->delta, 3 * tm->cap * sizeof *tm->delta);
   }
   int q = tm->nstates++;
-  tm->names[q] = strdup(name);
+  tm->names[q] = nnt_xstrdup(name);
   tm->halting[q] = 0, tm->line[q] = line;
   for (int a = 0; a < 3; a++) tm->delta[3 * q + a] = (nnt_rcnn_tm2d_rule){.line = -1};
   return q;
@@ -167,7 +167,7 @@ static int parse_line(nnt_rcnn_tm2d *tm, char *s, const char *name, int line) {
 
 int nnt_rcnn_tm2d_parse(nnt_rcnn_tm2d *tm, const char *text, const char *name) {
   nnt_rcnn_tm2d_init(tm);
-  char *copy = strdup(text), *s = copy;
+  char *copy = nnt_xstrdup(text), *s = copy;
   int st = NNT_OK;
   for (int line = 1; s && !st; line++) {
     char *nl = strchr(s, '\n'), *hash;
