@@ -117,6 +117,11 @@ int nnt_rcnn_tm2d_data_load(const char *path, int *m, int *d, signed char **X, s
   int cols = -1, n = 0, cap = 0;
   *X = NULL, *y = NULL;
   for (int line = 1; !st && fgets(buf, sizeof buf, f); line++) {
+    size_t len = strlen(buf);
+    if (len == sizeof buf - 1 && buf[len - 1] != '\n' && !feof(f)) { /* fgets would split it into two */
+      st = nnt_fail(NNT_EFORMAT, "%s:%d: line longer than %zu characters", path, line, sizeof buf - 2);
+      break;
+    }
     char *hash = strchr(buf, '#'), *p = buf, *end;
     if (hash) *hash = 0;
     signed char v[4097];
@@ -134,8 +139,7 @@ int nnt_rcnn_tm2d_data_load(const char *path, int *m, int *d, signed char **X, s
     cols = k;
     if (n == cap) {
       cap = cap ? 2 * cap : 64;
-      *X = realloc(*X, (size_t)cap * (k - 1)), *y = realloc(*y, cap);
-      if (!*X || !*y) abort();
+      *X = nnt_xrealloc(*X, (size_t)cap * (k - 1)), *y = nnt_xrealloc(*y, cap);
     }
     memcpy(*X + (size_t)n * (k - 1), v, k - 1);
     (*y)[n++] = v[k - 1];

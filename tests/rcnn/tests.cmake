@@ -28,6 +28,10 @@ nnt_cli_test(tm2d_bad_move 2 "bad_move.tm2d:5: bad move 'X' \\(U, D, L, R or N\\
 nnt_cli_test(tm2d_bad_halt 2 "bad_halt.tm2d:6: halting state 'halt' must be absorbing" tm2d run ${RCT}/bad_halt.tm2d --tape +)
 nnt_cli_test(tm2d_missing_file 2 "cannot read nope.tm2d: No such file" tm2d check nope.tm2d)
 nnt_cli_test(tm2d_bad_data 2 "bad_data.txt:2: 2 values, earlier lines have 3" tm2d run ${RCEX}/dictator.tm2d --data ${RCT}/bad_data.txt --x ++)
+string(REPEAT "1 " 33000 RC_LONG_LINE) # 66000 characters: longer than the reader's line buffer
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/tm2d_long_line.txt "${RC_LONG_LINE}\n")
+nnt_cli_test(tm2d_long_line 2 "tm2d_long_line.txt:1: line longer than 65534 characters"
+             tm2d run ${RCEX}/dictator.tm2d --data ${CMAKE_CURRENT_BINARY_DIR}/tm2d_long_line.txt --x ++)
 nnt_cli_test(tm2d_bad_x 2 "--x: '\\+\\+' has 2 characters, the data has d = 3" tm2d run ${RCEX}/dictator.tm2d --data ${RCT}/data_small.txt --x ++)
 nnt_cli_test(tm2d_two_sources 2 "give exactly one of --tape, --data, --parity" tm2d run ${RCEX}/dictator.tm2d --tape + --parity 2,3,1)
 nnt_cli_test(tm2d_bad_parity 2 "--parity: need 1 <= d <= 64" tm2d run ${RCEX}/dictator.tm2d --parity 65,3,1)
