@@ -1,4 +1,5 @@
 #include "nnt_error.h"
+#include "nnt_file.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,6 +49,7 @@ int nnt_exit_code(int status) {
 
 _Noreturn void nnt_oom(size_t n) {
   fprintf(stderr, "nnt: out of memory allocating %zu bytes (files already written, checkpoints included, are intact)\n", n);
+  nnt_afile_unlink_open();
   _Exit(2); /* not exit(): no atexit handlers or stdio locks from whichever thread ran out */
 }
 

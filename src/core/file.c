@@ -2,6 +2,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -69,12 +70,38 @@ int nnt_file_read(const char *path, size_t max, char **buf, size_t *len) {
   return NNT_OK;
 }
 
+/* The temporaries being written, so that nnt_afile_unlink_open can delete them when the process
+ * must end at once (nnt_oom): a fixed set of slots and atomics only, since that may happen on any
+ * thread in the middle of anything. A write beyond the slots is simply not tracked. */
+#define OPEN_TMPS 64
+static _Atomic(const char *) open_tmps[OPEN_TMPS];
+
+static void tmp_track(const char *tmp) {
+  for (int i = 0; i < OPEN_TMPS; i++) {
+    const char *none = NULL;
+    if (atomic_compare_exchange_strong(&open_tmps[i], &none, tmp)) return;
+  }
+}
+static void tmp_untrack(const char *tmp) {
+  for (int i = 0; i < OPEN_TMPS; i++) {
+    const char *mine = tmp;
+    if (atomic_compare_exchange_strong(&open_tmps[i], &mine, NULL)) return;
+  }
+}
+void nnt_afile_unlink_open(void) {
+  for (int i = 0; i < OPEN_TMPS; i++) {
+    const char *t = atomic_load(&open_tmps[i]);
+    if (t) unlink(t);
+  }
+}
+
 int nnt_afile_open(nnt_afile *a, const char *path) {
   snprintf(a->path, sizeof a->path, "%s", path);
   snprintf(a->tmp, sizeof a->tmp, "%s.%ld.tmp", path, (long)getpid());
   if (nnt_mpi_rank()) a->tmp[0] = 0; /* rank 0 alone writes (nnt_mpi.h): the others write nowhere */
   a->f = fopen(*a->tmp ? a->tmp : "/dev/null", "w");
   if (!a->f) return nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
+  if (*a->tmp) tmp_track(a->tmp);
   return NNT_OK;
 }
 
@@ -87,6 +114,7 @@ int nnt_afile_commit(nnt_afile *a) {
   if (fclose(a->f) != 0 && !err) err = errno ? errno : EIO;
   a->f = NULL;
   if (!*a->tmp) return NNT_OK; /* a rank other than 0 wrote nowhere */
+  tmp_untrack(a->tmp);
   if (!err && rename(a->tmp, a->path) != 0) err = errno;
   if (err) {
     unlink(a->tmp);
@@ -98,7 +126,7 @@ int nnt_afile_commit(nnt_afile *a) {
 void nnt_afile_abort(nnt_afile *a) {
   if (a->f) fclose(a->f);
   a->f = NULL;
-  if (*a->tmp) unlink(a->tmp);
+  if (*a->tmp) tmp_untrack(a->tmp), unlink(a->tmp);
 }
 
 int nnt_json_write(const char *path, const cJSON *json) {

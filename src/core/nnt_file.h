@@ -28,6 +28,9 @@ typedef struct {
 int nnt_afile_open(nnt_afile *a, const char *path);
 int nnt_afile_commit(nnt_afile *a); /* flush, close, rename; NNT_EIO on failure */
 void nnt_afile_abort(nnt_afile *a); /* close and delete the temporary */
+/* Deletes the temporaries of every nnt_afile still open (nnt_oom calls it before the process ends,
+ * so that no "<path>.<pid>.tmp" is left behind). */
+void nnt_afile_unlink_open(void);
 
 /* JSON files, for network files (nnt_mlp) as much as for results. Declared on cJSON's struct tag
  * so that cJSON stays a private dependency of the core: a caller includes <cjson/cJSON.h> itself. */

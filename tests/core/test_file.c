@@ -2,6 +2,7 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "nnt_error.h"
@@ -46,6 +47,26 @@ int main(void) {
   CHECK_MSG(strstr(nnt_errmsg(), ":3:") != NULL, "message: %s", nnt_errmsg());
   nnt_path(path, sizeof path, sub, "missing.json");
   CHECK(nnt_json_read(path, &back) == NNT_EIO);
+
+  /* the process ending on an allocation failure (nnt_oom) deletes the temporaries still open, and
+   * only those: a file committed before stays */
+  char done[512];
+  nnt_path(done, sizeof done, sub, "done.txt");
+  nnt_path(path, sizeof path, sub, "open.txt");
+  pid_t pid = fork();
+  if (pid == 0) {
+    nnt_afile d, o;
+    if (nnt_afile_open(&d, done) || (fputs("kept\n", d.f), nnt_afile_commit(&d))) _Exit(3);
+    if (nnt_afile_open(&o, path)) _Exit(3);
+    fputs("half", o.f), fflush(o.f);
+    nnt_oom(123);
+  }
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 2);
+  char tmp[600];
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)pid);
+  CHECK(nnt_file_exists(done) && !nnt_file_exists(path));
+  CHECK_MSG(!nnt_file_exists(tmp), "%s was left behind", tmp);
 
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
