@@ -44,73 +44,51 @@ static inline float nnt_vmath_tanhf_with(float x, float (*exp_fn)(float)) {
 static inline float nnt_vmath_tanhf(float x) { return nnt_vmath_tanhf_with(x, nnt_vmath_expf); }
 
 #ifdef NNT_SIMD_H
-static inline __m256 nnt_vmath_expf8(__m256 x) {
-  const __m256 hi = _mm256_set1_ps(88.3762626647949f), lo = _mm256_set1_ps(-87.3f);
-  x = _mm256_max_ps(lo, _mm256_min_ps(hi, x)); /* operand order: a NaN x passes through */
-  __m256 k = _mm256_floor_ps(_mm256_fmadd_ps(x, _mm256_set1_ps(1.44269504088896341f), _mm256_set1_ps(0.5f)));
-  __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(0.693359375f), x);
-  r = _mm256_fnmadd_ps(k, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_fmadd_ps(_mm256_mul_ps(p, r), r, _mm256_add_ps(r, _mm256_set1_ps(1)));
-  __m256i e = _mm256_slli_epi32(_mm256_cvtps_epi32(k), 23);
-  return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(p), e));
-}
+/* The vector forms, written once for 8 lanes (__m256, every level) and 16 (__m512, the AVX-512
+ * kernels): P is the intrinsics' prefix, and the few operations whose names differ between the
+ * widths are passed in. The same operations per lane, so both widths give the same bits. */
+#define NNT_VMATH_VECTOR_FORMS(N, V, P, FLOOR, SI_TO_PS, PS_TO_SI, SELECT_LT)                                     \
+  static inline V nnt_vmath_expf##N(V x) {                                                                       \
+    const V hi = P##_set1_ps(88.3762626647949f), lo = P##_set1_ps(-87.3f);                                      \
+    x = P##_max_ps(lo, P##_min_ps(hi, x)); /* operand order: a NaN x passes through */                          \
+    V k = FLOOR(P##_fmadd_ps(x, P##_set1_ps(1.44269504088896341f), P##_set1_ps(0.5f)));                          \
+    V r = P##_fnmadd_ps(k, P##_set1_ps(0.693359375f), x);                                                        \
+    r = P##_fnmadd_ps(k, P##_set1_ps(-2.12194440e-4f), r);                                                      \
+    V p = P##_set1_ps(1.9875691500e-4f);                                                                          \
+    p = P##_fmadd_ps(p, r, P##_set1_ps(1.3981999507e-3f));                                                       \
+    p = P##_fmadd_ps(p, r, P##_set1_ps(8.3334519073e-3f));                                                       \
+    p = P##_fmadd_ps(p, r, P##_set1_ps(4.1665795894e-2f));                                                       \
+    p = P##_fmadd_ps(p, r, P##_set1_ps(1.6666665459e-1f));                                                       \
+    p = P##_fmadd_ps(p, r, P##_set1_ps(5.0000001201e-1f));                                                       \
+    p = P##_fmadd_ps(P##_mul_ps(p, r), r, P##_add_ps(r, P##_set1_ps(1)));                                       \
+    return SI_TO_PS(P##_add_epi32(PS_TO_SI(p), P##_slli_epi32(P##_cvtps_epi32(k), 23)));                        \
+  }                                                                                                               \
+  static inline V nnt_vmath_tanhf##N(V x) {                                                                      \
+    const V sign = P##_set1_ps(-0.0f), one = P##_set1_ps(1);                                                    \
+    V a = P##_andnot_ps(sign, x), z = P##_mul_ps(x, x);                                                          \
+    V p = P##_set1_ps(-5.70498872745e-3f);                                                                        \
+    p = P##_fmadd_ps(p, z, P##_set1_ps(2.06390887954e-2f));                                                      \
+    p = P##_fmadd_ps(p, z, P##_set1_ps(-5.37397155531e-2f));                                                     \
+    p = P##_fmadd_ps(p, z, P##_set1_ps(1.33314422036e-1f));                                                      \
+    p = P##_fmadd_ps(p, z, P##_set1_ps(-3.33332819422e-1f));                                                     \
+    p = P##_fmadd_ps(P##_mul_ps(p, z), x, x);                                                                    \
+    V t = P##_sub_ps(one, P##_div_ps(P##_set1_ps(2), P##_add_ps(nnt_vmath_expf##N(P##_add_ps(a, a)), one)));     \
+    t = P##_or_ps(t, P##_and_ps(x, sign));                                                                       \
+    return SELECT_LT(a, P##_set1_ps(0.625f), p, t); /* |x| < 0.625: the polynomial */                           \
+  }
+
+#define NNT_VMATH_SELECT_LT8(a, b, yes, no) _mm256_blendv_ps(no, yes, _mm256_cmp_ps(a, b, _CMP_LT_OQ))
+NNT_VMATH_VECTOR_FORMS(8, __m256, _mm256, _mm256_floor_ps, _mm256_castsi256_ps, _mm256_castps_si256,
+                       NNT_VMATH_SELECT_LT8)
 static inline __m256 nnt_vmath_sigmf8(__m256 x) {
   const __m256 one = _mm256_set1_ps(1);
   return _mm256_div_ps(one, _mm256_add_ps(one, nnt_vmath_expf8(_mm256_sub_ps(_mm256_setzero_ps(), x))));
 }
-static inline __m256 nnt_vmath_tanhf8(__m256 x) {
-  const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1);
-  __m256 a = _mm256_andnot_ps(sign, x), z = _mm256_mul_ps(x, x);
-  __m256 p = _mm256_set1_ps(-5.70498872745e-3f);
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(2.06390887954e-2f));
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-5.37397155531e-2f));
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(1.33314422036e-1f));
-  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-3.33332819422e-1f));
-  p = _mm256_fmadd_ps(_mm256_mul_ps(p, z), x, x);
-  __m256 t = _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2), _mm256_add_ps(nnt_vmath_expf8(_mm256_add_ps(a, a)), one)));
-  t = _mm256_or_ps(t, _mm256_and_ps(x, sign));
-  return _mm256_blendv_ps(t, p, _mm256_cmp_ps(a, _mm256_set1_ps(0.625f), _CMP_LT_OQ));
-}
-
 #if NNT_ISA_LEVEL >= 2
-/* The 8-lane forms in sixteen lanes (AVX-512 kernels): the same operations per lane, so the same
- * bits as the 8-lane forms. */
-static inline __m512 nnt_vmath_expf16(__m512 x) {
-  const __m512 hi = _mm512_set1_ps(88.3762626647949f), lo = _mm512_set1_ps(-87.3f);
-  x = _mm512_max_ps(lo, _mm512_min_ps(hi, x));
-  __m512 k = _mm512_roundscale_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(1.44269504088896341f), _mm512_set1_ps(0.5f)),
-                                  _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(0.693359375f), x);
-  r = _mm512_fnmadd_ps(k, _mm512_set1_ps(-2.12194440e-4f), r);
-  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
-  p = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, _mm512_add_ps(r, _mm512_set1_ps(1)));
-  __m512i e = _mm512_slli_epi32(_mm512_cvtps_epi32(k), 23);
-  return _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(p), e));
-}
-static inline __m512 nnt_vmath_tanhf16(__m512 x) {
-  const __m512 sign = _mm512_set1_ps(-0.0f), one = _mm512_set1_ps(1);
-  __m512 a = _mm512_andnot_ps(sign, x), z = _mm512_mul_ps(x, x);
-  __m512 p = _mm512_set1_ps(-5.70498872745e-3f);
-  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(2.06390887954e-2f));
-  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(-5.37397155531e-2f));
-  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(1.33314422036e-1f));
-  p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(-3.33332819422e-1f));
-  p = _mm512_fmadd_ps(_mm512_mul_ps(p, z), x, x);
-  __m512 t = _mm512_sub_ps(one, _mm512_div_ps(_mm512_set1_ps(2), _mm512_add_ps(nnt_vmath_expf16(_mm512_add_ps(a, a)), one)));
-  t = _mm512_or_ps(t, _mm512_and_ps(x, sign));
-  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, _mm512_set1_ps(0.625f), _CMP_LT_OQ), t, p);
-}
+#define NNT_VMATH_FLOOR16(v) _mm512_roundscale_ps(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+#define NNT_VMATH_SELECT_LT16(a, b, yes, no) _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, b, _CMP_LT_OQ), no, yes)
+NNT_VMATH_VECTOR_FORMS(16, __m512, _mm512, NNT_VMATH_FLOOR16, _mm512_castsi512_ps, _mm512_castps_si512,
+                       NNT_VMATH_SELECT_LT16)
 #endif
 #endif
 

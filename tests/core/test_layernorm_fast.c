@@ -44,27 +44,23 @@ NNT_ISA_DECLARE(void, nnt_layernorm_fast_backward, (float *, float *, float *, c
                                                     const float *, const float *, const float *, int, int));
 
 /* Every level this CPU runs gives the generic level's bits (forward, then backward into zeros). */
-static int run_level(int level, const float *x, const float *w, const float *dy, int N, int C, float *out) {
-  float *y = out, *m = y + N * C, *rs = m + N, *dx = rs + N, *dw = dx + N * C, *db = dw + C;
-  memset(out, 0, sizeof(float) * (2 * N * C + 2 * N + 2 * C));
-  switch (level) {
-  case 0: nnt_layernorm_fast_forward_generic(y, m, rs, x, w, w, N, C);
-    nnt_layernorm_fast_backward_generic(dx, dw, db, dy, x, w, m, rs, N, C);
-    return 1;
+typedef void (*ln_fwd_fn)(float *, float *, float *, const float *, const float *, const float *, int, int);
+typedef void (*ln_bwd_fn)(float *, float *, float *, const float *, const float *, const float *, const float *,
+                          const float *, int, int);
+static const struct { ln_fwd_fn fwd; ln_bwd_fn bwd; nnt_isa isa; } levels[] = {
+    {nnt_layernorm_fast_forward_generic, nnt_layernorm_fast_backward_generic, NNT_ISA_GENERIC},
 #if NNT_ISA_LEVELS >= 2
-  case 1: if (nnt_cpu_isa() < NNT_ISA_AVX2) return 0;
-    nnt_layernorm_fast_forward_avx2(y, m, rs, x, w, w, N, C);
-    nnt_layernorm_fast_backward_avx2(dx, dw, db, dy, x, w, m, rs, N, C);
-    return 1;
+    {nnt_layernorm_fast_forward_avx2, nnt_layernorm_fast_backward_avx2, NNT_ISA_AVX2},
 #endif
 #if NNT_ISA_LEVELS >= 3
-  case 2: if (nnt_cpu_isa() < NNT_ISA_AVX512) return 0;
-    nnt_layernorm_fast_forward_avx512(y, m, rs, x, w, w, N, C);
-    nnt_layernorm_fast_backward_avx512(dx, dw, db, dy, x, w, m, rs, N, C);
-    return 1;
+    {nnt_layernorm_fast_forward_avx512, nnt_layernorm_fast_backward_avx512, NNT_ISA_AVX512},
 #endif
-  }
-  return 0;
+};
+static void run_level(int level, const float *x, const float *w, const float *dy, int N, int C, float *out) {
+  float *y = out, *m = y + N * C, *rs = m + N, *dx = rs + N, *dw = dx + N * C, *db = dw + C;
+  memset(out, 0, sizeof(float) * (2 * N * C + 2 * N + 2 * C));
+  levels[level].fwd(y, m, rs, x, w, w, N, C);
+  levels[level].bwd(dx, dw, db, dy, x, w, m, rs, N, C);
 }
 
 int main(void) {
@@ -83,8 +79,11 @@ int main(void) {
   nnt_rng_fill_normal_f32(&r, x, N * C, 0.5, 2), nnt_rng_fill_normal_f32(&r, dy, N * C, 0, 1);
   nnt_rng_fill_normal_f32(&r, w, C, 1, 0.3);
   run_level(0, x, w, dy, N, C, a);
-  for (int level = 1; level <= 2; level++)
-    if (run_level(level, x, w, dy, N, C, b)) CHECK_MSG(!memcmp(a, b, sizeof a), "level %d differs", level);
+  for (int level = 1; level < (int)(sizeof levels / sizeof *levels); level++)
+    if (nnt_cpu_isa() >= levels[level].isa) {
+      run_level(level, x, w, dy, N, C, b);
+      CHECK_MSG(!memcmp(a, b, sizeof a), "level %d differs", level);
+    }
   /* the row of [1, 2, 3]: mean 2, rstd 1/sqrt(2/3 + eps), outputs -1.2247, 0, 1.2247 */
   float t[3] = {1, 2, 3}, yt[3], mt, rt;
   nnt_layernorm_fast_forward(yt, &mt, &rt, t, NULL, NULL, 1, 3);
