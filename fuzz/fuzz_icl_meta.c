@@ -1,6 +1,6 @@
 /* libFuzzer target: the metadata of nnt icl train checkpoints, which nnt_icl_gpt_load (nnt icl eval
- * --model) reads to rebuild the model before its tensors (icl_meta_parse). Every rejection carries
- * a message; an accepted config and loss log, written again by icl_meta_write, parse back equal;
+ * --model) reads to rebuild the model before its tensors (nnt_icl_meta_parse). Every rejection carries
+ * a message; an accepted config and loss log, written again by nnt_icl_meta_write, parse back equal;
  * a small accepted model saved with it loads through nnt_icl_gpt_load. */
 #include <string.h>
 
@@ -22,15 +22,15 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   memcpy(text, data, size);
   text[size] = 0;
   nnt_icl_train_cfg c, c2;
-  icl_meta_log log, log2;
-  int st = icl_meta_parse("fuzz", text, &c, &log);
+  nnt_icl_meta_log log, log2;
+  int st = nnt_icl_meta_parse("fuzz", text, &c, &log);
   free(text);
   if (st) {
     if (!*nnt_errmsg()) abort();
     return 0;
   }
-  char *again = icl_meta_write(&c, log.n, log.step, log.loss, log.wsum, log.wcount);
-  if (icl_meta_parse("written", again, &c2, &log2)) abort();
+  char *again = nnt_icl_meta_write(&c, log.n, log.step, log.loss, log.wsum, log.wcount);
+  if (nnt_icl_meta_parse("written", again, &c2, &log2)) abort();
   if (!same_cfg(&c, &c2) || log.n != log2.n || log.wsum != log2.wsum || log.wcount != log2.wcount ||
       memcmp(log.step, log2.step, sizeof *log.step * (size_t)log.n) || memcmp(log.loss, log2.loss, sizeof *log.loss * (size_t)log.n))
     abort();

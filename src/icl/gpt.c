@@ -198,7 +198,7 @@ int nnt_icl_gpt_load(const char *path, nnt_icl_gpt **out) {
   int st = nnt_ckpt_info_read(path, &info);
   if (st) return st;
   nnt_icl_train_cfg c;
-  st = icl_meta_parse(path, info.meta_json, &c, NULL);
+  st = nnt_icl_meta_parse(path, info.meta_json, &c, NULL);
   nnt_ckpt_info_free(&info);
   nnt_icl_gpt *m = NULL;
   if (!st) st = nnt_icl_gpt_new(&c.arch, &c.task, 0, &m);

@@ -8,7 +8,7 @@
 /* Checkpoint metadata: the training config and the loss log (rows at log_every boundaries) with
  * the running window (sum and count of the losses since the last row), so a resumed run's log is
  * bit-identical. Returns a malloc'd JSON text. */
-char *icl_meta_write(const nnt_icl_train_cfg *c, int nlog, const long long *log_step, const double *log_loss,
+char *nnt_icl_meta_write(const nnt_icl_train_cfg *c, int nlog, const long long *log_step, const double *log_loss,
                      double wsum, int wcount);
 /* Parses it (path for messages): NNT_EFORMAT with one line when it is not an icl training meta.
  * log (may be NULL) receives malloc'd rows; the caller frees both arrays. */
@@ -18,7 +18,7 @@ typedef struct {
   double *loss;
   double wsum;
   int wcount;
-} icl_meta_log;
-int icl_meta_parse(const char *path, const char *json, nnt_icl_train_cfg *c, icl_meta_log *log);
+} nnt_icl_meta_log;
+int nnt_icl_meta_parse(const char *path, const char *json, nnt_icl_train_cfg *c, nnt_icl_meta_log *log);
 
 #endif

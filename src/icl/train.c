@@ -76,7 +76,7 @@ static cJSON *exact(double v) {
   return cJSON_CreateRaw(buf);
 }
 
-char *icl_meta_write(const nnt_icl_train_cfg *c, int nlog, const long long *log_step, const double *log_loss,
+char *nnt_icl_meta_write(const nnt_icl_train_cfg *c, int nlog, const long long *log_step, const double *log_loss,
                      double wsum, int wcount) {
   cJSON *j = cJSON_CreateObject(), *a = cJSON_AddObjectToObject(j, "arch"), *t = cJSON_AddObjectToObject(j, "task");
   cJSON *tr = cJSON_AddObjectToObject(j, "train");
@@ -112,7 +112,7 @@ static double num(const cJSON *o, const char *key) {
   return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-int icl_meta_parse(const char *path, const char *json, nnt_icl_train_cfg *c, icl_meta_log *log) {
+int nnt_icl_meta_parse(const char *path, const char *json, nnt_icl_train_cfg *c, nnt_icl_meta_log *log) {
   cJSON *j = cJSON_Parse(json ? json : "");
   const cJSON *a = cJSON_GetObjectItem(j, "arch"), *t = cJSON_GetObjectItem(j, "task"), *tr = cJSON_GetObjectItem(j, "train");
   const cJSON *lg = cJSON_GetObjectItem(j, "log");
@@ -207,7 +207,7 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
   snprintf(path, plen, "%s/model.ckpt", dir);
   nnt_icl_gpt *m = NULL;
   nnt_optim opt = {0};
-  icl_meta_log log = {0};
+  nnt_icl_meta_log log = {0};
   float *xs = NULL, *ys = NULL;
   long long step = 0;
   if ((st = nnt_icl_gpt_new(&c->arch, &c->task, 0, &m))) goto out;
@@ -221,7 +221,7 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
     nnt_ckpt_info info;
     nnt_icl_train_cfg old;
     if ((st = nnt_ckpt_info_read(path, &info))) goto out;
-    st = icl_meta_parse(path, info.meta_json, &old, &log);
+    st = nnt_icl_meta_parse(path, info.meta_json, &old, &log);
     nnt_ckpt_info_free(&info);
     if (st) goto out;
     if (!same_run(c, &old)) {
@@ -267,7 +267,7 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
       log.wsum = 0, log.wcount = 0;
     }
     if ((step + 1) % c->ckpt_every == 0 || step + 1 == c->steps) {
-      char *meta = icl_meta_write(c, log.n, log.step, log.loss, log.wsum, log.wcount);
+      char *meta = nnt_icl_meta_write(c, log.n, log.step, log.loss, log.wsum, log.wcount);
       st = nnt_ckpt_save(path, ICL_CKPT_KIND, nnt_icl_gpt_params(m), &opt, step + 1, meta);
       free(meta);
       if (st) goto out;
