@@ -24,6 +24,11 @@ typedef double gemm_vd __attribute__((vector_size(64), aligned(8), __may_alias__
 #define FMA_D(a, b, c) ((gemm_vd)_mm512_fmadd_pd((__m512d)(a), (__m512d)(b), (__m512d)(c)))
 #define SPLAT_F(x) ((gemm_vf)_mm512_set1_ps(x))
 #define SPLAT_D(x) ((gemm_vd)_mm512_set1_pd(x))
+/* the first w lanes of a row (0 < w <= lanes) */
+#define MASK_LOAD_F(p, w) ((gemm_vf)_mm512_maskz_loadu_ps((__mmask16)((1u << (w)) - 1), p))
+#define MASK_STORE_F(p, w, v) _mm512_mask_storeu_ps(p, (__mmask16)((1u << (w)) - 1), (__m512)(v))
+#define MASK_LOAD_D(p, w) ((gemm_vd)_mm512_maskz_loadu_pd((__mmask8)((1u << (w)) - 1), p))
+#define MASK_STORE_D(p, w, v) _mm512_mask_storeu_pd(p, (__mmask8)((1u << (w)) - 1), (__m512d)(v))
 #else
 typedef float gemm_vf __attribute__((vector_size(32), aligned(4), __may_alias__));
 typedef double gemm_vd __attribute__((vector_size(32), aligned(8), __may_alias__));
@@ -55,6 +60,10 @@ static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
 #define GL LANES_F
 #define GFMA FMA_F
 #define GSPLAT SPLAT_F
+#if NNT_ISA_LEVEL == 2
+#define GMASK_LOAD MASK_LOAD_F
+#define GMASK_STORE MASK_STORE_F
+#endif
 #define GEMM_PACK nnt_sgemm_pack
 #define GEMM_PACK_SIZE nnt_sgemm_pack_size
 #define GEMM_PACKED nnt_sgemm_packed
@@ -63,6 +72,8 @@ static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
 #undef GL
 #undef GFMA
 #undef GSPLAT
+#undef GMASK_LOAD
+#undef GMASK_STORE
 #undef NNT_REAL_BITS
 #undef GEMM_PACK
 #undef GEMM_PACK_SIZE
@@ -73,6 +84,10 @@ static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
 #define GL LANES_D
 #define GFMA FMA_D
 #define GSPLAT SPLAT_D
+#if NNT_ISA_LEVEL == 2
+#define GMASK_LOAD MASK_LOAD_D
+#define GMASK_STORE MASK_STORE_D
+#endif
 #define GEMM_PACK nnt_dgemm_pack
 #define GEMM_PACK_SIZE nnt_dgemm_pack_size
 #define GEMM_PACKED nnt_dgemm_packed
