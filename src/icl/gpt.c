@@ -1,6 +1,7 @@
 /* gpt.c — the GPT-2 in-context learner: registry, initialisation, both precisions' instances of
  * gpt_model.inc, prediction and loading (nnt_icl_gpt.h). */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
