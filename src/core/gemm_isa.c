@@ -60,7 +60,17 @@ static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
 #define GL LANES_F
 #define GFMA FMA_F
 #define GSPLAT SPLAT_F
+#if NNT_ISA_LEVEL == 1
+#define GN __m256
+#define GN_LOAD _mm256_loadu_ps
+#define GN_FMA _mm256_fmadd_ps
+#define GN_SPLAT _mm256_set1_ps
+#endif
 #if NNT_ISA_LEVEL == 2
+#define GN __m512
+#define GN_LOAD _mm512_loadu_ps
+#define GN_FMA _mm512_fmadd_ps
+#define GN_SPLAT _mm512_set1_ps
 #define GMASK_LOAD MASK_LOAD_F
 #define GMASK_STORE MASK_STORE_F
 #endif
@@ -84,7 +94,17 @@ static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
 #define GL LANES_D
 #define GFMA FMA_D
 #define GSPLAT SPLAT_D
+#if NNT_ISA_LEVEL == 1
+#define GN __m256d
+#define GN_LOAD _mm256_loadu_pd
+#define GN_FMA _mm256_fmadd_pd
+#define GN_SPLAT _mm256_set1_pd
+#endif
 #if NNT_ISA_LEVEL == 2
+#define GN __m512d
+#define GN_LOAD _mm512_loadu_pd
+#define GN_FMA _mm512_fmadd_pd
+#define GN_SPLAT _mm512_set1_pd
 #define GMASK_LOAD MASK_LOAD_D
 #define GMASK_STORE MASK_STORE_D
 #endif
