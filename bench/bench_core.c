@@ -134,7 +134,7 @@ static void model_step(model *m) {
     memset(d[0], 0, sizeof(float) * N * 3 * D);
     head_step(m, b[3], d[3], b[4], b[5], b[6], d[4], d[5], d[6]);
     nnt_linear_backward(d[2], grad(m, "proj.weight"), grad(m, "proj.bias"), d[3], b[2], Wp, N, D, D);
-    nnt_attention_backward(d[0], d[2], b[1], b[0], d[1], B, T, D, 1, &cfg);
+    nnt_attention_backward(d[0], d[2], b[1], b[0], B, T, D, 1, &cfg);
     nnt_linear_backward(NULL, grad(m, "qkv.weight"), grad(m, "qkv.bias"), d[0], m->x, Wq, N, D, 3 * D);
   }
   if (m->kind == 2) {

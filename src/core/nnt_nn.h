@@ -54,7 +54,7 @@ typedef struct {
 #define NNT_GRU_CACHE(B, T, H) ((size_t)(B) * (T) * 6 * (H)) /* nnt_gru_forward's cache */
 #define NNT_GRU_WS(B, H) ((size_t)(B) * 8 * (H))             /* GRU backward workspace */
 #define NNT_RNN_WS(B, H) ((size_t)(B) * 3 * (H))             /* RNN backward workspace */
-#define NNT_ATTN_WS(B, H, T) ((size_t)(B) * (H) * (T) * (T))   /* attention backward */
+#define NNT_ATTN_WS(B, H, T) ((size_t)(B) * (H) * (T) * (T))   /* attention weights att */
 /* Query rows per product in the attention: causal attention multiplies only the key blocks a query
  * block sees (about half of T x T). Each entry stays one sequential fused sum over the same nonzero
  * terms (the skipped ones are masked zeros), so the blocking changes no result. */

@@ -43,8 +43,8 @@ void nnt_icl_gpt_profile(double seconds[NNT_ICL_PROF_N], int reset) {
   if (seconds) memcpy(seconds, prof, sizeof prof);
   if (reset) memset(prof, 0, sizeof prof);
 }
-const char *const nnt_icl_prof_names[] = {"linear (forward, input gradient)", "linear (weight gradient)", "attention",
-                                          "layer norm", "GELU", NULL};
+const char *const nnt_icl_prof_names[] = {"linear (forward, input gradient; the MLP's GELU)", "linear (weight gradient)",
+                                          "attention", "layer norm", NULL};
 
 #define NNT_REAL_BITS 32
 #include "nnt_real.h"

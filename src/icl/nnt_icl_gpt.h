@@ -63,7 +63,7 @@ int nnt_icl_gpt_predict(nnt_icl_gpt *m, const float *xs, const float *ys, int B,
 
 /* Wall time of the calling thread's model calls by phase, since the last reset (nnt bench icl
  * --profile); the rest of a step (prompt layout, residual adds, Adam) is the difference. */
-typedef enum { NNT_ICL_PROF_LINEAR, NNT_ICL_PROF_LINEAR_DW, NNT_ICL_PROF_ATTN, NNT_ICL_PROF_LAYERNORM, NNT_ICL_PROF_GELU,
+typedef enum { NNT_ICL_PROF_LINEAR, NNT_ICL_PROF_LINEAR_DW, NNT_ICL_PROF_ATTN, NNT_ICL_PROF_LAYERNORM,
                NNT_ICL_PROF_N } nnt_icl_prof;
 extern const char *const nnt_icl_prof_names[]; /* NULL-terminated */
 void nnt_icl_gpt_profile(double seconds[NNT_ICL_PROF_N], int reset);

@@ -318,21 +318,21 @@ static void test_f32_vs_f64(void) {
     double *dln = calloc(N * HG, sizeof(double)), *dhs = calloc(N * HG, sizeof(double)), *da3 = calloc(N * C, sizeof(double));
     double *da2 = calloc(N * I, sizeof(double)), *da1 = calloc(N * I, sizeof(double)), *dx = calloc(N * C, sizeof(double));
     double *dW = calloc(I * C, sizeof(double)), *dWih = calloc(3 * HG * C, sizeof(double)), *dWhh = calloc(3 * HG * HG, sizeof(double));
-    double *ws = malloc(sizeof(double) * NNT_GRU_WS(B, HG)), *wsa = malloc(sizeof(double) * NNT_ATTN_WS(B, Hh, T));
+    double *ws = malloc(sizeof(double) * NNT_GRU_WS(B, HG));
     float *dlnf = calloc(N * HG, sizeof(float)), *dhsf = calloc(N * HG, sizeof(float)), *da3f = calloc(N * C, sizeof(float));
     float *da2f = calloc(N * I, sizeof(float)), *da1f = calloc(N * I, sizeof(float)), *dxf = calloc(N * C, sizeof(float));
     float *dWf = calloc(I * C, sizeof(float)), *dWihf = calloc(3 * HG * C, sizeof(float)), *dWhhf = calloc(3 * HG * HG, sizeof(float));
-    float *wsf = malloc(sizeof(float) * NNT_GRU_WS(B, HG)), *wsaf = malloc(sizeof(float) * NNT_ATTN_WS(B, Hh, T));
+    float *wsf = malloc(sizeof(float) * NNT_GRU_WS(B, HG));
     nnt_mse_backward_f64(dln, ln, tg, N * HG, 1);
     nnt_layernorm_backward_f64(dhs, NULL, NULL, dln, hs, NULL, mean, rstd, N, HG);
     nnt_gru_backward_f64(da3, NULL, dWih, dWhh, NULL, NULL, dhs, hs, cache, a3, NULL, Wih, Whh, ws, B, T, C, HG, 1);
-    nnt_attention_backward_f64(da2, da3, att, a2, wsa, B, T, C, Hh, &cfgs[ci]);
+    nnt_attention_backward_f64(da2, da3, att, a2, B, T, C, Hh, &cfgs[ci]);
     nnt_gelu_backward_f64(da1, da2, a1, N * I, NNT_GELU_TANH);
     nnt_linear_backward_f64(dx, dW, NULL, da1, x, W, N, C, I);
     nnt_mse_backward(dlnf, lnf, tgf, N * HG, 1);
     nnt_layernorm_backward(dhsf, NULL, NULL, dlnf, hsf, NULL, meanf, rstdf, N, HG);
     nnt_gru_backward(da3f, NULL, dWihf, dWhhf, NULL, NULL, dhsf, hsf, cachef, a3f, NULL, Wihf, Whhf, wsf, B, T, C, HG, 1);
-    nnt_attention_backward(da2f, da3f, attf, a2f, wsaf, B, T, C, Hh, &cfgs[ci]);
+    nnt_attention_backward(da2f, da3f, attf, a2f, B, T, C, Hh, &cfgs[ci]);
     nnt_gelu_backward(da1f, da2f, a1f, N * I, NNT_GELU_TANH);
     nnt_linear_backward(dxf, dWf, NULL, da1f, xf, Wf, N, C, I);
     double ex = relerr32(dxf, dx, N * C), ew = relerr32(dWf, dW, I * C), eh = relerr32(dWhhf, dWhh, 3 * HG * HG);
@@ -341,8 +341,8 @@ static void test_f32_vs_f64(void) {
     free(x), free(W), free(b), free(Wih), free(Whh), free(bih), free(bhh), free(tg), free(a1), free(a2), free(att), free(a3);
     free(hs), free(cache), free(ln), free(xf), free(Wf), free(bf), free(Wihf), free(Whhf), free(bihf), free(bhhf), free(tgf);
     free(a1f), free(a2f), free(attf), free(a3f), free(hsf), free(cachef), free(lnf), free(dln), free(dhs), free(da3), free(da2);
-    free(da1), free(dx), free(dW), free(dWih), free(dWhh), free(ws), free(wsa), free(dlnf), free(dhsf), free(da3f), free(da2f);
-    free(da1f), free(dxf), free(dWf), free(dWihf), free(dWhhf), free(wsf), free(wsaf);
+    free(da1), free(dx), free(dW), free(dWih), free(dWhh), free(ws), free(dlnf), free(dhsf), free(da3f), free(da2f);
+    free(da1f), free(dxf), free(dWf), free(dWihf), free(dWhhf), free(wsf);
   }
   /* convolution + cross-entropy over channels at each cell */
   int Bc = 2, Cc = 3, OC = 5, H = 6, Wd = 7, HW = H * Wd;
@@ -465,17 +465,17 @@ static void test_threads(void) {
   int B = 32, T = 40, C = 64, H = 4; /* B*H*T*T*hs = 3.3M: above the parallel threshold */
   double *qkv = randn(B * T * 3 * C, 1);
   float *qf = to_f32(qkv, B * T * 3 * C), *o[2], *att = malloc(sizeof(float) * NNT_ATTN_WS(B, H, T));
-  float *ws = malloc(sizeof(float) * NNT_ATTN_WS(B, H, T)), *dq[2];
+  float *dq[2];
   for (int k = 0; k < 2; k++) {
     nnt_threads_set(k + 1);
     o[k] = malloc(sizeof(float) * B * T * C), dq[k] = calloc(B * T * 3 * C, sizeof(float));
     nnt_attn_cfg cfg = {.score = NNT_ATTN_SOFTMAX, .causal = 1};
     nnt_attention_forward(o[k], att, qf, B, T, C, H, &cfg);
-    nnt_attention_backward(dq[k], o[k], att, qf, ws, B, T, C, H, &cfg);
+    nnt_attention_backward(dq[k], o[k], att, qf, B, T, C, H, &cfg);
   }
   CHECK(memcmp(o[0], o[1], sizeof(float) * B * T * C) == 0);
   CHECK(memcmp(dq[0], dq[1], sizeof(float) * B * T * 3 * C) == 0);
-  free(qkv), free(qf), free(att), free(ws);
+  free(qkv), free(qf), free(att);
   for (int k = 0; k < 2; k++) free(o[k]), free(dq[k]);
 }
 

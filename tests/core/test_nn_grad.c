@@ -117,7 +117,7 @@ static void grad(void *vc) {
     break;
   case L_EMBED: nnt_embedding_backward_f64(dslot(c, 0), dy, c->idx, N, c->C); break;
   case L_ATTN:
-    nnt_attention_backward_f64(dslot(c, 0), dy, c->buf[0], slot(c, 0), c->buf[1], c->B, c->T, c->C, c->H, &c->cfg);
+    nnt_attention_backward_f64(dslot(c, 0), dy, c->buf[0], slot(c, 0), c->B, c->T, c->C, c->H, &c->cfg);
     break;
   case L_GRU_CELL:
     nnt_gru_cell_backward_f64(dslot(c, 0), dslot(c, 1), dslot(c, 2), dslot(c, 3), dslot(c, 4), dslot(c, 5), dy,
@@ -254,7 +254,7 @@ int main(void) {
       c.cfg.relu_norm = variant >= 4 ? NNT_RELU_NORM_VISIBLE : NNT_RELU_NORM_T;
       c.cfg.scale = variant == 3 ? 0.7 : 0;
       add(&c, 0, "qkv", (size_t)B * T * 3 * AC, 1, 1);
-      c.buf[0] = calloc(NNT_ATTN_WS(B, H, T), sizeof(double)), c.buf[1] = calloc(NNT_ATTN_WS(B, H, T), sizeof(double));
+      c.buf[0] = calloc(NNT_ATTN_WS(B, H, T), sizeof(double));
       snprintf(label, sizeof label, "attention %s causal=%d norm=%d B=%d T=%d C=%d H=%d",
                c.cfg.score ? "relu" : "softmax", c.cfg.causal, c.cfg.relu_norm, B, T, AC, H);
       run(&c, label, (size_t)B * T * AC);
@@ -265,7 +265,7 @@ int main(void) {
       c.cfg = (nnt_attn_cfg){.score = variant ? NNT_ATTN_RELU : NNT_ATTN_SOFTMAX, .causal = 1,
                              .relu_norm = NNT_RELU_NORM_VISIBLE};
       add(&c, 0, "qkv", (size_t)LT * 3 * 2, 1, 1);
-      c.buf[0] = calloc(NNT_ATTN_WS(1, 1, LT), sizeof(double)), c.buf[1] = calloc(NNT_ATTN_WS(1, 1, LT), sizeof(double));
+      c.buf[0] = calloc(NNT_ATTN_WS(1, 1, LT), sizeof(double));
       snprintf(label, sizeof label, "attention %s causal=1 B=1 T=%d C=2 H=1", variant ? "relu" : "softmax", LT);
       run(&c, label, (size_t)LT * 2);
     }
