@@ -505,6 +505,13 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
   for (int l = 1; l <= L; l++) wmax = mo->width[l] > wmax ? mo->width[l] : wmax;
   float *Xx = nnt_xmalloc(sizeof(float) * FFN_CHUNK * Nd), *A = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
   float *Bf = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
+  float *Wp[NNT_QSTR_MAXL]; /* every layer's W^T packed once for all the chunks (was once per chunk) */
+  Wp[0] = nnt_xmalloc(sizeof(float) * nnt_sgemm_pack_size(h1, Nd));
+  nnt_sgemm_pack(1, h1, Nd, W1x, Nd, Wp[0]);
+  for (int l = 1; l < L; l++) {
+    Wp[l] = nnt_xmalloc(sizeof(float) * nnt_sgemm_pack_size(mo->width[l + 1], mo->width[l]));
+    nnt_sgemm_pack(1, mo->width[l + 1], mo->width[l], p + mo->fw[l], mo->width[l], Wp[l]);
+  }
   double sse = 0;
   *complete = 1;
   for (int b0 = 0; b0 < n; b0 += FFN_CHUNK) {
@@ -515,8 +522,7 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
     int B = n - b0 < FFN_CHUNK ? n - b0 : FFN_CHUNK;
     for (int b = 0; b < B; b++)
       for (int i = 0; i < N; i++) memcpy(Xx + (size_t)b * Nd + i * d, X + (((size_t)b0 + b) * N + i) * D, sizeof(float) * d);
-    nnt_sgemm_loops(0, 1, B, h1, Nd, 1, Xx, Nd, W1x, Nd, 0, A, h1);
-    double macs = (double)B * Nd * h1;
+    nnt_sgemm_packed(0, B, h1, Nd, 1, Xx, Nd, Wp[0], Nd, 0, 0, A, h1);
     for (int b = 0; b < B; b++) {
       float *a = A + (size_t)b * h1;
       const int *ti = idx + ((size_t)b0 + b) * N * q;
@@ -532,8 +538,7 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
     for (int l = 1; l < L; l++) {
       int in = mo->width[l], out = mo->width[l + 1], last = l == L - 1;
       const float *bl = p + mo->fb[l];
-      nnt_sgemm_loops(0, 1, B, out, in, 1, cur, in, p + mo->fw[l], in, 0, nxt, out);
-      macs += (double)B * in * out;
+      nnt_sgemm_packed(0, B, out, in, 1, cur, in, Wp[l], in, 0, 0, nxt, out);
       for (int b = 0; b < B; b++)
         for (int c = 0; c < out; c++) {
           float v = nxt[(size_t)b * out + c] + bl[c];
@@ -542,10 +547,10 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
       float *sw = cur;
       cur = nxt, nxt = sw;
     }
-    nnt_gemm_macs_add(macs);
     const float *yb = y + (size_t)b0 * N;
     for (int k = 0; k < B * N; k++) sse += (double)(cur[k] - yb[k]) * (cur[k] - yb[k]);
   }
+  for (int l = 0; l < L; l++) free(Wp[l]);
   free(W1x), free(c0), free(T), free(Xx), free(A), free(Bf);
   return sse;
 }
