@@ -105,9 +105,36 @@ static inline float init1(const xinit *in, int r, const float *o, int c) {
   return v + in->it[r][c];
 }
 
+#if NNT_ISA_LEVEL >= 2
+static inline __m512 init16(const xinit *in, int r, const float *o, int c) {
+  if (!in) return _mm512_loadu_ps(o + c);
+  __m512 v = _mm512_loadu_ps(in->ib[r] + c);
+  if (in->kb) v = _mm512_add_ps(v, _mm512_loadu_ps(in->kb + c));
+  return _mm512_add_ps(v, _mm512_loadu_ps(in->it[r] + c));
+}
+#endif
+
 static void xmap4(const float *x0, const float *x1, const float *x2, const float *x3, int d, const float *WT, int n,
                   float *o0, float *o1, float *o2, float *o3, const xinit *in) {
   int c = 0;
+#if NNT_ISA_LEVEL >= 2 /* 32 columns in two 512-bit vectors: the same FMA sequence per element */
+  for (; c + 32 <= n; c += 32) {
+    __m512 a0 = init16(in, 0, o0, c), a1 = init16(in, 0, o0, c + 16), b0 = init16(in, 1, o1, c),
+           b1 = init16(in, 1, o1, c + 16), c0 = init16(in, 2, o2, c), c1 = init16(in, 2, o2, c + 16),
+           d0 = init16(in, 3, o3, c), d1 = init16(in, 3, o3, c + 16);
+    for (int a = 0; a < d; a++) {
+      __m512 w0 = _mm512_loadu_ps(WT + (size_t)a * n + c), w1 = _mm512_loadu_ps(WT + (size_t)a * n + c + 16);
+      __m512 xa = _mm512_set1_ps(x0[a]), xb = _mm512_set1_ps(x1[a]), xc = _mm512_set1_ps(x2[a]), xd = _mm512_set1_ps(x3[a]);
+      a0 = _mm512_fmadd_ps(xa, w0, a0), a1 = _mm512_fmadd_ps(xa, w1, a1);
+      b0 = _mm512_fmadd_ps(xb, w0, b0), b1 = _mm512_fmadd_ps(xb, w1, b1);
+      c0 = _mm512_fmadd_ps(xc, w0, c0), c1 = _mm512_fmadd_ps(xc, w1, c1);
+      d0 = _mm512_fmadd_ps(xd, w0, d0), d1 = _mm512_fmadd_ps(xd, w1, d1);
+    }
+    _mm512_storeu_ps(o0 + c, a0), _mm512_storeu_ps(o0 + c + 16, a1), _mm512_storeu_ps(o1 + c, b0);
+    _mm512_storeu_ps(o1 + c + 16, b1), _mm512_storeu_ps(o2 + c, c0), _mm512_storeu_ps(o2 + c + 16, c1);
+    _mm512_storeu_ps(o3 + c, d0), _mm512_storeu_ps(o3 + c + 16, d1);
+  }
+#endif
   for (; c + 16 <= n; c += 16) {
     __m256 a0 = init8(in, 0, o0, c), a1 = init8(in, 0, o0, c + 8), b0 = init8(in, 1, o1, c), b1 = init8(in, 1, o1, c + 8),
            c0 = init8(in, 2, o2, c), c1 = init8(in, 2, o2, c + 8), d0 = init8(in, 3, o3, c), d1 = init8(in, 3, o3, c + 8);
@@ -195,6 +222,29 @@ static void readout2(const float *a, const float *b, int N, const float *U, int 
   int c = 0;
   __m256 pa = _mm256_setzero_ps(), pb = _mm256_setzero_ps();
   const __m256 zero = _mm256_setzero_ps();
+#if NNT_ISA_LEVEL >= 2 /* the 32-column blocks in 512-bit vectors; each half then goes into the 8-lane
+                        * partial sums in the order of the loop below (the same bits) */
+  for (; c + 32 <= m; c += 32) {
+    __m512 h0 = _mm512_loadu_ps(bc + c), h1 = _mm512_loadu_ps(bc + c + 16), k0 = h0, k1 = h1;
+    for (int j = 0; j < N; j++) {
+      const float *u = U + (size_t)j * m + c;
+      __m512 u0 = _mm512_loadu_ps(u), u1 = _mm512_loadu_ps(u + 16);
+      __m512 aj = _mm512_set1_ps(a[j]), bj = _mm512_set1_ps(b[j]);
+      h0 = _mm512_fmadd_ps(aj, u0, h0), h1 = _mm512_fmadd_ps(aj, u1, h1);
+      k0 = _mm512_fmadd_ps(bj, u0, k0), k1 = _mm512_fmadd_ps(bj, u1, k1);
+    }
+    const __m512 z = _mm512_setzero_ps();
+    h0 = _mm512_max_ps(h0, z), h1 = _mm512_max_ps(h1, z), k0 = _mm512_max_ps(k0, z), k1 = _mm512_max_ps(k1, z);
+    pa = _mm256_fmadd_ps(_mm512_castps512_ps256(h0), _mm256_loadu_ps(w2 + c), pa);
+    pa = _mm256_fmadd_ps(_mm512_extractf32x8_ps(h0, 1), _mm256_loadu_ps(w2 + c + 8), pa);
+    pa = _mm256_fmadd_ps(_mm512_castps512_ps256(h1), _mm256_loadu_ps(w2 + c + 16), pa);
+    pa = _mm256_fmadd_ps(_mm512_extractf32x8_ps(h1, 1), _mm256_loadu_ps(w2 + c + 24), pa);
+    pb = _mm256_fmadd_ps(_mm512_castps512_ps256(k0), _mm256_loadu_ps(w2 + c), pb);
+    pb = _mm256_fmadd_ps(_mm512_extractf32x8_ps(k0, 1), _mm256_loadu_ps(w2 + c + 8), pb);
+    pb = _mm256_fmadd_ps(_mm512_castps512_ps256(k1), _mm256_loadu_ps(w2 + c + 16), pb);
+    pb = _mm256_fmadd_ps(_mm512_extractf32x8_ps(k1, 1), _mm256_loadu_ps(w2 + c + 24), pb);
+  }
+#endif
   for (; c + 32 <= m; c += 32) {
     __m256 h0 = _mm256_loadu_ps(bc + c), h1 = _mm256_loadu_ps(bc + c + 8), h2 = _mm256_loadu_ps(bc + c + 16),
            h3 = _mm256_loadu_ps(bc + c + 24);

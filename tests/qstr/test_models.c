@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nnt_cpu.h"
 #include "nnt_qstr.h"
 #include "nnt_test.h"
 
@@ -125,8 +126,15 @@ static void registry(void) {
   nnt_params_free(&P);
 }
 
-/* the structure-aware evaluation equals the generic forward pass (float rounding aside) */
-static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple) {
+#if NNT_ISA_LEVELS >= 2
+NNT_ISA_DECLARE(double, nnt_qstr_fast_sse, (const nnt_qstr_model *, const nnt_qstr_task *, const float *, const float *,
+                                            const int *, const float *, int, double, int *));
+#endif
+
+/* the structure-aware evaluation equals the generic forward pass (float rounding aside), and every
+ * level this CPU runs gives the generic level's bits; m = 100 (the paper's MLP width) runs the
+ * 512-bit blocks of 32 columns at the AVX-512 level, m = 20 only the 256-bit ones */
+static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m) {
   nnt_qstr_task_cfg tc;
   nnt_qstr_task_cfg_default(&tc, 7);
   tc.enc = enc, tc.q = q;
@@ -135,7 +143,7 @@ static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple) {
   nnt_qstr_model mo;
   int hid[2] = {9, 13};
   if (arch == NNT_QSTR_FFN) nnt_qstr_model_setup(&mo, arch, 7, t.D, 0, 0, 2, hid);
-  else nnt_qstr_model_setup(&mo, arch, 7, t.D, 20, 1, 0, NULL);
+  else nnt_qstr_model_setup(&mo, arch, 7, t.D, m, 1, 0, NULL);
   CHECK(nnt_qstr_fast_eval_ok(&mo, &t));
   nnt_rng r;
   nnt_rng_init(&r, 9, arch * 100 + enc * 10 + q);
@@ -152,6 +160,20 @@ static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple) {
   double fast = nnt_qstr_fast_sse(&mo, &t, p, X, idx, y, n, INFINITY, &complete);
   CHECK_MSG(fabs(fast - ref) < 1e-5 * ref && complete, "%s enc %d q %d: fast %.8g vs generic %.8g",
             nnt_qstr_arch_names[arch], enc, q, fast, ref);
+#if NNT_ISA_LEVELS >= 2
+  double lv = nnt_qstr_fast_sse_generic(&mo, &t, p, X, idx, y, n, INFINITY, &complete);
+  CHECK_MSG(lv == fast, "%s m %d: generic level %a, dispatched %a", nnt_qstr_arch_names[arch], m, lv, fast);
+  if (nnt_cpu_isa() >= NNT_ISA_AVX2) {
+    lv = nnt_qstr_fast_sse_avx2(&mo, &t, p, X, idx, y, n, INFINITY, &complete);
+    CHECK_MSG(lv == fast, "%s m %d: avx2 level %a, dispatched %a", nnt_qstr_arch_names[arch], m, lv, fast);
+  }
+#if NNT_ISA_LEVELS >= 3
+  if (nnt_cpu_isa() >= NNT_ISA_AVX512) {
+    lv = nnt_qstr_fast_sse_avx512(&mo, &t, p, X, idx, y, n, INFINITY, &complete);
+    CHECK_MSG(lv == fast, "%s m %d: avx512 level %a, dispatched %a", nnt_qstr_arch_names[arch], m, lv, fast);
+  }
+#endif
+#endif
   fast = nnt_qstr_fast_sse(&mo, &t, p, X, idx, y, n, 0.1 * ref, &complete);
   CHECK(!complete && fast > 0.1 * ref && fast < ref);
   nnt_qstr_ws_free_f32(ws);
@@ -162,9 +184,10 @@ static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple) {
 int main(void) {
   for (int a = 0; a < 2; a++) {
     nnt_qstr_arch arch = a ? NNT_QSTR_FFN : NNT_QSTR_TR;
-    fast_eval(arch, 0, 1, 0);
-    fast_eval(arch, 0, 1, 1);
-    fast_eval(arch, 1, 2, 0);
+    fast_eval(arch, 0, 1, 0, 20);
+    fast_eval(arch, 0, 1, 1, 20);
+    fast_eval(arch, 1, 2, 0, 20);
+    fast_eval(arch, 0, 1, 1, 100);
   }
   int hid[2] = {7, 5};
   gradcheck("tr (torch MHA + MLP)", NNT_QSTR_TR, 5, 6, 1, 0, NULL, 0);
