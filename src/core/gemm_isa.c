@@ -8,9 +8,7 @@
 
 #include "nnt_blas.h"
 #include "nnt_cpu.h"
-#if NNT_ISA_LEVEL >= 1
-#include <immintrin.h>
-#endif
+#include "nnt_simd.h"
 
 #define GLUE_(a, b) a##b
 #define GLUE(a, b) GLUE_(a, b)
@@ -54,29 +52,9 @@ static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
 #endif
 #endif
 
-#if NNT_ISA_LEVEL >= 1
-/* dst[c][k] = src[k][c] for an 8 x 8 block of floats (rows lds / ldd apart): the transposing pack's
- * inner block, a pure data move (the scalar loop was a fifth of the FFN's training step) */
-static inline void gpack_t8(const float *src, int lds, float *dst, int ldd) {
-  __m256 r0 = _mm256_loadu_ps(src), r1 = _mm256_loadu_ps(src + lds), r2 = _mm256_loadu_ps(src + 2 * lds),
-         r3 = _mm256_loadu_ps(src + 3 * lds), r4 = _mm256_loadu_ps(src + 4 * lds), r5 = _mm256_loadu_ps(src + 5 * lds),
-         r6 = _mm256_loadu_ps(src + 6 * lds), r7 = _mm256_loadu_ps(src + 7 * lds);
-  __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1), t2 = _mm256_unpacklo_ps(r2, r3),
-         t3 = _mm256_unpackhi_ps(r2, r3), t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
-         t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
-  __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE), u2 = _mm256_shuffle_ps(t1, t3, 0x44),
-         u3 = _mm256_shuffle_ps(t1, t3, 0xEE), u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE),
-         u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-  _mm256_storeu_ps(dst, _mm256_permute2f128_ps(u0, u4, 0x20));
-  _mm256_storeu_ps(dst + ldd, _mm256_permute2f128_ps(u1, u5, 0x20));
-  _mm256_storeu_ps(dst + 2 * ldd, _mm256_permute2f128_ps(u2, u6, 0x20));
-  _mm256_storeu_ps(dst + 3 * ldd, _mm256_permute2f128_ps(u3, u7, 0x20));
-  _mm256_storeu_ps(dst + 4 * ldd, _mm256_permute2f128_ps(u0, u4, 0x31));
-  _mm256_storeu_ps(dst + 5 * ldd, _mm256_permute2f128_ps(u1, u5, 0x31));
-  _mm256_storeu_ps(dst + 6 * ldd, _mm256_permute2f128_ps(u2, u6, 0x31));
-  _mm256_storeu_ps(dst + 7 * ldd, _mm256_permute2f128_ps(u3, u7, 0x31));
-}
-#define GPACK_T8 gpack_t8
+#if NNT_ISA_LEVEL >= 1 /* the transposing pack's 8 x 8 blocks through vector registers (the scalar loop
+                        * was a fifth of the FFN's training step) */
+#define GPACK_T8 nnt_simd_transpose8
 #endif
 
 #define NNT_REAL_BITS 32

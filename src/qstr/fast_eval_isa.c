@@ -301,27 +301,6 @@ static void readout2(const float *a, const float *b, int N, const float *U, int 
   *oa = o, *ob = p;
 }
 
-/* dst[c][j] = src[j][c] for an 8 x 8 block (rows lds / ldd apart): a pure data move */
-static inline void transpose8(const float *src, int lds, float *dst, int ldd) {
-  __m256 r0 = _mm256_loadu_ps(src), r1 = _mm256_loadu_ps(src + lds), r2 = _mm256_loadu_ps(src + 2 * lds),
-         r3 = _mm256_loadu_ps(src + 3 * lds), r4 = _mm256_loadu_ps(src + 4 * lds), r5 = _mm256_loadu_ps(src + 5 * lds),
-         r6 = _mm256_loadu_ps(src + 6 * lds), r7 = _mm256_loadu_ps(src + 7 * lds);
-  __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1), t2 = _mm256_unpacklo_ps(r2, r3),
-         t3 = _mm256_unpackhi_ps(r2, r3), t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
-         t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
-  __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE), u2 = _mm256_shuffle_ps(t1, t3, 0x44),
-         u3 = _mm256_shuffle_ps(t1, t3, 0xEE), u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE),
-         u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-  _mm256_storeu_ps(dst, _mm256_permute2f128_ps(u0, u4, 0x20));
-  _mm256_storeu_ps(dst + ldd, _mm256_permute2f128_ps(u1, u5, 0x20));
-  _mm256_storeu_ps(dst + 2 * ldd, _mm256_permute2f128_ps(u2, u6, 0x20));
-  _mm256_storeu_ps(dst + 3 * ldd, _mm256_permute2f128_ps(u3, u7, 0x20));
-  _mm256_storeu_ps(dst + 4 * ldd, _mm256_permute2f128_ps(u0, u4, 0x31));
-  _mm256_storeu_ps(dst + 5 * ldd, _mm256_permute2f128_ps(u1, u5, 0x31));
-  _mm256_storeu_ps(dst + 6 * ldd, _mm256_permute2f128_ps(u2, u6, 0x31));
-  _mm256_storeu_ps(dst + 7 * ldd, _mm256_permute2f128_ps(u3, u7, 0x31));
-}
-
 /* w2 . relu(sum_j a_j U_j + bc) for one query row: the m-vector stays in registers while the
  * N value rows stream through (FMA vectors) */
 static float readout_row(const float *a, int N, const float *U, int m, const float *bc, const float *w2) {
@@ -483,7 +462,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
        * reassociating a reduction): S = G Z^T through Z^T, H = A U */
       int j8 = N / 8 * 8, c8 = D / 8 * 8;
       for (int j = 0; j < j8; j += 8)
-        for (int c = 0; c < c8; c += 8) transpose8(Z + (size_t)j * D + c, D, ZT + (size_t)c * Np + j, Np);
+        for (int c = 0; c < c8; c += 8) nnt_simd_transpose8(Z + (size_t)j * D + c, D, ZT + (size_t)c * Np + j, Np);
       for (int c = 0; c < D; c++)
         for (int j = c < c8 ? j8 : 0; j < N; j++) ZT[c * Np + j] = Z[j * D + c];
       int i = 0;
