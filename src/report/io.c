@@ -7,6 +7,7 @@
 
 #include "nnt_cpu.h"
 #include "nnt_error.h"
+#include "nnt_git_commit.h" /* generated at build time: NNT_GIT_COMMIT */
 #include "nnt_mpi.h"
 
 const char *nnt_version(void) { return NNT_VERSION; }
