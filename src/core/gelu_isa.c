@@ -60,14 +60,47 @@ void NNT_ISA_FN(nnt_gelu_tanh_fast_backward)(float *dinp, const float *dout, con
   }
 }
 
+void NNT_ISA_FN(nnt_gelu_tanh_fast_forward_grad)(float *out, float *grad, const float *inp, size_t n) {
+  const __m256 k0 = _mm256_set1_ps(K0), k1 = _mm256_set1_ps(K1), k3 = _mm256_set1_ps(3 * K1);
+  const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1);
+  size_t i = 0;
+#if NNT_ISA_LEVEL >= 2 /* the loop below in sixteen lanes */
+  for (const __m512 z0 = _mm512_set1_ps(K0), z1 = _mm512_set1_ps(K1), z3 = _mm512_set1_ps(3 * K1),
+                    zh = _mm512_set1_ps(0.5f), zo = _mm512_set1_ps(1);
+       i + 16 <= n; i += 16) {
+    __m512 x = _mm512_loadu_ps(inp + i), x2 = _mm512_mul_ps(x, x), hx = _mm512_mul_ps(zh, x);
+    __m512 t = nnt_vmath_tanhf16(_mm512_mul_ps(x, _mm512_fmadd_ps(z1, x2, z0)));
+    __m512 du = _mm512_fmadd_ps(z3, x2, z0), sech2 = _mm512_fnmadd_ps(t, t, zo);
+    _mm512_storeu_ps(out + i, _mm512_fmadd_ps(hx, t, hx));
+    _mm512_storeu_ps(grad + i, _mm512_fmadd_ps(_mm512_mul_ps(hx, sech2), du, _mm512_fmadd_ps(zh, t, zh)));
+  }
+#endif
+  for (; i + 8 <= n; i += 8) { /* the forward's and the backward's operations, tanh shared */
+    __m256 x = _mm256_loadu_ps(inp + i), x2 = _mm256_mul_ps(x, x), hx = _mm256_mul_ps(half, x);
+    __m256 t = nnt_vmath_tanhf8(_mm256_mul_ps(x, _mm256_fmadd_ps(k1, x2, k0)));
+    __m256 du = _mm256_fmadd_ps(k3, x2, k0), sech2 = _mm256_fnmadd_ps(t, t, one);
+    _mm256_storeu_ps(out + i, _mm256_fmadd_ps(hx, t, hx));
+    _mm256_storeu_ps(grad + i, _mm256_fmadd_ps(_mm256_mul_ps(hx, sech2), du, _mm256_fmadd_ps(half, t, half)));
+  }
+  for (; i < n; i++) {
+    float x = inp[i], t = nnt_vmath_tanhf(tail_tanh_arg(x));
+    out[i] = 0.5f * x * (1 + t);
+    grad[i] = 0.5f * (1 + t) + 0.5f * x * (1 - t * t) * (K0 + 3 * K1 * x * x);
+  }
+}
+
 #if NNT_ISA_BASE_TU
 NNT_ISA_DECLARE(void, nnt_gelu_tanh_fast_forward, (float *, const float *, size_t));
 NNT_ISA_DECLARE(void, nnt_gelu_tanh_fast_backward, (float *, const float *, const float *, size_t));
+NNT_ISA_DECLARE(void, nnt_gelu_tanh_fast_forward_grad, (float *, float *, const float *, size_t));
 
 void nnt_gelu_tanh_fast_forward(float *out, const float *inp, size_t n) {
   NNT_ISA_PICK(nnt_gelu_tanh_fast_forward)(out, inp, n);
 }
 void nnt_gelu_tanh_fast_backward(float *dinp, const float *dout, const float *inp, size_t n) {
   NNT_ISA_PICK(nnt_gelu_tanh_fast_backward)(dinp, dout, inp, n);
+}
+void nnt_gelu_tanh_fast_forward_grad(float *out, float *grad, const float *inp, size_t n) {
+  NNT_ISA_PICK(nnt_gelu_tanh_fast_forward_grad)(out, grad, inp, n);
 }
 #endif

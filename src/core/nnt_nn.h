@@ -76,6 +76,9 @@ typedef struct {
  * instruction-set level, not the same bits as the layer). The backward accumulates. */
 void nnt_gelu_tanh_fast_forward(float *out, const float *inp, size_t n);
 void nnt_gelu_tanh_fast_backward(float *dinp, const float *dout, const float *inp, size_t n);
+/* out = GELU(inp) and grad = GELU'(inp) in one pass (tanh evaluated once), with exactly the bits of
+ * nnt_gelu_tanh_fast_forward and of the backward's factor (dinp += dout grad); grad may be inp. */
+void nnt_gelu_tanh_fast_forward_grad(float *out, float *grad, const float *inp, size_t n);
 
 /* LayerNorm, float32 only: nnt_layernorm_forward/_backward's results with the row sums in eight
  * lanes (double for the mean and variance, as in the layer), the same bits at every instruction-set

@@ -48,18 +48,26 @@ const char *const nnt_icl_prof_names[] = {"linear (forward, input gradient; the 
 
 #define NNT_REAL_BITS 32
 #include "nnt_real.h"
-#define GELU_FWD(out, inp, n) nnt_gelu_tanh_fast_forward(out, inp, n)
-#define GELU_BWD(dinp, dout, inp, n) nnt_gelu_tanh_fast_backward(dinp, dout, inp, n)
+#define GELU_FWD_GRAD nnt_gelu_tanh_fast_forward_grad
 #include "gpt_model.inc"
 #undef NNT_REAL_BITS
-#undef GELU_FWD
-#undef GELU_BWD
+#undef GELU_FWD_GRAD
+/* The float64 instance (finite-difference checks): GELU and its derivative from the core's layer,
+ * the derivative as the backward with dout = 1; grad may be inp. */
+static void gelu_fwd_grad_f64(double *out, double *grad, const double *inp, size_t n) {
+  nnt_gelu_forward_f64(out, inp, n, NNT_GELU_TANH);
+  for (size_t i = 0; i < n; i++) {
+    double x = inp[i], one = 1, g = 0;
+    nnt_gelu_backward_f64(&g, &one, &x, 1, NNT_GELU_TANH);
+    grad[i] = g;
+  }
+}
 #define NNT_REAL_BITS 64
 #include "nnt_real.h"
-#define GELU_FWD(out, inp, n) nnt_gelu_forward_f64(out, inp, n, NNT_GELU_TANH)
-#define GELU_BWD(dinp, dout, inp, n) nnt_gelu_backward_f64(dinp, dout, inp, n, NNT_GELU_TANH)
+#define GELU_FWD_GRAD gelu_fwd_grad_f64
 #include "gpt_model.inc"
 #undef NNT_REAL_BITS
+#undef GELU_FWD_GRAD
 #include "nnt_real.h"
 
 struct nnt_icl_gpt {

@@ -32,6 +32,7 @@ static double check(const float *x, size_t n) {
 
 NNT_ISA_DECLARE(void, nnt_gelu_tanh_fast_forward, (float *, const float *, size_t));
 NNT_ISA_DECLARE(void, nnt_gelu_tanh_fast_backward, (float *, const float *, const float *, size_t));
+NNT_ISA_DECLARE(void, nnt_gelu_tanh_fast_forward_grad, (float *, float *, const float *, size_t));
 
 /* Every level this CPU runs gives the generic level's bits. */
 static void same_bits(const float *x, size_t n) {
@@ -54,6 +55,31 @@ static void same_bits(const float *x, size_t n) {
   free(a), free(b), free(ga), free(gb);
 }
 
+/* forward_grad: the forward's bits and the backward's factor (dinp += 1 * grad from 0), also in
+ * place over its input, at every level this CPU runs */
+static void forward_grad(const float *x, size_t n) {
+  float *a = malloc(sizeof(float) * n), *g = calloc(n, sizeof(float)), *one = malloc(sizeof(float) * n);
+  float *b = malloc(sizeof(float) * n), *h = malloc(sizeof(float) * n);
+  for (size_t i = 0; i < n; i++) one[i] = 1;
+  nnt_gelu_tanh_fast_forward(a, x, n), nnt_gelu_tanh_fast_backward(g, one, x, n);
+  void (*fns[3])(float *, float *, const float *, size_t) = {nnt_gelu_tanh_fast_forward_grad_generic, NULL, NULL};
+#if NNT_ISA_LEVELS >= 2
+  if (nnt_cpu_isa() >= NNT_ISA_AVX2) fns[1] = nnt_gelu_tanh_fast_forward_grad_avx2;
+#endif
+#if NNT_ISA_LEVELS >= 3
+  if (nnt_cpu_isa() >= NNT_ISA_AVX512) fns[2] = nnt_gelu_tanh_fast_forward_grad_avx512;
+#endif
+  for (int l = 0; l < 3; l++) {
+    if (!fns[l]) continue;
+    fns[l](b, h, x, n);
+    CHECK_MSG(!memcmp(a, b, sizeof(float) * n) && !memcmp(g, h, sizeof(float) * n), "level %d, n = %zu", l, n);
+    memcpy(h, x, sizeof(float) * n); /* in place: grad over the input */
+    fns[l](b, h, h, n);
+    CHECK_MSG(!memcmp(a, b, sizeof(float) * n) && !memcmp(g, h, sizeof(float) * n), "in place, level %d, n = %zu", l, n);
+  }
+  free(a), free(g), free(one), free(b), free(h);
+}
+
 int main(void) {
   enum { N = 200001 };
   float *x = malloc(sizeof(float) * N);
@@ -70,6 +96,8 @@ int main(void) {
     CHECK_MSG(e < 2e-6, "n = %d: error %.3g", n, e);
   }
   same_bits(x, 1003);
+  for (size_t n = 0; n <= 40; n++) forward_grad(x + 5, n);
+  forward_grad(x, 1003);
   /* a wrong constant is caught: GELU of 1 is 0.8411920 */
   float one = 1, y1;
   nnt_gelu_tanh_fast_forward(&y1, &one, 1);
