@@ -39,6 +39,8 @@ cases=(
   "tm_run|tm run examples/tm/bb3.tm --trace --out OUT"
   "tm_compile|tm compile 1RB1LB_1LA1RZ --out OUT"
   "bounds_sm|bounds sm --tm 1RB1LB_1LA1RZ --steps 6 --quick --out OUT"
+  "icl_construct|icl construct --N 3 --K 6 --dx 4 --act sigmoid --M 64 --steps 20 --n 24 --out OUT"
+  "icl_train|icl train --preset micro --attn softmax --target-depth 3 --threads 2 --out OUT"
 )
 
 # (A case marked csv-only keeps only its CSVs: its console table has a timing column.)
