@@ -10,6 +10,7 @@
 
 #include "nnt_error.h"
 #include "nnt_simd.h"
+#include "nnt_dmath.h"
 
 #define NNT_REAL_BITS 32
 #include "nnt_real.h"

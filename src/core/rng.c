@@ -1,6 +1,10 @@
 #include "nnt_rng.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "nnt_cpu.h"
+#include "nnt_dmath.h"
 
 static uint64_t splitmix64(uint64_t *x) {
   uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
@@ -34,18 +38,41 @@ uint64_t nnt_rng_u64(nnt_rng *r) {
 
 double nnt_rng_uniform(nnt_rng *r) { return (double)(nnt_rng_u64(r) >> 11) * 0x1.0p-53; }
 
+/* Box-Muller: sqrt(-2 log u1) (cos, sin)(2 pi u2), through nnt_dmath (the same bits on every CPU) */
 double nnt_rng_normal(nnt_rng *r) {
   if (r->has_spare) {
     r->has_spare = 0;
     return r->spare;
   }
-  double u1, u2;
+  double u1, u2, s, c;
   do u1 = nnt_rng_uniform(r); while (u1 <= 0.0);
   u2 = nnt_rng_uniform(r);
-  double rad = sqrt(-2.0 * log(u1)), th = 2.0 * M_PI * u2;
-  r->spare = rad * sin(th);
+  double rad = sqrt(-2.0 * nnt_dmath_log_normal(u1));
+  nnt_dmath_sincos2pi(u2, &s, &c);
+  r->spare = rad * s;
   r->has_spare = 1;
-  return rad * cos(th);
+  return rad * c;
+}
+
+NNT_ISA_DECLARE(void, nnt_rng_box_muller, (const double *, const double *, size_t, double *));
+
+/* n calls of nnt_rng_normal: the uniforms drawn in the same order, the transform in vectors */
+void nnt_rng_normals(nnt_rng *r, double *x, size_t n) {
+  enum { BLK = 64 };
+  double u1[BLK], u2[BLK], pair[2 * BLK];
+  size_t i = 0;
+  if (n && r->has_spare) x[i++] = r->spare, r->has_spare = 0;
+  while (i < n) {
+    size_t want = (n - i + 1) / 2 < BLK ? (n - i + 1) / 2 : BLK, take = 2 * want < n - i ? 2 * want : n - i;
+    for (size_t k = 0; k < want; k++) {
+      do u1[k] = nnt_rng_uniform(r); while (u1[k] <= 0.0);
+      u2[k] = nnt_rng_uniform(r);
+    }
+    NNT_ISA_PICK(nnt_rng_box_muller)(u1, u2, want, pair);
+    memcpy(x + i, pair, sizeof(double) * take);
+    i += take;
+    if (take < 2 * want) r->spare = pair[2 * want - 1], r->has_spare = 1;
+  }
 }
 
 int nnt_rng_bernoulli(nnt_rng *r, double p) { return nnt_rng_uniform(r) < p; }
@@ -77,7 +104,12 @@ void nnt_rng_permutation(nnt_rng *r, int *perm, int n) {
 }
 
 void nnt_rng_fill_normal_f32(nnt_rng *r, float *x, size_t n, float mean, float std) {
-  for (size_t i = 0; i < n; i++) x[i] = mean + std * (float)nnt_rng_normal(r);
+  double z[256];
+  for (size_t i0 = 0; i0 < n; i0 += 256) {
+    size_t m = n - i0 < 256 ? n - i0 : 256;
+    nnt_rng_normals(r, z, m);
+    for (size_t i = 0; i < m; i++) x[i0 + i] = mean + std * (float)z[i];
+  }
 }
 
 void nnt_rng_fill_uniform_f32(nnt_rng *r, float *x, size_t n, float lo, float hi) {
@@ -85,5 +117,6 @@ void nnt_rng_fill_uniform_f32(nnt_rng *r, float *x, size_t n, float lo, float hi
 }
 
 void nnt_rng_fill_normal_f64(nnt_rng *r, double *x, size_t n, double mean, double std) {
-  for (size_t i = 0; i < n; i++) x[i] = mean + std * nnt_rng_normal(r);
+  nnt_rng_normals(r, x, n);
+  for (size_t i = 0; i < n; i++) x[i] = mean + std * x[i];
 }

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "nnt_dmath.h"
 #include "nnt_error.h"
 #include "nnt_icl_net.h"
 
@@ -15,15 +16,15 @@ double nnt_icl_act_eval(nnt_icl_act a, double z, double *deriv) {
   double f, d;
   switch (a) {
   case NNT_ICL_ACT_SIGMOID:
-    f = 1 / (1 + exp(-z)), d = f * (1 - f);
+    f = 1 / (1 + nnt_dmath_exp(-z)), d = f * (1 - f);
     break;
   case NNT_ICL_ACT_TANH:
-    f = tanh(z), d = 1 - f * f;
+    f = nnt_dmath_tanh(z), d = 1 - f * f;
     break;
   case NNT_ICL_ACT_SOFTPLUS: /* log(1 + e^z) without overflow */
-    f = z > 0 ? z + log1p(exp(-z)) : log1p(exp(z)), d = 1 / (1 + exp(-z));
+    f = z > 0 ? z + nnt_dmath_log1p(nnt_dmath_exp(-z)) : nnt_dmath_log1p(nnt_dmath_exp(z)), d = 1 / (1 + nnt_dmath_exp(-z));
     break;
-  case NNT_ICL_ACT_GELU: { /* exact: z Φ(z) */
+  case NNT_ICL_ACT_GELU: { /* exact: z Φ(z) (libm's erf and exp: not yet the same bits on every CPU) */
     double Phi = 0.5 * (1 + erf(z * M_SQRT1_2));
     f = z * Phi, d = Phi + z * exp(-0.5 * z * z) / sqrt(2 * M_PI);
     break;

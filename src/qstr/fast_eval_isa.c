@@ -15,6 +15,7 @@
 
 #include "nnt_blas.h"
 #include "nnt_error.h"
+#include "nnt_nn.h"
 #include "nnt_qstr.h"
 #include "nnt_simd.h"
 
@@ -472,14 +473,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
         scores4(g, g + D, g + 2 * D, g + 3 * D, D, ZT, Np, s, s + Np, s + 2 * Np, s + 3 * Np);
       }
       for (; i < N; i++) scores_row(Gb + (size_t)i * D, D, ZT, Np, S + i * Np);
-      for (i = 0; i < N; i++) {
-        float *s = S + i * Np;
-        float mx = s[0], sum = 0;
-        for (int j = 1; j < N; j++) mx = s[j] > mx ? s[j] : mx;
-        for (int j = 0; j < N; j++) s[j] = expf(s[j] - mx), sum += s[j];
-        float inv = 1 / sum;
-        for (int j = 0; j < N; j++) s[j] *= inv;
-      }
+      for (i = 0; i < N; i++) nnt_softmax_row_fast(S + i * Np, N); /* the training forward's softmax */
       i = 0;
       for (; i + 2 <= N; i += 2) {
         float oa, ob;

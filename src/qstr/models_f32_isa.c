@@ -8,8 +8,10 @@
 
 #include "nnt_blas.h"
 #include "nnt_error.h"
+#include "nnt_nn.h"
 #include "nnt_qstr.h"
 #include "nnt_simd.h"
+#include "nnt_dmath.h"
 #include "nnt_vmath.h"
 
 /* Every float32 product runs in the core's loop kernels unless it has at least
@@ -48,6 +50,7 @@ static void gru_gates_f32(int H, const float *a, const float *c, const float *hp
   }
 }
 #define GRU_GATES gru_gates_f32
+#define SOFTMAX_ROW nnt_softmax_row_fast
 
 #define NNT_REAL_BITS 32
 #include "nnt_real.h"

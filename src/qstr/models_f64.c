@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "nnt_blas.h"
+#include "nnt_dmath.h"
 #include "nnt_error.h"
 #include "nnt_qstr.h"
 

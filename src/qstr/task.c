@@ -149,10 +149,11 @@ double nnt_qstr_link_value(const nnt_qstr_task *t, const double *xs) {
     double cs = t->c.enc == NNT_QSTR_ENC_PAPER ? sqrt((double)d / q) : 1.0;                         \
     double *x = nnt_xmalloc(sizeof(double) * N * d), *var = nnt_xmalloc(sizeof(double) * N);        \
     int *ti = nnt_xmalloc(sizeof(int) * N * q);                                                     \
-    for (int i = 0; i < N; i++) var[i] = adv && 2 * i >= N ? 0.0 : 1.0;                             \
+    int live = 0;                                                                                   \
+    for (int i = 0; i < N; i++) var[i] = adv && 2 * i >= N ? 0.0 : 1.0, live += var[i] > 0;         \
     for (int b = 0; b < B; b++) {                                                                   \
-      for (int i = 0; i < N; i++)                                                                   \
-        for (int k = 0; k < d; k++) x[i * d + k] = var[i] > 0 ? nnt_rng_normal(r) : 0.0;            \
+      nnt_rng_normals(r, x, (size_t)live * d); /* positions with variance 1 come first */          \
+      memset(x + (size_t)live * d, 0, sizeof(double) * (size_t)(N - live) * d);                   \
       for (int i = 0; i < N; i++)                                                                   \
         for (int j = 0; j < q; j++) {                                                               \
           if (adv && 2 * i >= N) ti[i * q + j] = j;                                                 \

@@ -74,6 +74,12 @@ if(TARGET nnt_qstr)
                    -P ${NNT_SRC_DIR}/tests/cli/isa_levels.cmake)
   set_tests_properties(cli/isa_levels PROPERTIES LABELS "cli;isa" TIMEOUT 600)
 endif()
+# ... and whichever variants of libm's functions glibc picks for this CPU (tests/cli/libm_variants.cmake)
+if(TARGET nnt_qstr AND TARGET nnt_icl AND TARGET nnt_approx)
+  add_test(NAME cli/libm_variants
+           COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/libm-test -P ${NNT_SRC_DIR}/tests/cli/libm_variants.cmake)
+  set_tests_properties(cli/libm_variants PROPERTIES LABELS "cli;isa" TIMEOUT 600)
+endif()
 
 # --config reruns a recorded run.json exactly (tests/cli/config_rerun.cmake: the CSVs byte for byte, a
 # changed option in the file changes them, the command line overrides the file, results.json = CSV),
