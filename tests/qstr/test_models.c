@@ -141,8 +141,9 @@ static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m) {
   nnt_qstr_task t;
   CHECK(nnt_qstr_task_init(&t, &tc, 4) == 0);
   nnt_qstr_model mo;
-  int hid[2] = {9, 13};
-  if (arch == NNT_QSTR_FFN) nnt_qstr_model_setup(&mo, arch, 7, t.D, 0, 0, 2, hid);
+  int hid[2] = {9, 13}, wide[3] = {21, 70, 66}; /* m = 100: hidden layers wide enough for the sparse form */
+  if (arch == NNT_QSTR_FFN && m == 100) nnt_qstr_model_setup(&mo, arch, 7, t.D, 0, 0, 3, wide);
+  else if (arch == NNT_QSTR_FFN) nnt_qstr_model_setup(&mo, arch, 7, t.D, 0, 0, 2, hid);
   else nnt_qstr_model_setup(&mo, arch, 7, t.D, m, 1, 0, NULL);
   CHECK(nnt_qstr_fast_eval_ok(&mo, &t));
   nnt_rng r;
