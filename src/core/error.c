@@ -59,6 +59,10 @@ static void *check(void *p, size_t n) {
 }
 
 void *nnt_xmalloc(size_t n) { return check(malloc(n ? n : 1), n); }
+void *nnt_xmalloc64(size_t n) {
+  n = (n + 63) / 64 * 64;
+  return check(aligned_alloc(64, n ? n : 64), n);
+}
 void *nnt_xcalloc(size_t count, size_t size) { return check(calloc(count ? count : 1, size ? size : 1), count * size); }
 void *nnt_xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1), n); }
 char *nnt_xstrdup(const char *s) {

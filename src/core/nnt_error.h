@@ -30,6 +30,8 @@ int nnt_exit_code(int status);
 /* Prints "nnt: out of memory allocating N bytes ..." and exits with status 2 at once. */
 _Noreturn void nnt_oom(size_t n);
 void *nnt_xmalloc(size_t n);
+/* n bytes at a multiple of 64 (a cache line: whole-line vector loads); free() releases them */
+void *nnt_xmalloc64(size_t n);
 void *nnt_xcalloc(size_t count, size_t size);
 void *nnt_xrealloc(void *p, size_t n);
 char *nnt_xstrdup(const char *s);

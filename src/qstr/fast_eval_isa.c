@@ -18,6 +18,7 @@
 #include "nnt_nn.h"
 #include "nnt_qstr.h"
 #include "nnt_simd.h"
+#include "qstr_sparse.h"
 
 enum { CHUNK = 32 }; /* prompts per block: G and U stay in L2 */
 
@@ -502,121 +503,6 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
  * ones, on blocks of prompts that keep the activations in cache. */
 enum { FFN_CHUNK = 128 };
 
-/* A hidden layer on ReLU outputs, most of them zero (about 80% in the Figure-1 sweeps): each row's
- * nonzero inputs are listed once, then every output column sums only over them,
- *   Y[b][c] = act(sum_{k: X[b][k] != 0} X[b][k] WT[k][c] + bias[c]),
- * the terms in increasing k as the dense product adds them, so the same bits (a zero input adds an
- * exact zero there: the sum starts at +0 and never becomes -0). Columns run in blocks of four
- * vectors whose rows of WT stay in L1 while every row of the chunk passes. WT: in x outp, outp a
- * multiple of 16 (zero-padded columns, so Y's padding gets act(0) = 0); X: B x in, rows ldx apart;
- * Y: B x outp. */
-#if NNT_ISA_LEVEL >= 2
-typedef __m512 sv;
-#define SV_L 16
-#define SV_LOAD _mm512_loadu_ps
-#define SV_SET1 _mm512_set1_ps
-#define SV_FMA _mm512_fmadd_ps
-#define SV_ADD _mm512_add_ps
-#define SV_MAX _mm512_max_ps
-#define SV_STORE _mm512_storeu_ps
-#define SV_ZERO _mm512_setzero_ps
-#else
-typedef __m256 sv;
-#define SV_L 8
-#define SV_LOAD _mm256_loadu_ps
-#define SV_SET1 _mm256_set1_ps
-#define SV_FMA _mm256_fmadd_ps
-#define SV_ADD _mm256_add_ps
-#define SV_MAX _mm256_max_ps
-#define SV_STORE _mm256_storeu_ps
-#define SV_ZERO _mm256_setzero_ps
-#endif
-static void sparse_layer(int B, int in, int ldx, int out, int outp, const float *X, const float *WT, const float *bias,
-                         int relu, float *Y, int *nzi, float *nzv, int *nzc) {
-  double macs = 0;
-  (void)out;
-  for (int b = 0; b < B; b++) {
-    const float *x = X + (size_t)b * ldx;
-    int n = 0;
-    int *ib = nzi + (size_t)b * in;
-    float *vb = nzv + (size_t)b * in;
-    for (int k = 0; k < in; k++) ib[n] = k, vb[n] = x[k], n += x[k] != 0; /* no branch on random signs */
-    nzc[b] = n, macs += (double)n * out;
-  }
-  nnt_gemm_macs_add(macs);
-  const sv zero = SV_ZERO();
-  for (int c0 = 0; c0 < outp; c0 += 4 * SV_L) {
-    int cw = outp - c0 < 4 * SV_L ? outp - c0 : 4 * SV_L;
-    int b = 0;
-    if (cw == 4 * SV_L) /* two rows at once: eight independent FMA chains */
-      for (; b + 2 <= B; b += 2) {
-        const int *ix = nzi + (size_t)b * in, *jx = ix + in;
-        const float *vx = nzv + (size_t)b * in, *ux = vx + in;
-        int n = nzc[b], m = nzc[b + 1], nm = n < m ? n : m;
-        sv a0 = zero, a1 = zero, a2 = zero, a3 = zero, e0 = zero, e1 = zero, e2 = zero, e3 = zero;
-        int j = 0;
-        for (; j < nm; j++) {
-          const float *w = WT + (size_t)ix[j] * outp + c0, *u = WT + (size_t)jx[j] * outp + c0;
-          sv v = SV_SET1(vx[j]), t = SV_SET1(ux[j]);
-          a0 = SV_FMA(v, SV_LOAD(w), a0), a1 = SV_FMA(v, SV_LOAD(w + SV_L), a1);
-          a2 = SV_FMA(v, SV_LOAD(w + 2 * SV_L), a2), a3 = SV_FMA(v, SV_LOAD(w + 3 * SV_L), a3);
-          e0 = SV_FMA(t, SV_LOAD(u), e0), e1 = SV_FMA(t, SV_LOAD(u + SV_L), e1);
-          e2 = SV_FMA(t, SV_LOAD(u + 2 * SV_L), e2), e3 = SV_FMA(t, SV_LOAD(u + 3 * SV_L), e3);
-        }
-        for (int k = j; k < n; k++) {
-          const float *w = WT + (size_t)ix[k] * outp + c0;
-          sv v = SV_SET1(vx[k]);
-          a0 = SV_FMA(v, SV_LOAD(w), a0), a1 = SV_FMA(v, SV_LOAD(w + SV_L), a1);
-          a2 = SV_FMA(v, SV_LOAD(w + 2 * SV_L), a2), a3 = SV_FMA(v, SV_LOAD(w + 3 * SV_L), a3);
-        }
-        for (int k = j; k < m; k++) {
-          const float *u = WT + (size_t)jx[k] * outp + c0;
-          sv t = SV_SET1(ux[k]);
-          e0 = SV_FMA(t, SV_LOAD(u), e0), e1 = SV_FMA(t, SV_LOAD(u + SV_L), e1);
-          e2 = SV_FMA(t, SV_LOAD(u + 2 * SV_L), e2), e3 = SV_FMA(t, SV_LOAD(u + 3 * SV_L), e3);
-        }
-        const float *bc = bias + c0;
-        float *y = Y + (size_t)b * outp + c0, *z = y + outp;
-        sv b0 = SV_LOAD(bc), b1 = SV_LOAD(bc + SV_L), b2 = SV_LOAD(bc + 2 * SV_L), b3 = SV_LOAD(bc + 3 * SV_L);
-        a0 = SV_ADD(a0, b0), a1 = SV_ADD(a1, b1), a2 = SV_ADD(a2, b2), a3 = SV_ADD(a3, b3);
-        e0 = SV_ADD(e0, b0), e1 = SV_ADD(e1, b1), e2 = SV_ADD(e2, b2), e3 = SV_ADD(e3, b3);
-        if (relu) {
-          a0 = SV_MAX(a0, zero), a1 = SV_MAX(a1, zero), a2 = SV_MAX(a2, zero), a3 = SV_MAX(a3, zero);
-          e0 = SV_MAX(e0, zero), e1 = SV_MAX(e1, zero), e2 = SV_MAX(e2, zero), e3 = SV_MAX(e3, zero);
-        }
-        SV_STORE(y, a0), SV_STORE(y + SV_L, a1), SV_STORE(y + 2 * SV_L, a2), SV_STORE(y + 3 * SV_L, a3);
-        SV_STORE(z, e0), SV_STORE(z + SV_L, e1), SV_STORE(z + 2 * SV_L, e2), SV_STORE(z + 3 * SV_L, e3);
-      }
-    for (; b < B; b++) {
-      const int *ix = nzi + (size_t)b * in;
-      const float *vx = nzv + (size_t)b * in;
-      int n = nzc[b];
-      float *y = Y + (size_t)b * outp + c0;
-      int c = 0;
-      if (cw == 4 * SV_L) {
-        sv a0 = zero, a1 = zero, a2 = zero, a3 = zero;
-        for (int j = 0; j < n; j++) {
-          const float *w = WT + (size_t)ix[j] * outp + c0;
-          sv v = SV_SET1(vx[j]);
-          a0 = SV_FMA(v, SV_LOAD(w), a0), a1 = SV_FMA(v, SV_LOAD(w + SV_L), a1);
-          a2 = SV_FMA(v, SV_LOAD(w + 2 * SV_L), a2), a3 = SV_FMA(v, SV_LOAD(w + 3 * SV_L), a3);
-        }
-        a0 = SV_ADD(a0, SV_LOAD(bias + c0)), a1 = SV_ADD(a1, SV_LOAD(bias + c0 + SV_L));
-        a2 = SV_ADD(a2, SV_LOAD(bias + c0 + 2 * SV_L)), a3 = SV_ADD(a3, SV_LOAD(bias + c0 + 3 * SV_L));
-        if (relu) a0 = SV_MAX(a0, zero), a1 = SV_MAX(a1, zero), a2 = SV_MAX(a2, zero), a3 = SV_MAX(a3, zero);
-        SV_STORE(y, a0), SV_STORE(y + SV_L, a1), SV_STORE(y + 2 * SV_L, a2), SV_STORE(y + 3 * SV_L, a3);
-        c = cw;
-      }
-      for (; c < cw; c += SV_L) {
-        sv a0 = zero;
-        for (int j = 0; j < n; j++) a0 = SV_FMA(SV_SET1(vx[j]), SV_LOAD(WT + (size_t)ix[j] * outp + c0 + c), a0);
-        a0 = SV_ADD(a0, SV_LOAD(bias + c0 + c));
-        SV_STORE(y + c, relu ? SV_MAX(a0, zero) : a0);
-      }
-    }
-  }
-}
-
 static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X, const int *idx,
                       const float *y, int n, double bound, int *complete) {
   int N = mo->N, D = mo->D, d = t->c.d, q = t->c.q, de = t->c.de, h1 = mo->width[1], Nd = N * d, L = mo->nl;
@@ -646,27 +532,23 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
   float *Xx = nnt_xmalloc(sizeof(float) * FFN_CHUNK * Nd), *A = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
   float *Bf = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
   /* once for all the chunks: the first layer's x part packed for the GEMM, the later layers' W^T
-   * with their columns and biases padded to whole vectors for sparse_layer */
-  float *Wp[NNT_QSTR_MAXL], *bp[NNT_QSTR_MAXL] = {0};
+   * for the sparse form (qstr_sparse.h) */
+  float *Wp[NNT_QSTR_MAXL];
   Wp[0] = nnt_xmalloc(sizeof(float) * nnt_sgemm_pack_size(h1, Nd));
   nnt_sgemm_pack(1, h1, Nd, W1x, Nd, Wp[0]);
   int outp[NNT_QSTR_MAXL] = {0};
   float *Wd[NNT_QSTR_MAXL] = {0};
   for (int l = 1; l < L; l++) {
     int in = mo->width[l], out = mo->width[l + 1];
-    if (out < 4 * SV_L || l == L - 1) {
+    if (out < NNT_QSTR_SPARSE_MIN || l == L - 1) {
       Wd[l] = nnt_xmalloc(sizeof(float) * nnt_sgemm_pack_size(out, in));
       nnt_sgemm_pack(1, out, in, p + mo->fw[l], in, Wd[l]);
       Wp[l] = NULL;
       continue;
     }
-    outp[l] = (out + 15) / 16 * 16;
-    Wp[l] = nnt_xcalloc((size_t)in * outp[l], sizeof(float));
-    bp[l] = nnt_xcalloc((size_t)outp[l], sizeof(float));
-    const float *W = p + mo->fw[l];
-    for (int c = 0; c < out; c++)
-      for (int k = 0; k < in; k++) Wp[l][(size_t)k * outp[l] + c] = W[(size_t)c * in + k];
-    memcpy(bp[l], p + mo->fb[l], sizeof(float) * out);
+    outp[l] = nnt_qstr_sparse_width(out);
+    Wp[l] = nnt_xmalloc64(sizeof(float) * (size_t)in * outp[l]); /* rows start on cache lines */
+    NNT_ISA_FN(nnt_qstr_pack_wt)(p + mo->fw[l], out, in, outp[l], Wp[l]);
   }
   int *nzi = nnt_xmalloc(sizeof(int) * FFN_CHUNK * wmax), *nzc = nnt_xmalloc(sizeof(int) * FFN_CHUNK);
   float *nzv = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
@@ -697,7 +579,8 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
     for (int l = 1; l < L; l++) {
       int in = mo->width[l], out = mo->width[l + 1], last = l == L - 1;
       if (!Wd[l]) { /* never the last layer: its output is read unpadded */
-        sparse_layer(B, in, ld, out, outp[l], cur, Wp[l], bp[l], !last, nxt, nzi, nzv, nzc);
+        NNT_ISA_FN(nnt_qstr_sparse_layer)(B, in, ld, out, outp[l], cur, Wp[l], p + mo->fb[l], !last, nxt, outp[l], nzi,
+                                          nzv, nzc);
         ld = outp[l];
       } else { /* too narrow for the sparse form's FMA chains: the dense product */
         nnt_sgemm_packed(0, B, out, in, 1, cur, ld, Wd[l], in, 0, 0, nxt, out);
@@ -715,7 +598,7 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
     const float *yb = y + (size_t)b0 * N;
     for (int k = 0; k < B * N; k++) sse += (double)(cur[k] - yb[k]) * (cur[k] - yb[k]);
   }
-  for (int l = 0; l < L; l++) free(Wp[l]), free(bp[l]), free(Wd[l]);
+  for (int l = 0; l < L; l++) free(Wp[l]), free(Wd[l]);
   free(W1x), free(c0), free(T), free(Xx), free(A), free(Bf), free(nzi), free(nzc), free(nzv);
   return sse;
 }

@@ -13,6 +13,7 @@
 #include "nnt_simd.h"
 #include "nnt_dmath.h"
 #include "nnt_vmath.h"
+#include "qstr_sparse.h"
 
 /* Every float32 product runs in the core's loop kernels unless it has at least
  * nnt_qstr_blas_min multiply-adds: they are faster than OpenBLAS 0.3.21 at the qSTR shapes on
@@ -50,6 +51,12 @@ static void gru_gates_f32(int H, const float *a, const float *c, const float *hp
   }
 }
 #define GRU_GATES gru_gates_f32
+
+/* the FFN's hidden layers on ReLU outputs (qstr_sparse.h): W^T packed once per step */
+static void ffn_sparse_f32(int B, int in, int out, const float *X, const float *W, const float *bias, float *Y,
+                           struct nnt_qstr_ws_f32 *ws);
+#define FFN_SPARSE ffn_sparse_f32
+#define FFN_SPARSE_MIN NNT_QSTR_SPARSE_MIN
 #define SOFTMAX_ROW nnt_softmax_row_fast
 
 #define NNT_REAL_BITS 32
@@ -58,6 +65,13 @@ static void gru_gates_f32(int H, const float *a, const float *c, const float *hp
 #define NNT_GEMM(...) nnt_sgemm_min(nnt_qstr_blas_min, __VA_ARGS__)
 #define ENTRY(name) NNT_ISA_FN(NNT_T(name))
 #include "models.inc"
+
+static void ffn_sparse_f32(int B, int in, int out, const float *X, const float *W, const float *bias, float *Y,
+                           struct nnt_qstr_ws_f32 *ws) {
+  int outp = nnt_qstr_sparse_width(out);
+  NNT_ISA_FN(nnt_qstr_pack_wt)(W, out, in, outp, ws->wt);
+  NNT_ISA_FN(nnt_qstr_sparse_layer)(B, in, in, out, outp, X, ws->wt, bias, 1, Y, out, ws->nzi, ws->nzv, ws->nzc);
+}
 
 #if NNT_ISA_BASE_TU
 NNT_ISA_DECLARE(void, nnt_qstr_forward_f32, (const nnt_qstr_model *, nnt_qstr_ws_f32 *, const float *, const float *,
