@@ -528,7 +528,7 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
   nnt_gemm_macs_add((double)h1 * N * de * (1 + q * N));
   int wmax = 0;
   for (int l = 1; l <= L; l++) wmax = mo->width[l] > wmax ? mo->width[l] : wmax;
-  wmax = (wmax + 15) / 16 * 16; /* rows padded to whole vectors */
+  wmax = nnt_qstr_sparse_width(wmax); /* rows padded to whole blocks */
   float *Xx = nnt_xmalloc(sizeof(float) * FFN_CHUNK * Nd), *A = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
   float *Bf = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
   /* once for all the chunks: the first layer's x part packed for the GEMM, the later layers' W^T
