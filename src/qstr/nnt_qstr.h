@@ -104,7 +104,7 @@ void nnt_qstr_ws_free_f64(nnt_qstr_ws_f64 *w);
 /* yhat[B][N] for X[B][N][D]; activations stay in ws for the backward pass. */
 void nnt_qstr_forward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B, float *yhat);
 void nnt_qstr_forward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const double *p, const double *X, int B, double *yhat);
-/* grad += d(sum_b,i dy[b][i] * yhat[b][i]) / dp, after a forward on the same X. */
+/* grad = d(sum_b,i dy[b][i] * yhat[b][i]) / dp (every entry written), after a forward on the same X. */
 void nnt_qstr_backward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B, const float *dy, float *grad);
 void nnt_qstr_backward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const double *p, const double *X, int B, const double *dy, double *grad);
 /* float32 products of at least `macs` multiply-adds go to OpenBLAS (default: none); for tuning.

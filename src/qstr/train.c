@@ -126,7 +126,6 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
       res->diverged = 1;
       break;
     }
-    memset(g, 0, sizeof(float) * np);
     nnt_qstr_backward_f32(mo, ws, p, X, Bt, dy, g);
     nnt_optim_step(&opt);
     phase_charge(&pc, NNT_QSTR_PHASE_BWD);
@@ -209,7 +208,6 @@ void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, i
       }
       sum += loss / ((double)B * N), cnt++;
       res->samples += B;
-      memset(g, 0, sizeof(float) * np);
       nnt_qstr_backward_f32(mo, ws, p, X, B, dy, g);
       nnt_optim_step(&opt);
     }
