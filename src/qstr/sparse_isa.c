@@ -47,6 +47,30 @@ void NNT_ISA_FN(nnt_qstr_pack_wt)(const float *W, int out, int in, int outp, flo
     for (int k = c < c8 ? k8 : 0; k < in; k++) WT[(size_t)k * outp + c] = W[(size_t)c * in + k];
 }
 
+/* each row's nonzero inputs (index, value) in increasing order; counts the multiply-adds ahead */
+static void list_nonzeros(int B, int in, int ldx, int out, const float *X, int *nzi, float *nzv, int *nzc) {
+  double macs = 0;
+  for (int b = 0; b < B; b++) {
+    const float *x = X + (size_t)b * ldx;
+    int *ib = nzi + (size_t)b * in, n = 0, k = 0;
+    float *vb = nzv + (size_t)b * in;
+#if NNT_ISA_LEVEL >= 2 /* 16 at a time: the nonzeros compressed to the front of a vector, stored whole
+                        * (the lanes past them are overwritten next, and n + 16 <= k + 16 <= in) */
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (; k + 16 <= in; k += 16) {
+      __m512 v = _mm512_loadu_ps(x + k);
+      __mmask16 nz = _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+      _mm512_storeu_ps(vb + n, _mm512_maskz_compress_ps(nz, v));
+      _mm512_storeu_si512(ib + n, _mm512_maskz_compress_epi32(nz, _mm512_add_epi32(iota, _mm512_set1_epi32(k))));
+      n += __builtin_popcount(nz);
+    }
+#endif
+    for (; k < in; k++) ib[n] = k, vb[n] = x[k], n += x[k] != 0; /* no branch on random signs */
+    nzc[b] = n, macs += (double)n * out;
+  }
+  nnt_gemm_macs_add(macs);
+}
+
 /* y[0..w) = act(bias[c] + sum[c]) for the block's four vectors (w: the columns left); only the
  * columns below w are read or written */
 static inline void finish_one(float *y, const float *bias, int w, int relu, sv v) {
@@ -64,15 +88,7 @@ static inline void finish(float *y, const float *bias, int w, int relu, sv a0, s
 
 void NNT_ISA_FN(nnt_qstr_sparse_layer)(int B, int in, int ldx, int out, int outp, const float *X, const float *WT,
                                        const float *bias, int relu, float *Y, int ldy, int *nzi, float *nzv, int *nzc) {
-  double macs = 0;
-  for (int b = 0; b < B; b++) {
-    const float *x = X + (size_t)b * ldx;
-    int *ib = nzi + (size_t)b * in, n = 0;
-    float *vb = nzv + (size_t)b * in;
-    for (int k = 0; k < in; k++) ib[n] = k, vb[n] = x[k], n += x[k] != 0; /* no branch on random signs */
-    nzc[b] = n, macs += (double)n * out;
-  }
-  nnt_gemm_macs_add(macs);
+  list_nonzeros(B, in, ldx, out, X, nzi, nzv, nzc);
   const sv zero = SV_ZERO();
   for (int c0 = 0; c0 < out; c0 += 4 * SV_L) { /* WT's rows hold whole blocks (outp: 64 floats) */
     int b = 0;
