@@ -36,7 +36,12 @@ void NNT_ISA_FN(nnt_softmax_row_fast)(float *row, int n) {
     acc = _mm256_add_ps(acc, e);
   }
   float s = sum8(acc);
-  for (; i < n; i++) s += (row[i] = nnt_vmath_expf(row[i] - mx));
+  if (i < n) { /* the last n - i < 8: nnt_vmath_expf's bits, in one vector; summed in order */
+    __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    float e[8];
+    _mm256_storeu_ps(e, nnt_vmath_expf8_scalar_bits(_mm256_sub_ps(_mm256_maskload_ps(row + i, m), vmx)));
+    for (int k = 0; i < n; i++, k++) s += (row[i] = e[k]);
+  }
   float inv = 1 / s;
   __m256 vinv = _mm256_set1_ps(inv);
   for (i = 0; i + 8 <= n; i += 8) _mm256_storeu_ps(row + i, _mm256_mul_ps(_mm256_loadu_ps(row + i), vinv));
