@@ -29,6 +29,8 @@
 #define NNT_NN_H
 #include <stddef.h>
 
+#include "nnt_cpu.h"
+
 typedef enum { NNT_GELU_ERF = 0, NNT_GELU_TANH = 1 } nnt_gelu_form;
 typedef enum { NNT_RNN_TANH = 0, NNT_RNN_RELU = 1 } nnt_rnn_act;
 typedef enum { NNT_ATTN_SOFTMAX = 0, NNT_ATTN_RELU = 1 } nnt_attn_score;
@@ -94,6 +96,9 @@ void nnt_layernorm_fast_backward(float *dinp, float *dweight, float *dbias, cons
  * of the scores from that of the probabilities a. */
 void nnt_softmax_row_fast(float *row, int n);
 void nnt_softmax_row_grad_fast(const float *a, float *d, int n);
+/* each level's form (nnt_cpu.h), for kernels of one level: NNT_ISA_FN(nnt_softmax_row_fast) skips
+ * the dispatch per row */
+NNT_ISA_DECLARE(void, nnt_softmax_row_fast, (float *, int));
 /* ReLU attention's score gradient for one row: d[0..n) <- a > 0 ? d * inv : 0, without branches. */
 void nnt_relu_row_grad_fast(const float *a, float *d, int n, float inv);
 

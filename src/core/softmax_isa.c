@@ -71,7 +71,6 @@ void NNT_ISA_FN(nnt_relu_row_grad_fast)(const float *a, float *d, int n, float i
 }
 
 #if NNT_ISA_BASE_TU
-NNT_ISA_DECLARE(void, nnt_softmax_row_fast, (float *, int));
 NNT_ISA_DECLARE(void, nnt_softmax_row_grad_fast, (const float *, float *, int));
 NNT_ISA_DECLARE(void, nnt_relu_row_grad_fast, (const float *, float *, int, float));
 

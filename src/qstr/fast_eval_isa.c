@@ -474,7 +474,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
         scores4(g, g + D, g + 2 * D, g + 3 * D, D, ZT, Np, s, s + Np, s + 2 * Np, s + 3 * Np);
       }
       for (; i < N; i++) scores_row(Gb + (size_t)i * D, D, ZT, Np, S + i * Np);
-      for (i = 0; i < N; i++) nnt_softmax_row_fast(S + i * Np, N); /* the training forward's softmax */
+      for (i = 0; i < N; i++) NNT_ISA_FN(nnt_softmax_row_fast)(S + i * Np, N); /* the training forward's softmax */
       i = 0;
       for (; i + 2 <= N; i += 2) {
         float oa, ob;

@@ -57,7 +57,7 @@ static void ffn_sparse_f32(int B, int in, int out, const float *X, const float *
                            struct nnt_qstr_ws_f32 *ws);
 #define FFN_SPARSE ffn_sparse_f32
 #define FFN_SPARSE_MIN NNT_QSTR_SPARSE_MIN
-#define SOFTMAX_ROW nnt_softmax_row_fast
+#define SOFTMAX_ROW NNT_ISA_FN(nnt_softmax_row_fast) /* this level's, without the dispatch per row */
 
 #define NNT_REAL_BITS 32
 #include "nnt_real.h"
