@@ -503,8 +503,8 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
  * ones, on blocks of prompts that keep the activations in cache. */
 enum { FFN_CHUNK = 128 };
 
-static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X, const int *idx,
-                      const float *y, int n, double bound, int *complete) {
+static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X, const float *xs,
+                      const int *idx, const float *y, int n, double bound, int *complete) {
   int N = mo->N, D = mo->D, d = t->c.d, q = t->c.q, de = t->c.de, h1 = mo->width[1], Nd = N * d, L = mo->nl;
   double cs = t->c.enc == NNT_QSTR_ENC_PAPER ? sqrt((double)d / q) : 1.0;
   const float *W1 = p + mo->fw[0], *b1 = p + mo->fb[0];
@@ -529,7 +529,8 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
   int wmax = 0;
   for (int l = 1; l <= L; l++) wmax = mo->width[l] > wmax ? mo->width[l] : wmax;
   wmax = nnt_qstr_sparse_width(wmax); /* rows padded to whole blocks */
-  float *Xx = nnt_xmalloc(sizeof(float) * FFN_CHUNK * Nd), *A = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
+  float *own = xs ? NULL : nnt_qstr_xparts(t, X, n), *A = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
+  if (own) xs = own;
   float *Bf = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
   /* once for all the chunks: the first layer's x part packed for the GEMM, the later layers' W^T
    * for the sparse form (qstr_sparse.h) */
@@ -560,9 +561,7 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
       break;
     }
     int B = n - b0 < FFN_CHUNK ? n - b0 : FFN_CHUNK;
-    for (int b = 0; b < B; b++)
-      for (int i = 0; i < N; i++) memcpy(Xx + (size_t)b * Nd + i * d, X + (((size_t)b0 + b) * N + i) * D, sizeof(float) * d);
-    nnt_sgemm_packed(0, B, h1, Nd, 1, Xx, Nd, Wp[0], Nd, 0, 0, A, h1);
+    nnt_sgemm_packed(0, B, h1, Nd, 1, xs + (size_t)b0 * Nd, Nd, Wp[0], Nd, 0, 0, A, h1);
     for (int b = 0; b < B; b++) {
       float *a = A + (size_t)b * h1;
       const int *ti = idx + ((size_t)b0 + b) * N * q;
@@ -599,13 +598,13 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
     for (int k = 0; k < B * N; k++) sse += (double)(cur[k] - yb[k]) * (cur[k] - yb[k]);
   }
   for (int l = 0; l < L; l++) free(Wp[l]), free(Wd[l]);
-  free(W1x), free(c0), free(T), free(Xx), free(A), free(Bf), free(nzi), free(nzc), free(nzv);
+  free(W1x), free(c0), free(T), free(own), free(A), free(Bf), free(nzi), free(nzc), free(nzv);
   return sse;
 }
 
 double NNT_ISA_FN(nnt_qstr_fast_sse)(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
-                                      const int *idx, const float *y, int n, double bound, int *complete) {
-  return mo->arch == NNT_QSTR_FFN ? ffn_sse(mo, t, p, X, idx, y, n, bound, complete)
+                                      const float *xs, const int *idx, const float *y, int n, double bound, int *complete) {
+  return mo->arch == NNT_QSTR_FFN ? ffn_sse(mo, t, p, X, xs, idx, y, n, bound, complete)
                                   : tr_sse(mo, t, p, X, idx, y, n, bound, complete);
 }
 
@@ -616,9 +615,9 @@ int nnt_qstr_fast_eval_ok(const nnt_qstr_model *mo, const nnt_qstr_task *t) {
 }
 
 NNT_ISA_DECLARE(double, nnt_qstr_fast_sse, (const nnt_qstr_model *, const nnt_qstr_task *, const float *, const float *,
-                                            const int *, const float *, int, double, int *));
+                                            const float *, const int *, const float *, int, double, int *));
 double nnt_qstr_fast_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
-                         const int *idx, const float *y, int n, double bound, int *complete) {
-  return NNT_ISA_PICK(nnt_qstr_fast_sse)(mo, t, p, X, idx, y, n, bound, complete);
+                         const float *xs, const int *idx, const float *y, int n, double bound, int *complete) {
+  return NNT_ISA_PICK(nnt_qstr_fast_sse)(mo, t, p, X, xs, idx, y, n, bound, complete);
 }
 #endif

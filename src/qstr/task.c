@@ -175,5 +175,12 @@ double nnt_qstr_link_value(const nnt_qstr_task *t, const double *xs) {
     free(x), free(var), free(ti);                                                                   \
   }
 
+float *nnt_qstr_xparts(const nnt_qstr_task *t, const float *X, int n) {
+  int N = t->c.N, d = t->c.d, D = t->D;
+  float *xs = nnt_xmalloc(sizeof(float) * ((size_t)n * N * d + 1));
+  for (size_t r = 0; r < (size_t)n * N; r++) memcpy(xs + r * d, X + r * D, sizeof(float) * d);
+  return xs;
+}
+
 DEFINE_SAMPLE(f32, float)
 DEFINE_SAMPLE(f64, double)

@@ -97,6 +97,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   phase_clock pc;
   phase_start(&pc, res);
   nnt_qstr_sample_f32(task, &rtest, c->n_test, c->test_simple ? 1 : -1, Xt, yt, it);
+  float *xs = fast && mo->arch == NNT_QSTR_FFN ? nnt_qstr_xparts(task, Xt, c->n_test) : NULL; /* once, not per check */
   phase_charge(&pc, NNT_QSTR_PHASE_DATA);
   float *X = nnt_xmalloc(sizeof(float) * (size_t)Bt * N * D), *y = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);
   float *yh = nnt_xmalloc(sizeof(float) * (size_t)Bt * N), *dy = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);
@@ -133,7 +134,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
       int complete;
       double tot = (double)c->n_test * N;
       double bound = c->threshold * tot * (1 + 1e-9);
-      double mse = (fast ? nnt_qstr_fast_sse(mo, task, p, Xt, it, yt, c->n_test, bound, &complete)
+      double mse = (fast ? nnt_qstr_fast_sse(mo, task, p, Xt, xs, it, yt, c->n_test, bound, &complete)
                          : sse_bounded(mo, ws, Bmax, p, Xt, yt, c->n_test, bound, &complete)) / tot;
       last_complete = complete;
       phase_charge(&pc, NNT_QSTR_PHASE_EVAL);
@@ -152,7 +153,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   res->samples = steps * Bt;
   if (!last_complete && !res->diverged) {
     int complete;
-    res->final_mse = (fast ? nnt_qstr_fast_sse(mo, task, p, Xt, it, yt, c->n_test, INFINITY, &complete)
+    res->final_mse = (fast ? nnt_qstr_fast_sse(mo, task, p, Xt, xs, it, yt, c->n_test, INFINITY, &complete)
                            : sse_bounded(mo, ws, Bmax, p, Xt, yt, c->n_test, INFINITY, &complete)) / ((double)c->n_test * N);
     phase_charge(&pc, NNT_QSTR_PHASE_EVAL);
   }
@@ -163,7 +164,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   nnt_optim_free(&opt);
   nnt_params_free(&P);
   nnt_qstr_ws_free_f32(ws);
-  free(Xt), free(yt), free(it), free(X), free(y), free(yh), free(dy);
+  free(Xt), free(xs), free(yt), free(it), free(X), free(y), free(yh), free(dy);
   res->wall_s = nnt_now() - t0;
 }
 

@@ -129,7 +129,7 @@ static void registry(void) {
 
 #if NNT_ISA_LEVELS >= 2
 NNT_ISA_DECLARE(double, nnt_qstr_fast_sse, (const nnt_qstr_model *, const nnt_qstr_task *, const float *, const float *,
-                                            const int *, const float *, int, double, int *));
+                                            const float *, const int *, const float *, int, double, int *));
 #endif
 
 /* the structure-aware evaluation equals the generic forward pass (float rounding aside), and every
@@ -159,28 +159,30 @@ static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m) {
   nnt_qstr_sample_f32(&t, &r, n, simple, X, y, idx);
   nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(&mo, 500);
   double ref = nnt_qstr_eval_f32(&mo, ws, 500, p, X, y, n) * n * N;
-  double fast = nnt_qstr_fast_sse(&mo, &t, p, X, idx, y, n, INFINITY, &complete);
+  float *xs = nnt_qstr_xparts(&t, X, n);
+  double fast = nnt_qstr_fast_sse(&mo, &t, p, X, xs, idx, y, n, INFINITY, &complete);
+  CHECK(nnt_qstr_fast_sse(&mo, &t, p, X, NULL, idx, y, n, INFINITY, &complete) == fast); /* gathered here */
   CHECK_MSG(fabs(fast - ref) < 1e-5 * ref && complete, "%s enc %d q %d: fast %.8g vs generic %.8g",
             nnt_qstr_arch_names[arch], enc, q, fast, ref);
 #if NNT_ISA_LEVELS >= 2
-  double lv = nnt_qstr_fast_sse_generic(&mo, &t, p, X, idx, y, n, INFINITY, &complete);
+  double lv = nnt_qstr_fast_sse_generic(&mo, &t, p, X, xs, idx, y, n, INFINITY, &complete);
   CHECK_MSG(lv == fast, "%s m %d: generic level %a, dispatched %a", nnt_qstr_arch_names[arch], m, lv, fast);
   if (nnt_cpu_isa() >= NNT_ISA_AVX2) {
-    lv = nnt_qstr_fast_sse_avx2(&mo, &t, p, X, idx, y, n, INFINITY, &complete);
+    lv = nnt_qstr_fast_sse_avx2(&mo, &t, p, X, xs, idx, y, n, INFINITY, &complete);
     CHECK_MSG(lv == fast, "%s m %d: avx2 level %a, dispatched %a", nnt_qstr_arch_names[arch], m, lv, fast);
   }
 #if NNT_ISA_LEVELS >= 3
   if (nnt_cpu_isa() >= NNT_ISA_AVX512) {
-    lv = nnt_qstr_fast_sse_avx512(&mo, &t, p, X, idx, y, n, INFINITY, &complete);
+    lv = nnt_qstr_fast_sse_avx512(&mo, &t, p, X, xs, idx, y, n, INFINITY, &complete);
     CHECK_MSG(lv == fast, "%s m %d: avx512 level %a, dispatched %a", nnt_qstr_arch_names[arch], m, lv, fast);
   }
 #endif
 #endif
-  fast = nnt_qstr_fast_sse(&mo, &t, p, X, idx, y, n, 0.1 * ref, &complete);
+  fast = nnt_qstr_fast_sse(&mo, &t, p, X, xs, idx, y, n, 0.1 * ref, &complete);
   CHECK(!complete && fast > 0.1 * ref && fast < ref);
   nnt_qstr_ws_free_f32(ws);
   nnt_qstr_task_free(&t);
-  free(p64), free(p), free(X), free(y), free(idx);
+  free(p64), free(p), free(X), free(xs), free(y), free(idx);
 }
 
 int main(void) {
