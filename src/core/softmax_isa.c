@@ -37,9 +37,9 @@ void NNT_ISA_FN(nnt_softmax_row_fast)(float *row, int n) {
   }
   float s = sum8(acc);
   if (i < n) { /* the last n - i < 8: nnt_vmath_expf's bits, in one vector; summed in order */
-    __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    float e[8];
-    _mm256_storeu_ps(e, nnt_vmath_expf8_scalar_bits(_mm256_sub_ps(_mm256_maskload_ps(row + i, m), vmx)));
+    float e[8] = {0}; /* copied, not a masked load: SIMDe's (the generic level) reads all 8 lanes */
+    for (int k = 0; k < n - i; k++) e[k] = row[i + k];
+    _mm256_storeu_ps(e, nnt_vmath_expf8_scalar_bits(_mm256_sub_ps(_mm256_loadu_ps(e), vmx)));
     for (int k = 0; i < n; i++, k++) s += (row[i] = e[k]);
   }
   float inv = 1 / s;

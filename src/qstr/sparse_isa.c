@@ -31,11 +31,17 @@ typedef __m256 sv;
 #define SV_MAX _mm256_max_ps
 #define SV_STORE _mm256_storeu_ps
 #define SV_ZERO _mm256_setzero_ps
-static inline __m256i sv_mask(int w) {
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(w), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+/* through a copy, not masked loads and stores: SIMDe's (the generic level) touch all 8 lanes */
+static inline sv sv_load_part(const float *p, int w) {
+  float t[8] = {0};
+  for (int k = 0; k < w; k++) t[k] = p[k];
+  return _mm256_loadu_ps(t);
 }
-static inline sv sv_load_part(const float *p, int w) { return _mm256_maskload_ps(p, sv_mask(w)); }
-static inline void sv_store_part(float *p, int w, sv v) { _mm256_maskstore_ps(p, sv_mask(w), v); }
+static inline void sv_store_part(float *p, int w, sv v) {
+  float t[8];
+  _mm256_storeu_ps(t, v);
+  for (int k = 0; k < w; k++) p[k] = t[k];
+}
 #endif
 
 void NNT_ISA_FN(nnt_qstr_pack_wt)(const float *W, int out, int in, int outp, float *WT) {
