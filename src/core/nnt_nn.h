@@ -99,6 +99,12 @@ void nnt_softmax_row_grad_fast(const float *a, float *d, int n);
 /* each level's form (nnt_cpu.h), for kernels of one level: NNT_ISA_FN(nnt_softmax_row_fast) skips
  * the dispatch per row */
 NNT_ISA_DECLARE(void, nnt_softmax_row_fast, (float *, int));
+/* The same softmax down each of the first ncols columns of the n x ld matrix a (a[j * ld + c],
+ * j < n): column c ends with the bits nnt_softmax_row_fast gives it as a row. For many short rows
+ * stored transposed (one lane per row instead of one row per call). Columns run in groups of 8,
+ * so ld >= ncols rounded up to 8: the padding columns are transformed too. */
+void nnt_softmax_cols_fast(float *a, int n, int ld, int ncols);
+NNT_ISA_DECLARE(void, nnt_softmax_cols_fast, (float *, int, int, int));
 /* ReLU attention's score gradient for one row: d[0..n) <- a > 0 ? d * inv : 0, without branches. */
 void nnt_relu_row_grad_fast(const float *a, float *d, int n, float inv);
 

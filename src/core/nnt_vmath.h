@@ -63,6 +63,22 @@ static inline float nnt_vmath_tanhf(float x) { return nnt_vmath_tanhf_with(x, nn
     p = P##_fmadd_ps(P##_mul_ps(p, r), r, P##_add_ps(r, P##_set1_ps(1)));                                       \
     return SI_TO_PS(P##_add_epi32(PS_TO_SI(p), P##_slli_epi32(P##_cvtps_epi32(k), 23)));                        \
   }                                                                                                               \
+  /* nnt_vmath_expf's own operations lane by lane (a multiply, then an add: no fused multiply-add), \
+   * so the same bits as the scalar form: for a row's last few elements next to whole blocks */      \
+  static inline V nnt_vmath_expf##N##_scalar_bits(V x) {                                                        \
+    x = P##_max_ps(P##_set1_ps(-87.3f), P##_min_ps(P##_set1_ps(88.3762626647949f), x));                          \
+    V k = FLOOR(P##_add_ps(P##_mul_ps(P##_set1_ps(1.44269504088896341f), x), P##_set1_ps(0.5f)));              \
+    V r = P##_add_ps(P##_sub_ps(x, P##_mul_ps(k, P##_set1_ps(0.693359375f))),                                   \
+                     P##_mul_ps(k, P##_set1_ps(2.12194440e-4f)));                                              \
+    V p = P##_set1_ps(1.9875691500e-4f);                                                                          \
+    p = P##_add_ps(P##_mul_ps(p, r), P##_set1_ps(1.3981999507e-3f));                                             \
+    p = P##_add_ps(P##_mul_ps(p, r), P##_set1_ps(8.3334519073e-3f));                                             \
+    p = P##_add_ps(P##_mul_ps(p, r), P##_set1_ps(4.1665795894e-2f));                                             \
+    p = P##_add_ps(P##_mul_ps(p, r), P##_set1_ps(1.6666665459e-1f));                                             \
+    p = P##_add_ps(P##_mul_ps(p, r), P##_set1_ps(5.0000001201e-1f));                                             \
+    p = P##_add_ps(P##_add_ps(P##_mul_ps(P##_mul_ps(p, r), r), r), P##_set1_ps(1));                             \
+    return SI_TO_PS(P##_add_epi32(PS_TO_SI(p), P##_slli_epi32(P##_cvtps_epi32(k), 23)));                        \
+  }                                                                                                               \
   static inline V nnt_vmath_tanhf##N(V x) {                                                                      \
     const V sign = P##_set1_ps(-0.0f), one = P##_set1_ps(1);                                                    \
     V a = P##_andnot_ps(sign, x), z = P##_mul_ps(x, x);                                                          \
@@ -80,22 +96,6 @@ static inline float nnt_vmath_tanhf(float x) { return nnt_vmath_tanhf_with(x, nn
 #define NNT_VMATH_SELECT_LT8(a, b, yes, no) _mm256_blendv_ps(no, yes, _mm256_cmp_ps(a, b, _CMP_LT_OQ))
 NNT_VMATH_VECTOR_FORMS(8, __m256, _mm256, _mm256_floor_ps, _mm256_castsi256_ps, _mm256_castps_si256,
                        NNT_VMATH_SELECT_LT8)
-/* nnt_vmath_expf's own operations lane by lane (a multiply, then an add: no fused multiply-add),
- * so the same bits as the scalar form: for a row's last few elements next to 8-lane blocks */
-static inline __m256 nnt_vmath_expf8_scalar_bits(__m256 x) {
-  x = _mm256_max_ps(_mm256_set1_ps(-87.3f), _mm256_min_ps(_mm256_set1_ps(88.3762626647949f), x));
-  __m256 k = _mm256_floor_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(1.44269504088896341f), x), _mm256_set1_ps(0.5f)));
-  __m256 r = _mm256_add_ps(_mm256_sub_ps(x, _mm256_mul_ps(k, _mm256_set1_ps(0.693359375f))),
-                           _mm256_mul_ps(k, _mm256_set1_ps(2.12194440e-4f)));
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(p, r), r), r), _mm256_set1_ps(1));
-  return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(p), _mm256_slli_epi32(_mm256_cvtps_epi32(k), 23)));
-}
 static inline __m256 nnt_vmath_sigmf8(__m256 x) {
   const __m256 one = _mm256_set1_ps(1);
   return _mm256_div_ps(one, _mm256_add_ps(one, nnt_vmath_expf8(_mm256_sub_ps(_mm256_setzero_ps(), x))));

@@ -1,4 +1,4 @@
-/* Attention rows for float32, eight lanes at a time (nnt_softmax_row_fast, nnt_softmax_row_grad_fast,
+/* Attention rows for float32, eight lanes at a time (nnt_softmax_row_fast, nnt_softmax_cols_fast, nnt_softmax_row_grad_fast,
  * nnt_relu_row_grad_fast, nnt_nn.h). In a GPT training step the scalar softmax — a libm expf call per score — cost more than
  * the forward's two attention products together. Compiled once per instruction-set level with the
  * same operations in the same order at every level (nnt_simd.h, nnt_vmath's 8-lane expf), sums kept
@@ -48,6 +48,44 @@ void NNT_ISA_FN(nnt_softmax_row_fast)(float *row, int n) {
   for (; i < n; i++) row[i] *= inv;
 }
 
+/* nnt_softmax_row_fast's operations on W columns at once, one column per lane: the exponentials of
+ * rows below the last whole block of 8 through the fused form, the rest through the scalar form's;
+ * per lane the eight block sums in lane order, then the remaining rows one by one. */
+#define NNT_SOFTMAX_COLS(V, P, EXP, EXP_SCALAR_BITS)                                                    \
+  {                                                                                                  \
+    V mx = P##_loadu_ps(a + c);                                                                      \
+    for (int j = 1; j < n; j++) mx = P##_max_ps(mx, P##_loadu_ps(a + (size_t)j * ld + c));            \
+    V s = P##_setzero_ps();                                                                          \
+    int full = n / 8 * 8;                                                                            \
+    for (int k = 0; full && k < 8; k++) {                                                            \
+      V part = P##_setzero_ps();                                                                     \
+      for (int j = k; j < full; j += 8) {                                                            \
+        float *r = a + (size_t)j * ld + c;                                                           \
+        V e = EXP(P##_sub_ps(P##_loadu_ps(r), mx));                                                  \
+        P##_storeu_ps(r, e);                                                                         \
+        part = P##_add_ps(part, e);                                                                  \
+      }                                                                                              \
+      s = P##_add_ps(s, part);                                                                       \
+    }                                                                                                \
+    for (int j = full; j < n; j++) {                                                                 \
+      float *r = a + (size_t)j * ld + c;                                                             \
+      V e = EXP_SCALAR_BITS(P##_sub_ps(P##_loadu_ps(r), mx));                                        \
+      P##_storeu_ps(r, e);                                                                           \
+      s = P##_add_ps(s, e);                                                                          \
+    }                                                                                                \
+    V inv = P##_div_ps(P##_set1_ps(1), s);                                                           \
+    for (int j = 0; j < n; j++) P##_storeu_ps(a + (size_t)j * ld + c, P##_mul_ps(P##_loadu_ps(a + (size_t)j * ld + c), inv)); \
+  }
+
+void NNT_ISA_FN(nnt_softmax_cols_fast)(float *a, int n, int ld, int ncols) {
+  if (n <= 0) return;
+  int c = 0, end = (ncols + 7) / 8 * 8;
+#if NNT_ISA_LEVEL >= 2
+  for (; c + 16 <= end; c += 16) NNT_SOFTMAX_COLS(__m512, _mm512, nnt_vmath_expf16, nnt_vmath_expf16_scalar_bits)
+#endif
+  for (; c < end; c += 8) NNT_SOFTMAX_COLS(__m256, _mm256, nnt_vmath_expf8, nnt_vmath_expf8_scalar_bits)
+}
+
 void NNT_ISA_FN(nnt_softmax_row_grad_fast)(const float *a, float *d, int n) {
   __m256 acc = _mm256_setzero_ps();
   int i = 0;
@@ -75,6 +113,7 @@ NNT_ISA_DECLARE(void, nnt_softmax_row_grad_fast, (const float *, float *, int));
 NNT_ISA_DECLARE(void, nnt_relu_row_grad_fast, (const float *, float *, int, float));
 
 void nnt_softmax_row_fast(float *row, int n) { NNT_ISA_PICK(nnt_softmax_row_fast)(row, n); }
+void nnt_softmax_cols_fast(float *a, int n, int ld, int ncols) { NNT_ISA_PICK(nnt_softmax_cols_fast)(a, n, ld, ncols); }
 void nnt_softmax_row_grad_fast(const float *a, float *d, int n) { NNT_ISA_PICK(nnt_softmax_row_grad_fast)(a, d, n); }
 void nnt_relu_row_grad_fast(const float *a, float *d, int n, float inv) {
   NNT_ISA_PICK(nnt_relu_row_grad_fast)(a, d, n, inv);

@@ -219,7 +219,7 @@ static void scores4(const float *g0, const float *g1, const float *g2, const flo
 /* readout_row for two query rows of the same prompt at once (same per-query operation order:
  * blocks of 32 then 8 into one partial vector, horizontal sum, scalar tail); the U rows loaded
  * serve both queries and eight accumulators hide the FMA latency */
-static void readout2(const float *a, const float *b, int N, const float *U, int m, const float *bc, const float *w2,
+static void readout2(const float *a, const float *b, int as, int N, const float *U, int m, const float *bc, const float *w2,
                      float *oa, float *ob) {
   int c = 0;
   __m256 pa = _mm256_setzero_ps(), pb = _mm256_setzero_ps();
@@ -231,7 +231,7 @@ static void readout2(const float *a, const float *b, int N, const float *U, int 
     for (int j = 0; j < N; j++) {
       const float *u = U + (size_t)j * m + c;
       __m512 u0 = _mm512_loadu_ps(u), u1 = _mm512_loadu_ps(u + 16);
-      __m512 aj = _mm512_set1_ps(a[j]), bj = _mm512_set1_ps(b[j]);
+      __m512 aj = _mm512_set1_ps(a[j * as]), bj = _mm512_set1_ps(b[j * as]);
       h0 = _mm512_fmadd_ps(aj, u0, h0), h1 = _mm512_fmadd_ps(aj, u1, h1);
       k0 = _mm512_fmadd_ps(bj, u0, k0), k1 = _mm512_fmadd_ps(bj, u1, k1);
     }
@@ -254,7 +254,7 @@ static void readout2(const float *a, const float *b, int N, const float *U, int 
     for (int j = 0; j < N; j++) {
       const float *u = U + (size_t)j * m + c;
       __m256 u0 = _mm256_loadu_ps(u), u1 = _mm256_loadu_ps(u + 8), u2 = _mm256_loadu_ps(u + 16), u3 = _mm256_loadu_ps(u + 24);
-      __m256 aj = _mm256_set1_ps(a[j]), bj = _mm256_set1_ps(b[j]);
+      __m256 aj = _mm256_set1_ps(a[j * as]), bj = _mm256_set1_ps(b[j * as]);
       h0 = _mm256_fmadd_ps(aj, u0, h0), h1 = _mm256_fmadd_ps(aj, u1, h1);
       h2 = _mm256_fmadd_ps(aj, u2, h2), h3 = _mm256_fmadd_ps(aj, u3, h3);
       k0 = _mm256_fmadd_ps(bj, u0, k0), k1 = _mm256_fmadd_ps(bj, u1, k1);
@@ -273,7 +273,7 @@ static void readout2(const float *a, const float *b, int N, const float *U, int 
     __m256 h0 = _mm256_loadu_ps(bc + c), k0 = h0;
     for (int j = 0; j < N; j++) {
       __m256 u0 = _mm256_loadu_ps(U + (size_t)j * m + c);
-      h0 = _mm256_fmadd_ps(_mm256_set1_ps(a[j]), u0, h0), k0 = _mm256_fmadd_ps(_mm256_set1_ps(b[j]), u0, k0);
+      h0 = _mm256_fmadd_ps(_mm256_set1_ps(a[j * as]), u0, h0), k0 = _mm256_fmadd_ps(_mm256_set1_ps(b[j * as]), u0, k0);
     }
     pa = _mm256_fmadd_ps(_mm256_max_ps(h0, zero), _mm256_loadu_ps(w2 + c), pa);
     pb = _mm256_fmadd_ps(_mm256_max_ps(k0, zero), _mm256_loadu_ps(w2 + c), pb);
@@ -286,7 +286,7 @@ static void readout2(const float *a, const float *b, int N, const float *U, int 
     __m128 h = _mm_loadu_ps(bc + c), k = h;
     for (int j = 0; j < N; j++) {
       __m128 u = _mm_loadu_ps(U + (size_t)j * m + c);
-      h = _mm_add_ps(h, _mm_mul_ps(_mm_set1_ps(a[j]), u)), k = _mm_add_ps(k, _mm_mul_ps(_mm_set1_ps(b[j]), u));
+      h = _mm_add_ps(h, _mm_mul_ps(_mm_set1_ps(a[j * as]), u)), k = _mm_add_ps(k, _mm_mul_ps(_mm_set1_ps(b[j * as]), u));
     }
     __m128 z = _mm_setzero_ps(), w = _mm_loadu_ps(w2 + c);
     float hv[4], kv[4];
@@ -297,15 +297,15 @@ static void readout2(const float *a, const float *b, int N, const float *U, int 
   }
   for (; c < m; c++) {
     float h = bc[c], k = bc[c];
-    for (int j = 0; j < N; j++) h += a[j] * U[(size_t)j * m + c], k += b[j] * U[(size_t)j * m + c];
+    for (int j = 0; j < N; j++) h += a[j * as] * U[(size_t)j * m + c], k += b[j * as] * U[(size_t)j * m + c];
     o += (h > 0 ? h : 0) * w2[c], p += (k > 0 ? k : 0) * w2[c];
   }
   *oa = o, *ob = p;
 }
 
-/* w2 . relu(sum_j a_j U_j + bc) for one query row: the m-vector stays in registers while the
- * N value rows stream through (FMA vectors) */
-static float readout_row(const float *a, int N, const float *U, int m, const float *bc, const float *w2) {
+/* w2 . relu(sum_j a_j U_j + bc) for one query, its attention weights a_j at a[j * as]: the m-vector
+ * stays in registers while the N value rows stream through (FMA vectors) */
+static float readout_row(const float *a, int as, int N, const float *U, int m, const float *bc, const float *w2) {
   int c = 0;
   float o = 0;
   __m256 part = _mm256_setzero_ps();
@@ -315,7 +315,7 @@ static float readout_row(const float *a, int N, const float *U, int m, const flo
            h3 = _mm256_loadu_ps(bc + c + 24);
     for (int j = 0; j < N; j++) {
       const float *u = U + (size_t)j * m + c;
-      __m256 aj = _mm256_set1_ps(a[j]);
+      __m256 aj = _mm256_set1_ps(a[j * as]);
       h0 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u), h0), h1 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u + 8), h1);
       h2 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u + 16), h2), h3 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u + 24), h3);
     }
@@ -326,7 +326,7 @@ static float readout_row(const float *a, int N, const float *U, int m, const flo
   }
   for (; c + 8 <= m; c += 8) {
     __m256 h0 = _mm256_loadu_ps(bc + c);
-    for (int j = 0; j < N; j++) h0 = _mm256_fmadd_ps(_mm256_set1_ps(a[j]), _mm256_loadu_ps(U + (size_t)j * m + c), h0);
+    for (int j = 0; j < N; j++) h0 = _mm256_fmadd_ps(_mm256_set1_ps(a[j * as]), _mm256_loadu_ps(U + (size_t)j * m + c), h0);
     part = _mm256_fmadd_ps(_mm256_max_ps(h0, zero), _mm256_loadu_ps(w2 + c), part);
   }
   float pv[8];
@@ -334,7 +334,7 @@ static float readout_row(const float *a, int N, const float *U, int m, const flo
   o = ((pv[0] + pv[1]) + (pv[2] + pv[3])) + ((pv[4] + pv[5]) + (pv[6] + pv[7]));
   for (; c < m; c++) {
     float h = bc[c];
-    for (int j = 0; j < N; j++) h += a[j] * U[(size_t)j * m + c];
+    for (int j = 0; j < N; j++) h += a[j * as] * U[(size_t)j * m + c];
     o += (h > 0 ? h : 0) * w2[c];
   }
   return o;
@@ -398,8 +398,8 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   nnt_gemm_macs_add((double)D * D * D + (double)D * D + 2.0 * m * D * D + (double)m * (D * D + D) +
                     (double)(q + 1) * N * de * (D + m));
   float *G = nnt_xmalloc(sizeof(float) * CHUNK * N * D), *U = nnt_xmalloc(sizeof(float) * CHUNK * N * m);
-  int Np = padded(N); /* Z^T rows padded to whole vectors (zeros) */
-  float *S = nnt_xcalloc((size_t)N * Np, sizeof(float)), *ZT = nnt_xcalloc((size_t)D * Np, sizeof(float));
+  int Np = padded(N); /* G^T rows padded to whole vectors (zeros) */
+  float *S = nnt_xcalloc((size_t)N * Np, sizeof(float)), *GT = nnt_xcalloc((size_t)D * Np, sizeof(float));
   float kvf[1024], bcf[4096];
   for (int b = 0; b < D; b++) kvf[b] = (float)kv[b];
   for (int c = 0; c < m; c++) bcf[c] = (float)bc[c];
@@ -461,38 +461,39 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     for (int b = 0; b < B; b++) {
       const float *Z = Xc + (size_t)b * N * D, *Gb = G + (size_t)b * N * D, *Ub = U + (size_t)b * N * m;
       /* tiny products as axpy loops over a contiguous dimension (they vectorise without
-       * reassociating a reduction): S = G Z^T through Z^T, H = A U */
-      int j8 = N / 8 * 8, c8 = D / 8 * 8;
-      for (int j = 0; j < j8; j += 8)
-        for (int c = 0; c < c8; c += 8) nnt_simd_transpose8(Z + (size_t)j * D + c, D, ZT + (size_t)c * Np + j, Np);
+       * reassociating a reduction): S^T = Z G^T through G^T, one query per lane, so the softmax
+       * runs down the columns, all queries at once; then H = A U */
+      int i8 = N / 8 * 8, c8 = D / 8 * 8;
+      for (int i = 0; i < i8; i += 8)
+        for (int c = 0; c < c8; c += 8) nnt_simd_transpose8(Gb + (size_t)i * D + c, D, GT + (size_t)c * Np + i, Np);
       for (int c = 0; c < D; c++)
-        for (int j = c < c8 ? j8 : 0; j < N; j++) ZT[c * Np + j] = Z[j * D + c];
-      int i = 0;
-      for (; i + 4 <= N; i += 4) {
-        const float *g = Gb + (size_t)i * D;
-        float *s = S + i * Np;
-        scores4(g, g + D, g + 2 * D, g + 3 * D, D, ZT, Np, s, s + Np, s + 2 * Np, s + 3 * Np);
+        for (int i = c < c8 ? i8 : 0; i < N; i++) GT[c * Np + i] = Gb[i * D + c];
+      int j = 0;
+      for (; j + 4 <= N; j += 4) {
+        const float *z = Z + (size_t)j * D;
+        float *s = S + j * Np;
+        scores4(z, z + D, z + 2 * D, z + 3 * D, D, GT, Np, s, s + Np, s + 2 * Np, s + 3 * Np);
       }
-      for (; i < N; i++) scores_row(Gb + (size_t)i * D, D, ZT, Np, S + i * Np);
-      for (i = 0; i < N; i++) NNT_ISA_FN(nnt_softmax_row_fast)(S + i * Np, N); /* the training forward's softmax */
-      i = 0;
+      for (; j < N; j++) scores_row(Z + (size_t)j * D, D, GT, Np, S + j * Np);
+      NNT_ISA_FN(nnt_softmax_cols_fast)(S, N, Np, N); /* the training forward's softmax, per query */
+      int i = 0;
       for (; i + 2 <= N; i += 2) {
         float oa, ob;
-        readout2(S + i * Np, S + (i + 1) * Np, N, Ub, m, bcf, w2, &oa, &ob);
+        readout2(S + i, S + i + 1, Np, N, Ub, m, bcf, w2, &oa, &ob);
         double e = (double)(b2 + oa) - y[((size_t)b0 + b) * N + i];
         sse += e * e;
         e = (double)(b2 + ob) - y[((size_t)b0 + b) * N + i + 1];
         sse += e * e;
       }
       for (; i < N; i++) {
-        float o = b2 + readout_row(S + i * Np, N, Ub, m, bcf, w2);
+        float o = b2 + readout_row(S + i, Np, N, Ub, m, bcf, w2);
         double e = (double)o - y[((size_t)b0 + b) * N + i];
         sse += e * e;
       }
     }
   }
   free(MT), free(kv), free(W1o), free(Wc), free(bc), free(MTxT), free(WcxT), free(Gtab), free(Utab);
-  free(G), free(U), free(S), free(ZT);
+  free(G), free(U), free(S), free(GT);
   return sse;
 }
 

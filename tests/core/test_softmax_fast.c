@@ -89,6 +89,37 @@ static void tail_exp_bits(void) {
   CHECK(same);
 }
 
+NNT_ISA_DECLARE(void, nnt_softmax_cols_fast, (float *, int, int, int));
+
+/* nnt_softmax_cols_fast at every level this CPU runs: each column carries the bits the generic
+ * level's row softmax gives it as a row (the fused block exponentials, the scalar-bits tail, the
+ * order of the sums), for every height 1..40 and widths 1..37 (16-, 8-lane groups and padding). */
+static void cols_same_bits(float sd, int level) {
+  enum { H = 40, W = 37, LD = 48 };
+  float x[H * LD], a[H * LD], row[H];
+  nnt_rng r;
+  nnt_rng_init(&r, 5, level);
+  nnt_rng_fill_normal_f32(&r, x, H * LD, 0, sd);
+  int same = 1;
+  for (int n = 1; n <= H; n++)
+    for (int w = 1; w <= W; w += (w < 18 ? 1 : 5)) {
+      for (int k = 0; k < n * LD; k++) a[k] = x[k];
+      if (level == 0) nnt_softmax_cols_fast_generic(a, n, LD, w);
+#if NNT_ISA_LEVELS >= 2
+      if (level == 1) nnt_softmax_cols_fast_avx2(a, n, LD, w);
+#endif
+#if NNT_ISA_LEVELS >= 3
+      if (level == 2) nnt_softmax_cols_fast_avx512(a, n, LD, w);
+#endif
+      for (int c = 0; c < w; c++) {
+        for (int j = 0; j < n; j++) row[j] = x[j * LD + c];
+        nnt_softmax_row_fast_generic(row, n);
+        for (int j = 0; j < n; j++) same &= memcmp(&row[j], &a[j * LD + c], sizeof(float)) == 0;
+      }
+    }
+  CHECK_MSG(same, "column softmax at level %d differs from the row softmax", level);
+}
+
 int main(void) {
   tail_exp_bits();
   enum { N = 1000 };
@@ -107,6 +138,9 @@ int main(void) {
     double e = check(x, dp, N);
     CHECK_MSG(e < 2e-5, "scale %g, n = %d: error %.3g", sd, N, e);
     same_bits(x, dp, 101);
+    cols_same_bits(sd, 0);
+    if (nnt_cpu_isa() >= NNT_ISA_AVX2) cols_same_bits(sd, 1);
+    if (nnt_cpu_isa() >= NNT_ISA_AVX512) cols_same_bits(sd, 2);
   }
   float two[2] = {0, logf(3)}; /* a wrong constant is caught: softmax(0, ln 3) = (1/4, 3/4) */
   nnt_softmax_row_fast(two, 2);
