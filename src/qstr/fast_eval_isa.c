@@ -216,37 +216,71 @@ static void scores4(const float *g0, const float *g1, const float *g2, const flo
     }
 }
 
-/* readout_row for two query rows of the same prompt at once (same per-query operation order:
- * blocks of 32 then 8 into one partial vector, horizontal sum, scalar tail); the U rows loaded
- * serve both queries and eight accumulators hide the FMA latency */
+/* The read-out of one query, o = w2 . relu(sum_j a_j U_j + bc), its attention weights a_j at
+ * a[j * as]. Every form below performs, per query, the same operations in the same order: the
+ * columns in blocks of 32, each h element an FMA chain over j from bc, its relu times w2 added into
+ * one 8-lane partial sum (the four 8-column quarters in order); then blocks of 8 into the same
+ * partial sum; its lanes summed in a fixed order; then 4 columns with separate multiplies and adds
+ * (the scalar tail's rounding, vectorised across columns); then the scalar tail. readout_finish does
+ * everything after the 32-column blocks; the forms differ in how many queries share each U load. */
+static float readout_finish(const float *a, int as, int N, const float *U, int m, const float *bc, const float *w2, int c,
+                            __m256 part) {
+  const __m256 zero = _mm256_setzero_ps();
+  for (; c + 8 <= m; c += 8) {
+    __m256 h0 = _mm256_loadu_ps(bc + c);
+    for (int j = 0; j < N; j++) h0 = _mm256_fmadd_ps(_mm256_set1_ps(a[j * as]), _mm256_loadu_ps(U + (size_t)j * m + c), h0);
+    part = _mm256_fmadd_ps(_mm256_max_ps(h0, zero), _mm256_loadu_ps(w2 + c), part);
+  }
+  float pv[8];
+  _mm256_storeu_ps(pv, part);
+  float o = ((pv[0] + pv[1]) + (pv[2] + pv[3])) + ((pv[4] + pv[5]) + (pv[6] + pv[7]));
+  if (c + 4 <= m) {
+    __m128 h = _mm_loadu_ps(bc + c);
+    for (int j = 0; j < N; j++) h = _mm_add_ps(h, _mm_mul_ps(_mm_set1_ps(a[j * as]), _mm_loadu_ps(U + (size_t)j * m + c)));
+    float hv[4];
+    _mm_storeu_ps(hv, _mm_mul_ps(_mm_max_ps(h, _mm_setzero_ps()), _mm_loadu_ps(w2 + c)));
+    o += hv[0], o += hv[1], o += hv[2], o += hv[3];
+    c += 4;
+  }
+  for (; c < m; c++) {
+    float h = bc[c];
+    for (int j = 0; j < N; j++) h += a[j * as] * U[(size_t)j * m + c];
+    o += (h > 0 ? h : 0) * w2[c];
+  }
+  return o;
+}
+
+/* a 32-column block's relu(h) times w2 into the partial sum, quarter by quarter */
+static inline __m256 readout_part4(__m256 part, __m256 h0, __m256 h1, __m256 h2, __m256 h3, const float *w) {
+  const __m256 zero = _mm256_setzero_ps();
+  part = _mm256_fmadd_ps(_mm256_max_ps(h0, zero), _mm256_loadu_ps(w), part);
+  part = _mm256_fmadd_ps(_mm256_max_ps(h1, zero), _mm256_loadu_ps(w + 8), part);
+  part = _mm256_fmadd_ps(_mm256_max_ps(h2, zero), _mm256_loadu_ps(w + 16), part);
+  return _mm256_fmadd_ps(_mm256_max_ps(h3, zero), _mm256_loadu_ps(w + 24), part);
+}
+
+static float readout_row(const float *a, int as, int N, const float *U, int m, const float *bc, const float *w2) {
+  int c = 0;
+  __m256 part = _mm256_setzero_ps();
+  for (; c + 32 <= m; c += 32) {
+    __m256 h0 = _mm256_loadu_ps(bc + c), h1 = _mm256_loadu_ps(bc + c + 8), h2 = _mm256_loadu_ps(bc + c + 16),
+           h3 = _mm256_loadu_ps(bc + c + 24);
+    for (int j = 0; j < N; j++) {
+      const float *u = U + (size_t)j * m + c;
+      __m256 aj = _mm256_set1_ps(a[j * as]);
+      h0 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u), h0), h1 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u + 8), h1);
+      h2 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u + 16), h2), h3 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u + 24), h3);
+    }
+    part = readout_part4(part, h0, h1, h2, h3, w2 + c);
+  }
+  return readout_finish(a, as, N, U, m, bc, w2, c, part);
+}
+
+/* two queries of a prompt at once: the U rows loaded serve both, eight accumulators */
 static void readout2(const float *a, const float *b, int as, int N, const float *U, int m, const float *bc, const float *w2,
                      float *oa, float *ob) {
   int c = 0;
   __m256 pa = _mm256_setzero_ps(), pb = _mm256_setzero_ps();
-  const __m256 zero = _mm256_setzero_ps();
-#if NNT_ISA_LEVEL >= 2 /* the 32-column blocks in 512-bit vectors; each half then goes into the 8-lane
-                        * partial sums in the order of the loop below (the same bits) */
-  for (; c + 32 <= m; c += 32) {
-    __m512 h0 = _mm512_loadu_ps(bc + c), h1 = _mm512_loadu_ps(bc + c + 16), k0 = h0, k1 = h1;
-    for (int j = 0; j < N; j++) {
-      const float *u = U + (size_t)j * m + c;
-      __m512 u0 = _mm512_loadu_ps(u), u1 = _mm512_loadu_ps(u + 16);
-      __m512 aj = _mm512_set1_ps(a[j * as]), bj = _mm512_set1_ps(b[j * as]);
-      h0 = _mm512_fmadd_ps(aj, u0, h0), h1 = _mm512_fmadd_ps(aj, u1, h1);
-      k0 = _mm512_fmadd_ps(bj, u0, k0), k1 = _mm512_fmadd_ps(bj, u1, k1);
-    }
-    const __m512 z = _mm512_setzero_ps();
-    h0 = _mm512_max_ps(h0, z), h1 = _mm512_max_ps(h1, z), k0 = _mm512_max_ps(k0, z), k1 = _mm512_max_ps(k1, z);
-    pa = _mm256_fmadd_ps(_mm512_castps512_ps256(h0), _mm256_loadu_ps(w2 + c), pa);
-    pa = _mm256_fmadd_ps(_mm512_extractf32x8_ps(h0, 1), _mm256_loadu_ps(w2 + c + 8), pa);
-    pa = _mm256_fmadd_ps(_mm512_castps512_ps256(h1), _mm256_loadu_ps(w2 + c + 16), pa);
-    pa = _mm256_fmadd_ps(_mm512_extractf32x8_ps(h1, 1), _mm256_loadu_ps(w2 + c + 24), pa);
-    pb = _mm256_fmadd_ps(_mm512_castps512_ps256(k0), _mm256_loadu_ps(w2 + c), pb);
-    pb = _mm256_fmadd_ps(_mm512_extractf32x8_ps(k0, 1), _mm256_loadu_ps(w2 + c + 8), pb);
-    pb = _mm256_fmadd_ps(_mm512_castps512_ps256(k1), _mm256_loadu_ps(w2 + c + 16), pb);
-    pb = _mm256_fmadd_ps(_mm512_extractf32x8_ps(k1, 1), _mm256_loadu_ps(w2 + c + 24), pb);
-  }
-#endif
   for (; c + 32 <= m; c += 32) {
     __m256 h0 = _mm256_loadu_ps(bc + c), h1 = _mm256_loadu_ps(bc + c + 8), h2 = _mm256_loadu_ps(bc + c + 16),
            h3 = _mm256_loadu_ps(bc + c + 24);
@@ -260,85 +294,37 @@ static void readout2(const float *a, const float *b, int as, int N, const float 
       k0 = _mm256_fmadd_ps(bj, u0, k0), k1 = _mm256_fmadd_ps(bj, u1, k1);
       k2 = _mm256_fmadd_ps(bj, u2, k2), k3 = _mm256_fmadd_ps(bj, u3, k3);
     }
-    pa = _mm256_fmadd_ps(_mm256_max_ps(h0, zero), _mm256_loadu_ps(w2 + c), pa);
-    pa = _mm256_fmadd_ps(_mm256_max_ps(h1, zero), _mm256_loadu_ps(w2 + c + 8), pa);
-    pa = _mm256_fmadd_ps(_mm256_max_ps(h2, zero), _mm256_loadu_ps(w2 + c + 16), pa);
-    pa = _mm256_fmadd_ps(_mm256_max_ps(h3, zero), _mm256_loadu_ps(w2 + c + 24), pa);
-    pb = _mm256_fmadd_ps(_mm256_max_ps(k0, zero), _mm256_loadu_ps(w2 + c), pb);
-    pb = _mm256_fmadd_ps(_mm256_max_ps(k1, zero), _mm256_loadu_ps(w2 + c + 8), pb);
-    pb = _mm256_fmadd_ps(_mm256_max_ps(k2, zero), _mm256_loadu_ps(w2 + c + 16), pb);
-    pb = _mm256_fmadd_ps(_mm256_max_ps(k3, zero), _mm256_loadu_ps(w2 + c + 24), pb);
+    pa = readout_part4(pa, h0, h1, h2, h3, w2 + c);
+    pb = readout_part4(pb, k0, k1, k2, k3, w2 + c);
   }
-  for (; c + 8 <= m; c += 8) {
-    __m256 h0 = _mm256_loadu_ps(bc + c), k0 = h0;
-    for (int j = 0; j < N; j++) {
-      __m256 u0 = _mm256_loadu_ps(U + (size_t)j * m + c);
-      h0 = _mm256_fmadd_ps(_mm256_set1_ps(a[j * as]), u0, h0), k0 = _mm256_fmadd_ps(_mm256_set1_ps(b[j * as]), u0, k0);
-    }
-    pa = _mm256_fmadd_ps(_mm256_max_ps(h0, zero), _mm256_loadu_ps(w2 + c), pa);
-    pb = _mm256_fmadd_ps(_mm256_max_ps(k0, zero), _mm256_loadu_ps(w2 + c), pb);
-  }
-  float pv[8], qv[8];
-  _mm256_storeu_ps(pv, pa), _mm256_storeu_ps(qv, pb);
-  float o = ((pv[0] + pv[1]) + (pv[2] + pv[3])) + ((pv[4] + pv[5]) + (pv[6] + pv[7]));
-  float p = ((qv[0] + qv[1]) + (qv[2] + qv[3])) + ((qv[4] + qv[5]) + (qv[6] + qv[7]));
-  if (c + 4 <= m) { /* 4 columns: the scalar tail's operations, the j sums vectorised across columns */
-    __m128 h = _mm_loadu_ps(bc + c), k = h;
-    for (int j = 0; j < N; j++) {
-      __m128 u = _mm_loadu_ps(U + (size_t)j * m + c);
-      h = _mm_add_ps(h, _mm_mul_ps(_mm_set1_ps(a[j * as]), u)), k = _mm_add_ps(k, _mm_mul_ps(_mm_set1_ps(b[j * as]), u));
-    }
-    __m128 z = _mm_setzero_ps(), w = _mm_loadu_ps(w2 + c);
-    float hv[4], kv[4];
-    _mm_storeu_ps(hv, _mm_mul_ps(_mm_max_ps(h, z), w)), _mm_storeu_ps(kv, _mm_mul_ps(_mm_max_ps(k, z), w));
-    o += hv[0], o += hv[1], o += hv[2], o += hv[3];
-    p += kv[0], p += kv[1], p += kv[2], p += kv[3];
-    c += 4;
-  }
-  for (; c < m; c++) {
-    float h = bc[c], k = bc[c];
-    for (int j = 0; j < N; j++) h += a[j * as] * U[(size_t)j * m + c], k += b[j * as] * U[(size_t)j * m + c];
-    o += (h > 0 ? h : 0) * w2[c], p += (k > 0 ? k : 0) * w2[c];
-  }
-  *oa = o, *ob = p;
+  *oa = readout_finish(a, as, N, U, m, bc, w2, c, pa);
+  *ob = readout_finish(b, as, N, U, m, bc, w2, c, pb);
 }
 
-/* w2 . relu(sum_j a_j U_j + bc) for one query, its attention weights a_j at a[j * as]: the m-vector
- * stays in registers while the N value rows stream through (FMA vectors) */
-static float readout_row(const float *a, int as, int N, const float *U, int m, const float *bc, const float *w2) {
+#if NNT_ISA_LEVEL >= 2
+/* four queries of a prompt at once in 512-bit vectors: each U load serves four queries, eight
+ * independent FMA chains; each half of an h vector then goes into the 8-lane partial sums */
+static void readout4(const float *a, int as, int N, const float *U, int m, const float *bc, const float *w2, float *o) {
   int c = 0;
-  float o = 0;
-  __m256 part = _mm256_setzero_ps();
-  const __m256 zero = _mm256_setzero_ps();
+  __m256 part[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
   for (; c + 32 <= m; c += 32) {
-    __m256 h0 = _mm256_loadu_ps(bc + c), h1 = _mm256_loadu_ps(bc + c + 8), h2 = _mm256_loadu_ps(bc + c + 16),
-           h3 = _mm256_loadu_ps(bc + c + 24);
+    __m512 h[4][2];
+    for (int q = 0; q < 4; q++) h[q][0] = _mm512_loadu_ps(bc + c), h[q][1] = _mm512_loadu_ps(bc + c + 16);
     for (int j = 0; j < N; j++) {
       const float *u = U + (size_t)j * m + c;
-      __m256 aj = _mm256_set1_ps(a[j * as]);
-      h0 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u), h0), h1 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u + 8), h1);
-      h2 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u + 16), h2), h3 = _mm256_fmadd_ps(aj, _mm256_loadu_ps(u + 24), h3);
+      __m512 u0 = _mm512_loadu_ps(u), u1 = _mm512_loadu_ps(u + 16);
+      for (int q = 0; q < 4; q++) {
+        __m512 aj = _mm512_set1_ps(a[j * as + q]);
+        h[q][0] = _mm512_fmadd_ps(aj, u0, h[q][0]), h[q][1] = _mm512_fmadd_ps(aj, u1, h[q][1]);
+      }
     }
-    part = _mm256_fmadd_ps(_mm256_max_ps(h0, zero), _mm256_loadu_ps(w2 + c), part);
-    part = _mm256_fmadd_ps(_mm256_max_ps(h1, zero), _mm256_loadu_ps(w2 + c + 8), part);
-    part = _mm256_fmadd_ps(_mm256_max_ps(h2, zero), _mm256_loadu_ps(w2 + c + 16), part);
-    part = _mm256_fmadd_ps(_mm256_max_ps(h3, zero), _mm256_loadu_ps(w2 + c + 24), part);
+    for (int q = 0; q < 4; q++)
+      part[q] = readout_part4(part[q], _mm512_castps512_ps256(h[q][0]), _mm512_extractf32x8_ps(h[q][0], 1),
+                              _mm512_castps512_ps256(h[q][1]), _mm512_extractf32x8_ps(h[q][1], 1), w2 + c);
   }
-  for (; c + 8 <= m; c += 8) {
-    __m256 h0 = _mm256_loadu_ps(bc + c);
-    for (int j = 0; j < N; j++) h0 = _mm256_fmadd_ps(_mm256_set1_ps(a[j * as]), _mm256_loadu_ps(U + (size_t)j * m + c), h0);
-    part = _mm256_fmadd_ps(_mm256_max_ps(h0, zero), _mm256_loadu_ps(w2 + c), part);
-  }
-  float pv[8];
-  _mm256_storeu_ps(pv, part);
-  o = ((pv[0] + pv[1]) + (pv[2] + pv[3])) + ((pv[4] + pv[5]) + (pv[6] + pv[7]));
-  for (; c < m; c++) {
-    float h = bc[c];
-    for (int j = 0; j < N; j++) h += a[j * as] * U[(size_t)j * m + c];
-    o += (h > 0 ? h : 0) * w2[c];
-  }
-  return o;
+  for (int q = 0; q < 4; q++) o[q] = readout_finish(a + q, as, N, U, m, bc, w2, c, part[q]);
 }
+#endif
 
 static int padded(int N) { return (N + 7) / 8 * 8; }
 
@@ -477,17 +463,28 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       for (; j < N; j++) scores_row(Z + (size_t)j * D, D, GT, Np, S + j * Np);
       NNT_ISA_FN(nnt_softmax_cols_fast)(S, N, Np, N); /* the training forward's softmax, per query */
       int i = 0;
+      const float *yb = y + ((size_t)b0 + b) * N;
+#if NNT_ISA_LEVEL >= 2
+      for (; i + 4 <= N; i += 4) {
+        float o[4];
+        readout4(S + i, Np, N, Ub, m, bcf, w2, o);
+        for (int k = 0; k < 4; k++) {
+          double e = (double)(b2 + o[k]) - yb[i + k];
+          sse += e * e;
+        }
+      }
+#endif
       for (; i + 2 <= N; i += 2) {
         float oa, ob;
         readout2(S + i, S + i + 1, Np, N, Ub, m, bcf, w2, &oa, &ob);
-        double e = (double)(b2 + oa) - y[((size_t)b0 + b) * N + i];
+        double e = (double)(b2 + oa) - yb[i];
         sse += e * e;
-        e = (double)(b2 + ob) - y[((size_t)b0 + b) * N + i + 1];
+        e = (double)(b2 + ob) - yb[i + 1];
         sse += e * e;
       }
       for (; i < N; i++) {
         float o = b2 + readout_row(S + i, Np, N, Ub, m, bcf, w2);
-        double e = (double)o - y[((size_t)b0 + b) * N + i];
+        double e = (double)o - yb[i];
         sse += e * e;
       }
     }

@@ -134,18 +134,20 @@ NNT_ISA_DECLARE(double, nnt_qstr_fast_sse, (const nnt_qstr_model *, const nnt_qs
 
 /* the structure-aware evaluation equals the generic forward pass (float rounding aside), and every
  * level this CPU runs gives the generic level's bits; m = 100 (the paper's MLP width) runs the
- * 512-bit blocks of 32 columns at the AVX-512 level, m = 20 only the 256-bit ones */
-static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m) {
+ * 512-bit blocks of 32 columns at the AVX-512 level, m = 20 only the 256-bit ones; N = 7 and 13
+ * put the queries in one 8-lane or one 16-lane group of the column softmax */
+static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m, int N) {
   nnt_qstr_task_cfg tc;
-  nnt_qstr_task_cfg_default(&tc, 7);
+  nnt_qstr_task_cfg_default(&tc, N);
   tc.enc = enc, tc.q = q;
   nnt_qstr_task t;
   CHECK(nnt_qstr_task_init(&t, &tc, 4) == 0);
   nnt_qstr_model mo;
   int hid[2] = {9, 13}, wide[3] = {21, 70, 66}; /* m = 100: hidden layers wide enough for the sparse form */
-  if (arch == NNT_QSTR_FFN && m == 100) nnt_qstr_model_setup(&mo, arch, 7, t.D, 0, 0, 3, wide);
-  else if (arch == NNT_QSTR_FFN) nnt_qstr_model_setup(&mo, arch, 7, t.D, 0, 0, 2, hid);
-  else nnt_qstr_model_setup(&mo, arch, 7, t.D, m, 1, 0, NULL);
+  wide[0] = 3 * N;
+  if (arch == NNT_QSTR_FFN && m == 100) nnt_qstr_model_setup(&mo, arch, N, t.D, 0, 0, 3, wide);
+  else if (arch == NNT_QSTR_FFN) nnt_qstr_model_setup(&mo, arch, N, t.D, 0, 0, 2, hid);
+  else nnt_qstr_model_setup(&mo, arch, N, t.D, m, 1, 0, NULL);
   CHECK(nnt_qstr_fast_eval_ok(&mo, &t));
   nnt_rng r;
   nnt_rng_init(&r, 9, arch * 100 + enc * 10 + q);
@@ -153,7 +155,7 @@ static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m) {
   nnt_qstr_model_init(&mo, &r, p64);
   float *p = malloc(sizeof(float) * mo.np);
   for (size_t k = 0; k < mo.np; k++) p[k] = (float)(p64[k] * 3 + 0.05 * nnt_rng_normal(&r)); /* nonzero biases */
-  int n = 700, N = 7, D = t.D;
+  int n = 700, D = t.D;
   float *X = malloc(sizeof(float) * n * N * D), *y = malloc(sizeof(float) * n * N);
   int *idx = malloc(sizeof(int) * n * N * q), complete;
   nnt_qstr_sample_f32(&t, &r, n, simple, X, y, idx);
@@ -188,10 +190,11 @@ static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m) {
 int main(void) {
   for (int a = 0; a < 2; a++) {
     nnt_qstr_arch arch = a ? NNT_QSTR_FFN : NNT_QSTR_TR;
-    fast_eval(arch, 0, 1, 0, 20);
-    fast_eval(arch, 0, 1, 1, 20);
-    fast_eval(arch, 1, 2, 0, 20);
-    fast_eval(arch, 0, 1, 1, 100);
+    fast_eval(arch, 0, 1, 0, 20, 7);
+    fast_eval(arch, 0, 1, 1, 20, 7);
+    fast_eval(arch, 1, 2, 0, 20, 7);
+    fast_eval(arch, 0, 1, 1, 100, 7);
+    fast_eval(arch, 0, 1, 0, 100, 13); /* N > 8: whole blocks of 8 scores, 16-lane columns, 3 x 4 queries + 1 */
   }
   int hid[2] = {7, 5};
   gradcheck("tr (torch MHA + MLP)", NNT_QSTR_TR, 5, 6, 1, 0, NULL, 0);
