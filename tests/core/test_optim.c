@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nnt_error.h"
+#include "nnt_simd.h"
 #include "nnt_optim.h"
 #include "nnt_test.h"
 
@@ -188,7 +189,31 @@ static void compare(const char *what, nnt_optim_config c, nnt_dtype dt, double t
   nnt_params_free(&P);
 }
 
+/* A subnormal first moment is flushed, not carried (nnt_optim_step's FTZ/DAZ on x86), p is the
+ * same as with the moment carried, and the caller's floating-point mode is left as it was. */
+static void subnormal_moments(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  nnt_params P;
+  nnt_params_init(&P);
+  nnt_param *w = nnt_params_add_f32(&P, "w", 1, 20);
+  nnt_params_alloc(&P);
+  nnt_optim o;
+  CHECK(nnt_optim_init(&o, &P, nnt_adamw_defaults()) == NNT_OK);
+  float *m = o.m, *v = o.v, *p = w->value.data;
+  for (int k = 0; k < 20; k++) m[k] = 1e-40f * (k + 1), v[k] = 0, p[k] = 0.5f;
+  unsigned csr = _mm_getcsr();
+  nnt_optim_step(&o); /* g = 0: m = 0.9 m would stay subnormal */
+  CHECK(_mm_getcsr() == csr);
+  int flushed = 1;
+  for (int k = 0; k < 20; k++) flushed &= m[k] == 0 && p[k] == (float)(0.5f * (float)(1 - 1e-3 * 0.01));
+  CHECK_MSG(flushed, "subnormal moments carried: m[0] = %g, p[0] = %.9g", m[0], p[0]);
+  nnt_optim_free(&o);
+  nnt_params_free(&P);
+#endif
+}
+
 int main(void) {
+  subnormal_moments();
   literal_cases(NNT_F64, 1e-15);
   /* float32: p is stored with 24 bits, and Adam's eps = 1e-8 shift is below float32 resolution */
   literal_cases(NNT_F32, 3e-7);
