@@ -161,22 +161,26 @@ static void xmap4(const float *x0, const float *x1, const float *x2, const float
     }
     _mm256_storeu_ps(o0 + c, a0), _mm256_storeu_ps(o1 + c, b0), _mm256_storeu_ps(o2 + c, c0), _mm256_storeu_ps(o3 + c, d0);
   }
-  const float *xs[4] = {x0, x1, x2, x3};
-  float *os[4] = {o0, o1, o2, o3};
-  if (c + 4 <= n) { /* 4 columns with separate multiply and add: the scalar tail's rounding */
-    for (int r = 0; r < 4; r++) {
-      __m128 v = init4(in, r, os[r], c);
-      for (int a = 0; a < d; a++) v = _mm_add_ps(v, _mm_mul_ps(_mm_set1_ps(xs[r][a]), _mm_loadu_ps(WT + (size_t)a * n + c)));
-      _mm_storeu_ps(os[r] + c, v);
+  /* the last n mod 8 columns with separate multiplies and adds (the scalar tail's rounding), the
+   * four rows' chains interleaved so their latencies overlap */
+  if (c + 4 <= n) {
+    __m128 v0 = init4(in, 0, o0, c), v1 = init4(in, 1, o1, c), v2 = init4(in, 2, o2, c), v3 = init4(in, 3, o3, c);
+    for (int a = 0; a < d; a++) {
+      __m128 w = _mm_loadu_ps(WT + (size_t)a * n + c);
+      v0 = _mm_add_ps(v0, _mm_mul_ps(_mm_set1_ps(x0[a]), w)), v1 = _mm_add_ps(v1, _mm_mul_ps(_mm_set1_ps(x1[a]), w));
+      v2 = _mm_add_ps(v2, _mm_mul_ps(_mm_set1_ps(x2[a]), w)), v3 = _mm_add_ps(v3, _mm_mul_ps(_mm_set1_ps(x3[a]), w));
     }
+    _mm_storeu_ps(o0 + c, v0), _mm_storeu_ps(o1 + c, v1), _mm_storeu_ps(o2 + c, v2), _mm_storeu_ps(o3 + c, v3);
     c += 4;
   }
-  for (int r = 0; r < 4; r++)
-    for (int cc = c; cc < n; cc++) {
-      float v = init1(in, r, os[r], cc);
-      for (int a = 0; a < d; a++) v += xs[r][a] * WT[(size_t)a * n + cc];
-      os[r][cc] = v;
+  for (; c < n; c++) {
+    float v0 = init1(in, 0, o0, c), v1 = init1(in, 1, o1, c), v2 = init1(in, 2, o2, c), v3 = init1(in, 3, o3, c);
+    for (int a = 0; a < d; a++) {
+      float w = WT[(size_t)a * n + c];
+      v0 += x0[a] * w, v1 += x1[a] * w, v2 += x2[a] * w, v3 += x3[a] * w;
     }
+    o0[c] = v0, o1[c] = v1, o2[c] = v2, o3[c] = v3;
+  }
 }
 
 /* scores_row for four query rows at once (same per-element FMA sequence) */
