@@ -227,6 +227,24 @@ static void scores4(const float *g0, const float *g1, const float *g2, const flo
  * partial sum; its lanes summed in a fixed order; then 4 columns with separate multiplies and adds
  * (the scalar tail's rounding, vectorised across columns); then the scalar tail. readout_finish does
  * everything after the 32-column blocks; the forms differ in how many queries share each U load. */
+/* the partial sum's lanes in readout order */
+static inline float readout_hsum(__m256 part) {
+  float pv[8];
+  _mm256_storeu_ps(pv, part);
+  return ((pv[0] + pv[1]) + (pv[2] + pv[3])) + ((pv[4] + pv[5]) + (pv[6] + pv[7]));
+}
+
+/* columns c..m-1 one by one, added to o */
+static inline float readout_scalar(const float *a, int as, int N, const float *U, int m, const float *bc,
+                                   const float *w2, int c, float o) {
+  for (; c < m; c++) {
+    float h = bc[c];
+    for (int j = 0; j < N; j++) h += a[j * as] * U[(size_t)j * m + c];
+    o += (h > 0 ? h : 0) * w2[c];
+  }
+  return o;
+}
+
 static float readout_finish(const float *a, int as, int N, const float *U, int m, const float *bc, const float *w2, int c,
                             __m256 part) {
   const __m256 zero = _mm256_setzero_ps();
@@ -235,9 +253,7 @@ static float readout_finish(const float *a, int as, int N, const float *U, int m
     for (int j = 0; j < N; j++) h0 = _mm256_fmadd_ps(_mm256_set1_ps(a[j * as]), _mm256_loadu_ps(U + (size_t)j * m + c), h0);
     part = _mm256_fmadd_ps(_mm256_max_ps(h0, zero), _mm256_loadu_ps(w2 + c), part);
   }
-  float pv[8];
-  _mm256_storeu_ps(pv, part);
-  float o = ((pv[0] + pv[1]) + (pv[2] + pv[3])) + ((pv[4] + pv[5]) + (pv[6] + pv[7]));
+  float o = readout_hsum(part);
   if (c + 4 <= m) {
     __m128 h = _mm_loadu_ps(bc + c);
     for (int j = 0; j < N; j++) h = _mm_add_ps(h, _mm_mul_ps(_mm_set1_ps(a[j * as]), _mm_loadu_ps(U + (size_t)j * m + c)));
@@ -246,12 +262,7 @@ static float readout_finish(const float *a, int as, int N, const float *U, int m
     o += hv[0], o += hv[1], o += hv[2], o += hv[3];
     c += 4;
   }
-  for (; c < m; c++) {
-    float h = bc[c];
-    for (int j = 0; j < N; j++) h += a[j * as] * U[(size_t)j * m + c];
-    o += (h > 0 ? h : 0) * w2[c];
-  }
-  return o;
+  return readout_scalar(a, as, N, U, m, bc, w2, c, o);
 }
 
 /* a 32-column block's relu(h) times w2 into the partial sum, quarter by quarter */
@@ -326,7 +337,25 @@ static void readout4(const float *a, int as, int N, const float *U, int m, const
       part[q] = readout_part4(part[q], _mm512_castps512_ps256(h[q][0]), _mm512_extractf32x8_ps(h[q][0], 1),
                               _mm512_castps512_ps256(h[q][1]), _mm512_extractf32x8_ps(h[q][1], 1), w2 + c);
   }
-  for (int q = 0; q < 4; q++) o[q] = readout_finish(a + q, as, N, U, m, bc, w2, c, part[q]);
+  if (m - c < 4 || m - c >= 8) {
+    for (int q = 0; q < 4; q++) o[q] = readout_finish(a + q, as, N, U, m, bc, w2, c, part[q]);
+    return;
+  }
+  /* 4 to 7 columns left (m = 100): readout_finish's steps, its 4-column part for the four queries
+   * in one vector (lanes 4q..4q+3: query q), one chain instead of four */
+  const __m512i rep = _mm512_set_epi32(3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
+  __m512 h = _mm512_broadcast_f32x4(_mm_loadu_ps(bc + c));
+  for (int j = 0; j < N; j++) {
+    __m512 aj = _mm512_permutexvar_ps(rep, _mm512_castps128_ps512(_mm_loadu_ps(a + (size_t)j * as)));
+    h = _mm512_add_ps(h, _mm512_mul_ps(aj, _mm512_broadcast_f32x4(_mm_loadu_ps(U + (size_t)j * m + c))));
+  }
+  float hv[16];
+  _mm512_storeu_ps(hv, _mm512_mul_ps(_mm512_max_ps(h, _mm512_setzero_ps()), _mm512_broadcast_f32x4(_mm_loadu_ps(w2 + c))));
+  for (int q = 0; q < 4; q++) {
+    float oq = readout_hsum(part[q]);
+    oq += hv[4 * q], oq += hv[4 * q + 1], oq += hv[4 * q + 2], oq += hv[4 * q + 3];
+    o[q] = readout_scalar(a + q, as, N, U, m, bc, w2, c + 4, oq);
+  }
 }
 #endif
 

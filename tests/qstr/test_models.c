@@ -194,7 +194,7 @@ int main(void) {
     fast_eval(arch, 0, 1, 1, 20, 7);
     fast_eval(arch, 1, 2, 0, 20, 7);
     fast_eval(arch, 0, 1, 1, 100, 7);
-    fast_eval(arch, 0, 1, 0, 100, 13); /* N > 8: whole blocks of 8 scores, 16-lane columns, 3 x 4 queries + 1 */
+    fast_eval(arch, 0, 1, 0, 103, 13); /* N > 8: whole blocks of 8 scores, 16-lane columns, 3 x 4 queries + 1; m = 96 + 4 + 3 */
   }
   int hid[2] = {7, 5};
   gradcheck("tr (torch MHA + MLP)", NNT_QSTR_TR, 5, 6, 1, 0, NULL, 0);
