@@ -23,13 +23,19 @@
 enum { CHUNK = 32 }; /* prompts per block: G and U stay in L2 */
 
 /* T[k][c] = s * sum_r E[k][r] W[c][off + r] (W: rows x ldw), for k < N */
-static void code_table(const double *E, int N, int de, double s, const double *W, int rows, int ldw, int off, float *T) {
-  for (int k = 0; k < N; k++)
-    for (int c = 0; c < rows; c++) {
-      double v = 0;
-      for (int r = 0; r < de; r++) v += E[k * de + r] * W[(size_t)c * ldw + off + r];
-      T[(size_t)k * rows + c] = (float)(s * v);
+/* T[k][c] = s * sum_r E[k][r] W[c][off + r] (W: rows x ldw), for k < N; acc: rows doubles of scratch.
+ * Here and in the folding below each element is one sequential sum over r, run with r outermost so
+ * that a row's sums advance together instead of one latency-bound chain at a time. */
+static void code_table(const double *E, int N, int de, double s, const double *W, int rows, int ldw, int off, float *T,
+                       double *acc) {
+  for (int k = 0; k < N; k++) {
+    for (int c = 0; c < rows; c++) acc[c] = 0;
+    for (int r = 0; r < de; r++) {
+      double e = E[k * de + r];
+      for (int c = 0; c < rows; c++) acc[c] += e * W[(size_t)c * ldw + off + r];
     }
+    for (int c = 0; c < rows; c++) T[(size_t)k * rows + c] = (float)(s * acc[c]);
+  }
 }
 
 /* out[c] += sum_a x[a] WT[a][c] for c < n, the accumulators kept in registers */
@@ -370,38 +376,43 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   /* folded matrices in double: MT[b][a] = M[a][b] / sqrt(D) (so G_i = MT z_i), kv, Wc, bc */
   double *MT = nnt_xmalloc(sizeof(double) * D * D), *kv = nnt_xmalloc(sizeof(double) * D);
   double *W1o = nnt_xmalloc(sizeof(double) * m * D), *Wc = nnt_xmalloc(sizeof(double) * m * D);
-  double *bc = nnt_xmalloc(sizeof(double) * m);
-  for (int a = 0; a < D; a++)
-    for (int b = 0; b < D; b++) {
-      double s = 0;
-      for (int r = 0; r < D; r++) s += (double)Wq[r * D + a] * Wk[r * D + b];
-      MT[b * D + a] = s * isd;
+  double *bc = nnt_xmalloc(sizeof(double) * m), *ob = nnt_xmalloc(sizeof(double) * D);
+  double *acc = nnt_xmalloc(sizeof(double) * (m > D ? m : D));
+  for (int a = 0; a < D; a++) {
+    for (int b = 0; b < D; b++) acc[b] = 0;
+    for (int r = 0; r < D; r++) {
+      double w = Wq[r * D + a];
+      for (int b = 0; b < D; b++) acc[b] += w * Wk[r * D + b];
     }
-  for (int b = 0; b < D; b++) {
-    double s = 0;
-    for (int r = 0; r < D; r++) s += (double)Wk[r * D + b] * bq[r];
-    kv[b] = s * isd;
+    for (int b = 0; b < D; b++) MT[b * D + a] = acc[b] * isd;
+  }
+  for (int b = 0; b < D; b++) kv[b] = 0;
+  for (int r = 0; r < D; r++)
+    for (int b = 0; b < D; b++) kv[b] += (double)Wk[r * D + b] * bq[r];
+  for (int b = 0; b < D; b++) kv[b] *= isd;
+  for (int r = 0; r < D; r++) { /* ob = W_o b_v + b_o */
+    ob[r] = bo[r];
+    for (int k = 0; k < D; k++) ob[r] += (double)Wo[r * D + k] * bv[k];
   }
   for (int c = 0; c < m; c++) {
-    for (int b = 0; b < D; b++) {
-      double s = 0;
-      for (int r = 0; r < D; r++) s += (double)W1[c * D + r] * Wo[r * D + b];
-      W1o[c * D + b] = s;
+    double *w1o = W1o + (size_t)c * D;
+    for (int b = 0; b < D; b++) w1o[b] = 0;
+    for (int r = 0; r < D; r++) {
+      double w = W1[c * D + r];
+      for (int b = 0; b < D; b++) w1o[b] += w * Wo[r * D + b];
     }
     double s0 = b1[c];
-    for (int r = 0; r < D; r++) {
-      double s = bo[r];
-      for (int k = 0; k < D; k++) s += (double)Wo[r * D + k] * bv[k];
-      s0 += (double)W1[c * D + r] * s;
-    }
+    for (int r = 0; r < D; r++) s0 += (double)W1[c * D + r] * ob[r];
     bc[c] = s0;
   }
-  for (int c = 0; c < m; c++)
-    for (int b = 0; b < D; b++) {
-      double s = 0;
-      for (int r = 0; r < D; r++) s += W1o[c * D + r] * Wv[r * D + b];
-      Wc[c * D + b] = s;
+  for (int c = 0; c < m; c++) {
+    double *wc = Wc + (size_t)c * D;
+    for (int b = 0; b < D; b++) wc[b] = 0;
+    for (int r = 0; r < D; r++) {
+      double w = W1o[c * D + r];
+      for (int b = 0; b < D; b++) wc[b] += w * Wv[r * D + b];
     }
+  }
   /* x parts as float matrices, code parts as tables: block 0 = own position, block h+1 = t_ih */
   float *MTxT = nnt_xmalloc(sizeof(float) * D * d), *WcxT = nnt_xmalloc(sizeof(float) * m * d);
   for (int b = 0; b < D; b++)
@@ -410,8 +421,8 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     for (int a = 0; a < d; a++) WcxT[a * m + c] = (float)Wc[c * D + a];
   float *Gtab = nnt_xmalloc(sizeof(float) * (q + 1) * N * D), *Utab = nnt_xmalloc(sizeof(float) * (q + 1) * N * m);
   for (int h = 0; h <= q; h++) {
-    code_table(t->E, N, de, cs, MT, D, D, d + h * de, Gtab + (size_t)h * N * D);
-    code_table(t->E, N, de, cs, Wc, m, D, d + h * de, Utab + (size_t)h * N * m);
+    code_table(t->E, N, de, cs, MT, D, D, d + h * de, Gtab + (size_t)h * N * D, acc);
+    code_table(t->E, N, de, cs, Wc, m, D, d + h * de, Utab + (size_t)h * N * m, acc);
   }
   /* multiply-adds of the folding above: MT, kv, W1o, bc, Wc, the code tables */
   nnt_gemm_macs_add((double)D * D * D + (double)D * D + 2.0 * m * D * D + (double)m * (D * D + D) +
@@ -522,7 +533,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       }
     }
   }
-  free(MT), free(kv), free(W1o), free(Wc), free(bc), free(MTxT), free(WcxT), free(Gtab), free(Utab);
+  free(MT), free(kv), free(W1o), free(Wc), free(bc), free(ob), free(acc), free(MTxT), free(WcxT), free(Gtab), free(Utab);
   free(G), free(U), free(S), free(GT);
   return sse;
 }
