@@ -89,36 +89,28 @@ static void scores_row(const float *g, int D, const float *ZT, int Np, float *s)
 /* xmap for four rows at once: the same per-element sequence of FMAs as xmap (so bit-identical
  * results), with eight independent accumulators instead of two, so the FMA latency is hidden
  * and every WT vector loaded serves four rows */
-/* Start value of out[c]: out[c] itself, or (ib[c] + kb[c]) + it[c] (kb may be NULL: ib[c] + it[c]),
- * the operations of the table pass, fused so the rows are written once. */
+/* Start value of out[c]: out[c] itself, or ib[c] + it[c] (own-position and index tables), the
+ * operation of the table pass, fused so the rows are written once. */
 typedef struct {
-  const float *ib[4], *it[4], *kb;
+  const float *ib[4], *it[4];
 } xinit;
 static inline __m256 init8(const xinit *in, int r, const float *o, int c) {
   if (!in) return _mm256_loadu_ps(o + c);
-  __m256 v = _mm256_loadu_ps(in->ib[r] + c);
-  if (in->kb) v = _mm256_add_ps(v, _mm256_loadu_ps(in->kb + c));
-  return _mm256_add_ps(v, _mm256_loadu_ps(in->it[r] + c));
+  return _mm256_add_ps(_mm256_loadu_ps(in->ib[r] + c), _mm256_loadu_ps(in->it[r] + c));
 }
 static inline __m128 init4(const xinit *in, int r, const float *o, int c) {
   if (!in) return _mm_loadu_ps(o + c);
-  __m128 v = _mm_loadu_ps(in->ib[r] + c);
-  if (in->kb) v = _mm_add_ps(v, _mm_loadu_ps(in->kb + c));
-  return _mm_add_ps(v, _mm_loadu_ps(in->it[r] + c));
+  return _mm_add_ps(_mm_loadu_ps(in->ib[r] + c), _mm_loadu_ps(in->it[r] + c));
 }
 static inline float init1(const xinit *in, int r, const float *o, int c) {
   if (!in) return o[c];
-  float v = in->ib[r][c];
-  if (in->kb) v = v + in->kb[c];
-  return v + in->it[r][c];
+  return in->ib[r][c] + in->it[r][c];
 }
 
 #if NNT_ISA_LEVEL >= 2
 static inline __m512 init16(const xinit *in, int r, const float *o, int c) {
   if (!in) return _mm512_loadu_ps(o + c);
-  __m512 v = _mm512_loadu_ps(in->ib[r] + c);
-  if (in->kb) v = _mm512_add_ps(v, _mm512_loadu_ps(in->kb + c));
-  return _mm512_add_ps(v, _mm512_loadu_ps(in->it[r] + c));
+  return _mm512_add_ps(_mm512_loadu_ps(in->ib[r] + c), _mm512_loadu_ps(in->it[r] + c));
 }
 #endif
 
@@ -430,8 +422,9 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   float *G = nnt_xmalloc(sizeof(float) * CHUNK * N * D), *U = nnt_xmalloc(sizeof(float) * CHUNK * N * m);
   int Np = padded(N); /* G^T rows padded to whole vectors (zeros) */
   float *S = nnt_xcalloc((size_t)N * Np, sizeof(float)), *GT = nnt_xcalloc((size_t)D * Np, sizeof(float));
-  float kvf[1024], bcf[4096];
-  for (int b = 0; b < D; b++) kvf[b] = (float)kv[b];
+  float bcf[4096];
+  for (int i = 0; i < N; i++) /* the own-position table with kv added: the start value of a G row */
+    for (int b = 0; b < D; b++) Gtab[(size_t)i * D + b] += (float)kv[b];
   for (int c = 0; c < m; c++) bcf[c] = (float)bc[c];
   const float *w2 = p + mo->w2;
   float b2 = p[mo->b2];
@@ -453,7 +446,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
         const float *x = Xc + (size_t)r * D;
         const int *ti = idx + (size_t)b0 * N + r;
         float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
-        xinit ig = {{0}, {0}, kvf}, iu = {{0}, {0}, NULL};
+        xinit ig = {{0}, {0}}, iu = {{0}, {0}};
         for (int k = 0; k < 4; k++) {
           int i = (r + k) % N;
           ig.ib[k] = Gtab + (size_t)i * D, ig.it[k] = Gtab + ((size_t)N + ti[k]) * D;
@@ -468,7 +461,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       const int *ti = idx + ((size_t)b0 * N + r) * q;
       float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
       const float *gp = Gtab + (size_t)i * D, *up = Utab + (size_t)i * m;
-      for (int c = 0; c < D; c++) g[c] = gp[c] + kvf[c];
+      for (int c = 0; c < D; c++) g[c] = gp[c];
       for (int c = 0; c < m; c++) u[c] = up[c];
       for (int h = 0; h < q; h++) {
         const float *gt = Gtab + ((size_t)(h + 1) * N + ti[h]) * D, *ut = Utab + ((size_t)(h + 1) * N + ti[h]) * m;
