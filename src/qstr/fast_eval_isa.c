@@ -38,6 +38,13 @@ static void code_table(const double *E, int N, int de, double s, const double *W
   }
 }
 
+/* out[b] = sum_r a[r] B[r][b] for a D x D float B, each one sequential sum over r */
+static void vec_mat(const double *a, const float *B, int D, double *out) {
+  for (int b = 0; b < D; b++) out[b] = 0;
+  for (int r = 0; r < D; r++)
+    for (int b = 0; b < D; b++) out[b] += a[r] * B[r * D + b];
+}
+
 /* out[c] += sum_a x[a] WT[a][c] for c < n, the accumulators kept in registers */
 static void xmap(const float *x, int d, const float *WT, int n, float *out) {
   int c = 0;
@@ -369,42 +376,27 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   double *MT = nnt_xmalloc(sizeof(double) * D * D), *kv = nnt_xmalloc(sizeof(double) * D);
   double *W1o = nnt_xmalloc(sizeof(double) * m * D), *Wc = nnt_xmalloc(sizeof(double) * m * D);
   double *bc = nnt_xmalloc(sizeof(double) * m), *ob = nnt_xmalloc(sizeof(double) * D);
-  double *acc = nnt_xmalloc(sizeof(double) * (m > D ? m : D));
-  for (int a = 0; a < D; a++) {
-    for (int b = 0; b < D; b++) acc[b] = 0;
-    for (int r = 0; r < D; r++) {
-      double w = Wq[r * D + a];
-      for (int b = 0; b < D; b++) acc[b] += w * Wk[r * D + b];
-    }
-    for (int b = 0; b < D; b++) MT[b * D + a] = acc[b] * isd;
+  double *acc = nnt_xmalloc(sizeof(double) * (m > D ? m : D)), *row = nnt_xmalloc(sizeof(double) * D);
+  for (int c = 0; c < D; c++) {
+    for (int r = 0; r < D; r++) row[r] = Wq[r * D + c];
+    vec_mat(row, Wk, D, acc);
+    for (int b = 0; b < D; b++) MT[b * D + c] = acc[b] * isd;
   }
-  for (int b = 0; b < D; b++) kv[b] = 0;
-  for (int r = 0; r < D; r++)
-    for (int b = 0; b < D; b++) kv[b] += (double)Wk[r * D + b] * bq[r];
+  for (int r = 0; r < D; r++) row[r] = bq[r];
+  vec_mat(row, Wk, D, kv);
   for (int b = 0; b < D; b++) kv[b] *= isd;
   for (int r = 0; r < D; r++) { /* ob = W_o b_v + b_o */
     ob[r] = bo[r];
     for (int k = 0; k < D; k++) ob[r] += (double)Wo[r * D + k] * bv[k];
   }
   for (int c = 0; c < m; c++) {
-    double *w1o = W1o + (size_t)c * D;
-    for (int b = 0; b < D; b++) w1o[b] = 0;
-    for (int r = 0; r < D; r++) {
-      double w = W1[c * D + r];
-      for (int b = 0; b < D; b++) w1o[b] += w * Wo[r * D + b];
-    }
+    for (int r = 0; r < D; r++) row[r] = W1[c * D + r];
+    vec_mat(row, Wo, D, W1o + (size_t)c * D);
     double s0 = b1[c];
-    for (int r = 0; r < D; r++) s0 += (double)W1[c * D + r] * ob[r];
+    for (int r = 0; r < D; r++) s0 += row[r] * ob[r];
     bc[c] = s0;
   }
-  for (int c = 0; c < m; c++) {
-    double *wc = Wc + (size_t)c * D;
-    for (int b = 0; b < D; b++) wc[b] = 0;
-    for (int r = 0; r < D; r++) {
-      double w = W1o[c * D + r];
-      for (int b = 0; b < D; b++) wc[b] += w * Wv[r * D + b];
-    }
-  }
+  for (int c = 0; c < m; c++) vec_mat(W1o + (size_t)c * D, Wv, D, Wc + (size_t)c * D);
   /* x parts as float matrices, code parts as tables: block 0 = own position, block h+1 = t_ih */
   float *MTxT = nnt_xmalloc(sizeof(float) * D * d), *WcxT = nnt_xmalloc(sizeof(float) * m * d);
   for (int b = 0; b < D; b++)
@@ -526,7 +518,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       }
     }
   }
-  free(MT), free(kv), free(W1o), free(Wc), free(bc), free(ob), free(acc), free(MTxT), free(WcxT), free(Gtab), free(Utab);
+  free(MT), free(kv), free(W1o), free(Wc), free(bc), free(ob), free(acc), free(row), free(MTxT), free(WcxT), free(Gtab), free(Utab);
   free(G), free(U), free(S), free(GT);
   return sse;
 }
