@@ -59,6 +59,53 @@ static void ffn_sparse_f32(int B, int in, int out, const float *X, const float *
 #define FFN_SPARSE_MIN NNT_QSTR_SPARSE_MIN
 #define SOFTMAX_ROW NNT_ISA_FN(nnt_softmax_row_fast) /* this level's, without the dispatch per row */
 
+/* gb[c] += sum_r G[r][c], each column's sum in row order as in the scalar loop, but 32 columns held
+ * in registers down all the rows instead of a load and a store of gb per row */
+static void colsum_regs_f32(const float *G, size_t rows, int cols, float *gb) {
+  int c = 0;
+  for (; c + 32 <= cols; c += 32) {
+    __m256 a0 = _mm256_loadu_ps(gb + c), a1 = _mm256_loadu_ps(gb + c + 8), a2 = _mm256_loadu_ps(gb + c + 16),
+           a3 = _mm256_loadu_ps(gb + c + 24);
+    for (size_t r = 0; r < rows; r++) {
+      const float *g = G + r * cols + c;
+      a0 = _mm256_add_ps(a0, _mm256_loadu_ps(g)), a1 = _mm256_add_ps(a1, _mm256_loadu_ps(g + 8));
+      a2 = _mm256_add_ps(a2, _mm256_loadu_ps(g + 16)), a3 = _mm256_add_ps(a3, _mm256_loadu_ps(g + 24));
+    }
+    _mm256_storeu_ps(gb + c, a0), _mm256_storeu_ps(gb + c + 8, a1), _mm256_storeu_ps(gb + c + 16, a2);
+    _mm256_storeu_ps(gb + c + 24, a3);
+  }
+  for (; c + 8 <= cols; c += 8) {
+    __m256 a0 = _mm256_loadu_ps(gb + c);
+    for (size_t r = 0; r < rows; r++) a0 = _mm256_add_ps(a0, _mm256_loadu_ps(G + r * cols + c));
+    _mm256_storeu_ps(gb + c, a0);
+  }
+  for (; c < cols; c++) {
+    float s = gb[c];
+    for (size_t r = 0; r < rows; r++) s += G[r * cols + c];
+    gb[c] = s;
+  }
+}
+#define COLSUM_ACC colsum_regs_f32
+
+#if NNT_ISA_LEVEL >= 2
+/* yhat[r] = b0 + sum_c h[r][c] w[c] for whole groups of 16 rows, one row per lane (gathered down a
+ * column): each row's multiplies and adds in column order, as in the scalar loop that finishes
+ * the rest; returns the rows done */
+static size_t readout_gather_f32(const float *h, size_t rows, int m, const float *w, float b0, float *yhat) {
+  const __m512i idx = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                         _mm512_set1_epi32(m));
+  size_t r = 0;
+  for (; r + 16 <= rows && (r + 16) * (size_t)m <= INT_MAX; r += 16) {
+    const float *hr = h + r * m;
+    __m512 s = _mm512_set1_ps(b0);
+    for (int c = 0; c < m; c++) s = _mm512_add_ps(s, _mm512_mul_ps(_mm512_i32gather_ps(idx, hr + c, 4), _mm512_set1_ps(w[c])));
+    _mm512_storeu_ps(yhat + r, s);
+  }
+  return r;
+}
+#define READOUT_ROWS readout_gather_f32
+#endif
+
 #define NNT_REAL_BITS 32
 #include "nnt_real.h"
 #undef NNT_GEMM

@@ -187,7 +187,69 @@ static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m, int
   free(p64), free(p), free(X), free(xs), free(y), free(idx);
 }
 
+#if NNT_ISA_LEVELS >= 2
+NNT_ISA_DECLARE(void, nnt_qstr_forward_f32, (const nnt_qstr_model *, nnt_qstr_ws_f32 *, const float *, const float *,
+                                             int, float *));
+NNT_ISA_DECLARE(void, nnt_qstr_backward_f32, (const nnt_qstr_model *, nnt_qstr_ws_f32 *, const float *, const float *,
+                                              int, const float *, float *));
+
+/* one training step's float32 forward and backward at one level */
+static void step_at(int level, const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B,
+                    const float *dy, float *yh, float *g) {
+  if (level == 0) nnt_qstr_forward_f32_generic(mo, ws, p, X, B, yh), nnt_qstr_backward_f32_generic(mo, ws, p, X, B, dy, g);
+  if (level == 1) nnt_qstr_forward_f32_avx2(mo, ws, p, X, B, yh), nnt_qstr_backward_f32_avx2(mo, ws, p, X, B, dy, g);
+#if NNT_ISA_LEVELS >= 3
+  if (level == 2) nnt_qstr_forward_f32_avx512(mo, ws, p, X, B, yh), nnt_qstr_backward_f32_avx512(mo, ws, p, X, B, dy, g);
+#endif
+}
+
+/* The float32 training kernels give the generic level's bits at every level this CPU runs: the
+ * outputs and every gradient of a step at B = 64 (whole 16-row groups and a partial one: B N = 832),
+ * m = 100 and N = 13 (a row of 34 + 3 columns) for tr, wide hidden layers for the FFN. The quick
+ * sweeps' CSVs print too few digits to see a last-bit drift; this sees it. */
+static void levels_same(nnt_qstr_arch arch) {
+  int N = 13;
+  nnt_qstr_task_cfg tc;
+  nnt_qstr_task_cfg_default(&tc, N);
+  nnt_qstr_task t;
+  CHECK(nnt_qstr_task_init(&t, &tc, 4) == 0);
+  nnt_qstr_model mo;
+  int wide[2] = {3 * N, 70};
+  if (arch == NNT_QSTR_FFN) nnt_qstr_model_setup(&mo, arch, N, t.D, 0, 0, 2, wide);
+  else if (arch == NNT_QSTR_GRU) nnt_qstr_model_setup(&mo, arch, N, t.D, 20, 0, 0, NULL);
+  else nnt_qstr_model_setup(&mo, arch, N, t.D, 100, 1, 0, NULL);
+  nnt_rng r;
+  nnt_rng_init(&r, 11, arch);
+  double *p64 = malloc(sizeof(double) * mo.np);
+  nnt_qstr_model_init(&mo, &r, p64);
+  int B = 64, n = B * N;
+  float *p = malloc(sizeof(float) * mo.np), *X = malloc(sizeof(float) * n * t.D), *y = malloc(sizeof(float) * n);
+  float *dy = malloc(sizeof(float) * n), *yh[3], *g[3];
+  for (size_t k = 0; k < mo.np; k++) p[k] = (float)(p64[k] * 3 + 0.05 * nnt_rng_normal(&r));
+  nnt_qstr_sample_f32(&t, &r, B, 0, X, y, NULL);
+  for (int k = 0; k < n; k++) dy[k] = (float)nnt_rng_normal(&r) / n;
+  nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(&mo, B);
+  int levels = nnt_cpu_isa() >= NNT_ISA_AVX512 && NNT_ISA_LEVELS >= 3 ? 3 : nnt_cpu_isa() >= NNT_ISA_AVX2 ? 2 : 1;
+  for (int l = 0; l < levels; l++) {
+    yh[l] = malloc(sizeof(float) * n), g[l] = malloc(sizeof(float) * mo.np);
+    step_at(l, &mo, ws, p, X, B, dy, yh[l], g[l]);
+    if (l)
+      CHECK_MSG(!memcmp(yh[l], yh[0], sizeof(float) * n) && !memcmp(g[l], g[0], sizeof(float) * mo.np),
+                "%s: level %d's step differs from the generic level's", nnt_qstr_arch_names[arch], l);
+  }
+  for (int l = 0; l < levels; l++) free(yh[l]), free(g[l]);
+  nnt_qstr_ws_free_f32(ws);
+  nnt_qstr_task_free(&t);
+  free(p64), free(p), free(X), free(y), free(dy);
+}
+#endif
+
 int main(void) {
+#if NNT_ISA_LEVELS >= 2
+  levels_same(NNT_QSTR_TR);
+  levels_same(NNT_QSTR_FFN);
+  levels_same(NNT_QSTR_GRU);
+#endif
   for (int a = 0; a < 2; a++) {
     nnt_qstr_arch arch = a ? NNT_QSTR_FFN : NNT_QSTR_TR;
     fast_eval(arch, 0, 1, 0, 20, 7);
