@@ -106,6 +106,29 @@ static size_t readout_gather_f32(const float *h, size_t rows, int m, const float
 #define READOUT_ROWS readout_gather_f32
 #endif
 
+/* A = softmax_rows(scale Q K^T) for one prompt (rows of Q and K ld apart), as the product and
+ * the row softmax give it: the scores computed transposed (S^T = scale K Q^T: the same products,
+ * summed in the same order), the softmax run down the columns, every query at once
+ * (nnt_softmax_cols_fast: the row form's bits), then A written row-major for the backward.
+ * Twelve calls of the row softmax per prompt cost more than the product. */
+static void attn_softmax_f32(const float *Q, const float *K, int ld, int N, int D, float scale, float *A) {
+  enum { NMAX = 64 };
+  if (N > NMAX) {
+    nnt_sgemm_min(nnt_qstr_blas_min, 0, 1, N, N, D, scale, Q, ld, K, ld, 0, A, N);
+    for (int i = 0; i < N; i++) SOFTMAX_ROW(A + (size_t)i * N, N);
+    return;
+  }
+  int Np = (N + 7) / 8 * 8;
+  float st[NMAX * NMAX];
+  for (int j = 0; j < N; j++)
+    for (int i = N; i < Np; i++) st[j * Np + i] = 0; /* the padding columns the softmax also runs */
+  nnt_sgemm_min(nnt_qstr_blas_min, 0, 1, N, N, D, scale, K, ld, Q, ld, 0, st, Np);
+  NNT_ISA_FN(nnt_softmax_cols_fast)(st, N, Np, N);
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) A[i * N + j] = st[j * Np + i];
+}
+#define ATTN_SOFTMAX attn_softmax_f32
+
 #define NNT_REAL_BITS 32
 #include "nnt_real.h"
 #undef NNT_GEMM
