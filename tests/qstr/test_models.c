@@ -215,9 +215,9 @@ static void levels_same(nnt_qstr_arch arch) {
   CHECK(nnt_qstr_task_init(&t, &tc, 4) == 0);
   nnt_qstr_model mo;
   int wide[2] = {3 * N, 70};
-  if (arch == NNT_QSTR_FFN) nnt_qstr_model_setup(&mo, arch, N, t.D, 0, 0, 2, wide);
-  else if (arch == NNT_QSTR_GRU) nnt_qstr_model_setup(&mo, arch, N, t.D, 20, 0, 0, NULL);
-  else nnt_qstr_model_setup(&mo, arch, N, t.D, 100, 1, 0, NULL);
+  if (arch == NNT_QSTR_FFN) CHECK(nnt_qstr_model_setup(&mo, arch, N, t.D, 0, 0, 2, wide) == 0);
+  else if (arch == NNT_QSTR_GRU) CHECK(nnt_qstr_model_setup(&mo, arch, N, t.D, 0, 20, 0, NULL) == 0);
+  else CHECK(nnt_qstr_model_setup(&mo, arch, N, t.D, 100, 1, 0, NULL) == 0);
   nnt_rng r;
   nnt_rng_init(&r, 11, arch);
   double *p64 = malloc(sizeof(double) * mo.np);
