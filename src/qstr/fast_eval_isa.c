@@ -69,26 +69,27 @@ static void xmap(const float *x, int d, const float *WT, int n, float *out) {
   }
 }
 
-/* s[0..Np) = sum_c g[c] ZT[c][0..Np): the score row of one query, accumulated in registers */
-static void scores_row(const float *g, int D, const float *ZT, int Np, float *s) {
+/* s[0..Np) = sum_c g[c] BT[c][0..Np), accumulated in registers: one row of a tiny product against a
+ * transposed matrix (a key's z row against G^T: that key's scores for every query) */
+static void scores_row(const float *g, int D, const float *BT, int Np, float *s) {
   int j = 0;
   for (; j + 16 <= Np; j += 16) {
     __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
     for (int c = 0; c < D; c++) {
       __m256 gc = _mm256_set1_ps(g[c]);
-      a0 = _mm256_fmadd_ps(gc, _mm256_loadu_ps(ZT + (size_t)c * Np + j), a0);
-      a1 = _mm256_fmadd_ps(gc, _mm256_loadu_ps(ZT + (size_t)c * Np + j + 8), a1);
+      a0 = _mm256_fmadd_ps(gc, _mm256_loadu_ps(BT + (size_t)c * Np + j), a0);
+      a1 = _mm256_fmadd_ps(gc, _mm256_loadu_ps(BT + (size_t)c * Np + j + 8), a1);
     }
     _mm256_storeu_ps(s + j, a0), _mm256_storeu_ps(s + j + 8, a1);
   }
   for (; j + 8 <= Np; j += 8) {
     __m256 a0 = _mm256_setzero_ps();
-    for (int c = 0; c < D; c++) a0 = _mm256_fmadd_ps(_mm256_set1_ps(g[c]), _mm256_loadu_ps(ZT + (size_t)c * Np + j), a0);
+    for (int c = 0; c < D; c++) a0 = _mm256_fmadd_ps(_mm256_set1_ps(g[c]), _mm256_loadu_ps(BT + (size_t)c * Np + j), a0);
     _mm256_storeu_ps(s + j, a0);
   }
   for (; j < Np; j++) {
     float v = 0;
-    for (int c = 0; c < D; c++) v += g[c] * ZT[(size_t)c * Np + j];
+    for (int c = 0; c < D; c++) v += g[c] * BT[(size_t)c * Np + j];
     s[j] = v;
   }
 }
@@ -188,14 +189,14 @@ static void xmap4(const float *x0, const float *x1, const float *x2, const float
   }
 }
 
-/* scores_row for four query rows at once (same per-element FMA sequence) */
-static void scores4(const float *g0, const float *g1, const float *g2, const float *g3, int D, const float *ZT, int Np,
+/* scores_row for four rows at once (the same per-element FMA sequence) */
+static void scores4(const float *g0, const float *g1, const float *g2, const float *g3, int D, const float *BT, int Np,
                     float *s0, float *s1, float *s2, float *s3) {
   int j = 0;
   for (; j + 16 <= Np; j += 16) {
     __m256 a0 = _mm256_setzero_ps(), a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0, d0 = a0, d1 = a0;
     for (int c = 0; c < D; c++) {
-      __m256 z0 = _mm256_loadu_ps(ZT + (size_t)c * Np + j), z1 = _mm256_loadu_ps(ZT + (size_t)c * Np + j + 8);
+      __m256 z0 = _mm256_loadu_ps(BT + (size_t)c * Np + j), z1 = _mm256_loadu_ps(BT + (size_t)c * Np + j + 8);
       __m256 ga = _mm256_set1_ps(g0[c]), gb = _mm256_set1_ps(g1[c]), gc = _mm256_set1_ps(g2[c]), gd = _mm256_set1_ps(g3[c]);
       a0 = _mm256_fmadd_ps(ga, z0, a0), a1 = _mm256_fmadd_ps(ga, z1, a1);
       b0 = _mm256_fmadd_ps(gb, z0, b0), b1 = _mm256_fmadd_ps(gb, z1, b1);
@@ -209,7 +210,7 @@ static void scores4(const float *g0, const float *g1, const float *g2, const flo
   for (; j + 8 <= Np; j += 8) {
     __m256 a0 = _mm256_setzero_ps(), b0 = a0, c0 = a0, d0 = a0;
     for (int c = 0; c < D; c++) {
-      __m256 z0 = _mm256_loadu_ps(ZT + (size_t)c * Np + j);
+      __m256 z0 = _mm256_loadu_ps(BT + (size_t)c * Np + j);
       a0 = _mm256_fmadd_ps(_mm256_set1_ps(g0[c]), z0, a0), b0 = _mm256_fmadd_ps(_mm256_set1_ps(g1[c]), z0, b0);
       c0 = _mm256_fmadd_ps(_mm256_set1_ps(g2[c]), z0, c0), d0 = _mm256_fmadd_ps(_mm256_set1_ps(g3[c]), z0, d0);
     }
@@ -220,7 +221,7 @@ static void scores4(const float *g0, const float *g1, const float *g2, const flo
   for (int r = 0; r < 4; r++)
     for (int jj = j; jj < Np; jj++) {
       float v = 0;
-      for (int c = 0; c < D; c++) v += gs[r][c] * ZT[(size_t)c * Np + jj];
+      for (int c = 0; c < D; c++) v += gs[r][c] * BT[(size_t)c * Np + jj];
       ss[r][jj] = v;
     }
 }
