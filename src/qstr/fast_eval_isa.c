@@ -367,8 +367,168 @@ static void readout4(const float *a, int as, int N, const float *U, int m, const
 
 static int padded(int N) { return (N + 7) / 8 * 8; }
 
-static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X, const int *idx,
-                     const float *y, int n, double bound, int *complete) {
+#if NNT_ISA_LEVEL >= 2
+/* Sixteen prompts at once, one per lane of a 512-bit vector (q = 1). Each element gets the operations
+ * the row forms above give it, in their order (FMA chains where they chain FMAs, multiplies and adds
+ * in their n mod 8 tails, the read-out's eight partial sums and their fixed reduction), so the sum
+ * of squared errors keeps its bits; but every operation is a whole vector of useful work: no
+ * transposes, no padded score columns, no horizontal sums. */
+enum { LANES = 16 };
+
+typedef struct {
+  int N, d, de, D, m, W;  /* W = D + m: a row of G and one of U side by side */
+  const float *own, *ind; /* N x W tables (own position, with kv; retrieved index) */
+  const float *wx;        /* d x W: the x maps' weights */
+  const float *code;      /* N x de: the code vectors as the tokens hold them */
+  const float *bc, *w2;
+  float b2;
+  /* scratch in vectors of LANES: gu N x W, s N x N (query-major), part N x 8, gi W, zt N x de, h N, o N;
+   * ztrow[j]: key j's retrieved code (a row of zt) */
+  float *gu, *s, *part, *gi, *zt, *h, *o;
+  const float **ztrow;
+} lanes16;
+
+static inline __m512 ld16(const float *v, size_t k) { return _mm512_loadu_ps(v + k * LANES); }
+static inline void st16(float *v, size_t k, __m512 a) { _mm512_storeu_ps(v + k * LANES, a); }
+
+/* 8 columns of one row's x maps, FMA chains from the tables' sum */
+static inline void xmap_lanes8(const float *x, int d, const float *w, int W, const float *own, const float *gi, float *out) {
+  __m512 acc[8];
+  for (int u = 0; u < 8; u++) acc[u] = _mm512_add_ps(_mm512_set1_ps(own[u]), ld16(gi, u));
+  for (int a = 0; a < d; a++) {
+    __m512 xa = ld16(x, a);
+    for (int u = 0; u < 8; u++) acc[u] = _mm512_fmadd_ps(xa, _mm512_set1_ps(w[(size_t)a * W + u]), acc[u]);
+  }
+  for (int u = 0; u < 8; u++) st16(out, u, acc[u]);
+}
+
+/* scores s_ij = z_j . G_i of up to 4 queries i and 2 keys j, each one FMA chain over z's parts in order */
+static inline __attribute__((always_inline)) void scores_tile(const lanes16 *k, const float *xl, const float *const *zt,
+                                                              int i0, int ni, int j0, int nj) {
+  int d = k->d, de = k->de, W = k->W, N = k->N;
+  __m512 acc[4][2];
+  for (int ii = 0; ii < ni; ii++)
+    for (int jj = 0; jj < nj; jj++) acc[ii][jj] = _mm512_setzero_ps();
+  for (int c = 0; c < d + 2 * de; c++) {
+    __m512 z[2];
+    for (int jj = 0; jj < nj; jj++)
+      z[jj] = c < d ? ld16(xl, (size_t)(j0 + jj) * d + c)
+                    : c < d + de ? _mm512_set1_ps(k->code[(j0 + jj) * de + c - d]) : ld16(zt[j0 + jj], c - d - de);
+    for (int ii = 0; ii < ni; ii++) {
+      __m512 g = ld16(k->gu, (size_t)(i0 + ii) * W + c);
+      for (int jj = 0; jj < nj; jj++) acc[ii][jj] = _mm512_fmadd_ps(z[jj], g, acc[ii][jj]);
+    }
+  }
+  for (int ii = 0; ii < ni; ii++)
+    for (int jj = 0; jj < nj; jj++) st16(k->s, (size_t)(i0 + ii) * N + j0 + jj, acc[ii][jj]);
+}
+
+/* read-out columns c, c + 1 (< m rounded down to 8) of up to 4 queries: h = bc + sum_j a_ij U_j as
+ * FMA chains over j, relu(h) w2 into partial sum c mod 8 */
+static inline __attribute__((always_inline)) void readout_tile(const lanes16 *k, int i0, int ni, int c) {
+  int N = k->N, W = k->W, D = k->D;
+  __m512 h[4][2];
+  for (int ii = 0; ii < ni; ii++) h[ii][0] = _mm512_set1_ps(k->bc[c]), h[ii][1] = _mm512_set1_ps(k->bc[c + 1]);
+  for (int j = 0; j < N; j++) {
+    __m512 u0 = ld16(k->gu, (size_t)j * W + D + c), u1 = ld16(k->gu, (size_t)j * W + D + c + 1);
+    for (int ii = 0; ii < ni; ii++) {
+      __m512 a = ld16(k->s, (size_t)(i0 + ii) * N + j);
+      h[ii][0] = _mm512_fmadd_ps(a, u0, h[ii][0]), h[ii][1] = _mm512_fmadd_ps(a, u1, h[ii][1]);
+    }
+  }
+  const __m512 zero = _mm512_setzero_ps();
+  for (int ii = 0; ii < ni; ii++)
+    for (int cc = 0; cc < 2; cc++) {
+      size_t pk = (size_t)(i0 + ii) * 8 + (c + cc) % 8;
+      st16(k->part, pk, _mm512_fmadd_ps(_mm512_max_ps(h[ii][cc], zero), _mm512_set1_ps(k->w2[c + cc]), ld16(k->part, pk)));
+    }
+}
+
+/* sse + the squared errors of one block of 16 prompts, added prompt by prompt and query by query
+ * (xl: the block's x parts, N x d vectors; ti, y: its indices and labels, prompt-major) */
+static double tr_lanes16(const lanes16 *k, const float *xl, const int *ti, const float *y, double sse) {
+  int N = k->N, d = k->d, de = k->de, D = k->D, m = k->m, W = k->W, D8 = D / 8 * 8, m8 = m / 8 * 8;
+  const int tails[2][2] = {{D8, D}, {D + m8, W}}; /* columns computed with multiplies and adds */
+  const float **zt = k->ztrow;
+  const __m512i lane_rows = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                               _mm512_set1_epi32(N));
+  __m512i tprev = _mm512_set1_epi32(-1);
+  /* G_i and U_i: the tables' sum (the retrieved index's row gathered when it changes), then the x
+   * maps; their n mod 8 tail columns get only the tables' sum here */
+  for (int i = 0; i < N; i++) {
+    __m512i t = _mm512_i32gather_epi32(lane_rows, ti + i, 4);
+    if (_mm512_cmpneq_epi32_mask(t, tprev)) {
+      __m512i tw = _mm512_mullo_epi32(t, _mm512_set1_epi32(W)), te = _mm512_mullo_epi32(t, _mm512_set1_epi32(de));
+      for (int c = 0; c < W; c++) st16(k->gi, c, _mm512_i32gather_ps(tw, k->ind + c, 4));
+      for (int c = 0; c < de; c++) st16(k->zt, (size_t)i * de + c, _mm512_i32gather_ps(te, k->code + c, 4));
+      zt[i] = k->zt + (size_t)i * de * LANES;
+      tprev = t;
+    } else
+      zt[i] = zt[i - 1];
+    const float *x = xl + (size_t)i * d * LANES, *own = k->own + (size_t)i * W;
+    float *gu = k->gu + (size_t)i * W * LANES;
+    for (int c = 0; c < D8; c += 8) xmap_lanes8(x, d, k->wx + c, W, own + c, k->gi + (size_t)c * LANES, gu + (size_t)c * LANES);
+    for (int c = D; c < D + m8; c += 8)
+      xmap_lanes8(x, d, k->wx + c, W, own + c, k->gi + (size_t)c * LANES, gu + (size_t)c * LANES);
+    for (int r = 0; r < 2; r++)
+      for (int c = tails[r][0]; c < tails[r][1]; c++) st16(gu, c, _mm512_add_ps(_mm512_set1_ps(own[c]), ld16(k->gi, c)));
+  }
+  /* the tail columns' multiplies and adds, every row's chains interleaved */
+  for (int a = 0; a < d; a++)
+    for (int i = 0; i < N; i++) {
+      __m512 xa = ld16(xl, (size_t)i * d + a);
+      float *gu = k->gu + (size_t)i * W * LANES;
+      for (int r = 0; r < 2; r++)
+        for (int c = tails[r][0]; c < tails[r][1]; c++)
+          st16(gu, c, _mm512_add_ps(ld16(gu, c), _mm512_mul_ps(xa, _mm512_set1_ps(k->wx[(size_t)a * W + c]))));
+    }
+  /* scores, then each query's softmax down its keys */
+  int i = 0;
+  for (; i + 4 <= N; i += 4) {
+    int j = 0;
+    for (; j + 2 <= N; j += 2) scores_tile(k, xl, zt, i, 4, j, 2);
+    if (j < N) scores_tile(k, xl, zt, i, 4, j, 1);
+  }
+  for (; i < N; i++) {
+    int j = 0;
+    for (; j + 2 <= N; j += 2) scores_tile(k, xl, zt, i, 1, j, 2);
+    if (j < N) scores_tile(k, xl, zt, i, 1, j, 1);
+  }
+  for (i = 0; i < N; i++) NNT_ISA_FN(nnt_softmax_cols_fast)(k->s + (size_t)i * N * LANES, N, LANES, LANES);
+  /* read-out: the FMA columns into the partial sums, their reduction, the tail columns */
+  memset(k->part, 0, sizeof(float) * (size_t)N * 8 * LANES);
+  for (int c = 0; c < m8; c += 2) {
+    for (i = 0; i + 4 <= N; i += 4) readout_tile(k, i, 4, c);
+    for (; i < N; i++) readout_tile(k, i, 1, c);
+  }
+  for (i = 0; i < N; i++) {
+    const float *p = k->part + (size_t)i * 8 * LANES;
+    st16(k->o, i, _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(ld16(p, 0), ld16(p, 1)), _mm512_add_ps(ld16(p, 2), ld16(p, 3))),
+                                _mm512_add_ps(_mm512_add_ps(ld16(p, 4), ld16(p, 5)), _mm512_add_ps(ld16(p, 6), ld16(p, 7)))));
+  }
+  const __m512 zero = _mm512_setzero_ps();
+  for (int c = m8; c < m; c++) {
+    for (i = 0; i < N; i++) st16(k->h, i, _mm512_set1_ps(k->bc[c]));
+    for (int j = 0; j < N; j++) {
+      __m512 u = ld16(k->gu, (size_t)j * W + D + c);
+      for (i = 0; i < N; i++) st16(k->h, i, _mm512_add_ps(ld16(k->h, i), _mm512_mul_ps(ld16(k->s, (size_t)i * N + j), u)));
+    }
+    for (i = 0; i < N; i++)
+      st16(k->o, i, _mm512_add_ps(ld16(k->o, i), _mm512_mul_ps(_mm512_max_ps(ld16(k->h, i), zero), _mm512_set1_ps(k->w2[c]))));
+  }
+  for (i = 0; i < N; i++) st16(k->o, i, _mm512_add_ps(_mm512_set1_ps(k->b2), ld16(k->o, i)));
+  for (int p = 0; p < LANES; p++)
+    for (i = 0; i < N; i++) {
+      double e = (double)k->o[(size_t)i * LANES + p] - y[(size_t)p * N + i];
+      sse += e * e;
+    }
+  return sse;
+}
+#endif
+
+
+static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X, const float *xl,
+                     const int *idx, const float *y, int n, double bound, int *complete) {
   int N = mo->N, D = mo->D, m = mo->m, d = t->c.d, q = t->c.q, de = t->c.de;
   double cs = t->c.enc == NNT_QSTR_ENC_PAPER ? sqrt((double)d / q) : 1.0, isd = 1 / sqrt((double)D);
   const float *Wq = p + mo->win, *Wk = Wq + (size_t)D * D, *Wv = Wk + (size_t)D * D;
@@ -422,15 +582,54 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   const float *w2 = p + mo->w2;
   float b2 = p[mo->b2];
   double sse = 0;
+#if NNT_ISA_LEVEL >= 2
+  /* whole blocks of 16 prompts in lanes: G and U side by side in the tables and the x maps' weights */
+  lanes16 k = {N, d, de, D, m, D + m, NULL, NULL, NULL, NULL, bcf, p + mo->w2, p[mo->b2], NULL, NULL, NULL, NULL, NULL,
+               NULL, NULL, NULL};
+  float *own_xl = NULL, *ktab = NULL;
+  if (q == 1 && n >= LANES) {
+    int W = k.W;
+    if (!xl) xl = own_xl = nnt_qstr_fast_prepare(mo, t, X, n);
+    ktab = nnt_xmalloc(sizeof(float) * ((size_t)(2 * N + d) * W + (size_t)N * de));
+    float *own = ktab, *ind = own + (size_t)N * W, *wx = ind + (size_t)N * W, *code = wx + (size_t)d * W;
+    for (int v = 0; v < N; v++) {
+      memcpy(own + (size_t)v * W, Gtab + (size_t)v * D, sizeof(float) * D);
+      memcpy(own + (size_t)v * W + D, Utab + (size_t)v * m, sizeof(float) * m);
+      memcpy(ind + (size_t)v * W, Gtab + ((size_t)N + v) * D, sizeof(float) * D);
+      memcpy(ind + (size_t)v * W + D, Utab + ((size_t)N + v) * m, sizeof(float) * m);
+      for (int r = 0; r < de; r++) code[v * de + r] = (float)(cs * t->E[v * de + r]);
+    }
+    for (int a = 0; a < d; a++) {
+      memcpy(wx + (size_t)a * W, MTxT + (size_t)a * D, sizeof(float) * D);
+      memcpy(wx + (size_t)a * W + D, WcxT + (size_t)a * m, sizeof(float) * m);
+    }
+    k.own = own, k.ind = ind, k.wx = wx, k.code = code;
+    size_t nv = (size_t)N * W + (size_t)N * N + (size_t)N * 8 + W + (size_t)N * de + 2 * (size_t)N;
+    k.gu = nnt_xmalloc(sizeof(float) * LANES * nv);
+    k.s = k.gu + (size_t)N * W * LANES, k.part = k.s + (size_t)N * N * LANES, k.gi = k.part + (size_t)N * 8 * LANES;
+    k.zt = k.gi + (size_t)W * LANES, k.h = k.zt + (size_t)N * de * LANES, k.o = k.h + (size_t)N * LANES;
+    k.ztrow = nnt_xmalloc(sizeof(float *) * N);
+  }
+#else
+  (void)xl;
+#endif
   *complete = 1;
-  for (int b0 = 0; b0 < n; b0 += CHUNK) {
+  for (int c0 = 0; c0 < n; c0 += CHUNK) {
     if (sse > bound) {
       *complete = 0;
       break;
     }
-    int B = n - b0 < CHUNK ? n - b0 : CHUNK, R = B * N;
+    int B = n - c0 < CHUNK ? n - c0 : CHUNK, b0 = c0;
+    nnt_gemm_macs_add((double)B * N * (d * (D + m) + N * (D + m) + m)); /* x maps, scores, readout */
+#if NNT_ISA_LEVEL >= 2
+    if (k.gu) /* chunks start at multiples of LANES */
+      for (; b0 + LANES <= c0 + B; b0 += LANES)
+        sse = tr_lanes16(&k, xl + (size_t)b0 * N * d, idx + (size_t)b0 * N, y + (size_t)b0 * N, sse);
+#endif
+    /* the rest one prompt at a time */
+    B = c0 + B - b0;
+    int R = B * N;
     const float *Xc = X + (size_t)b0 * N * D;
-    nnt_gemm_macs_add((double)R * d * (D + m) + (double)R * N * (D + m) + (double)R * m); /* x maps, scores, readout */
     /* G_r = x_r MT_x^T + tables + kv, U_r = x_r W_cx^T + tables: K = d is small, so one fused
      * pass per row (tables first, then d axpy sweeps in L1) beats a GEMM call */
     int r = 0;
@@ -521,6 +720,9 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   }
   free(MT), free(kv), free(W1o), free(Wc), free(bc), free(ob), free(acc), free(row), free(MTxT), free(WcxT), free(Gtab), free(Utab);
   free(G), free(U), free(S), free(GT);
+#if NNT_ISA_LEVEL >= 2
+  free(own_xl), free(ktab), free(k.gu), free(k.ztrow);
+#endif
   return sse;
 }
 
@@ -633,7 +835,7 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
 double NNT_ISA_FN(nnt_qstr_fast_sse)(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
                                       const float *xs, const int *idx, const float *y, int n, double bound, int *complete) {
   return mo->arch == NNT_QSTR_FFN ? ffn_sse(mo, t, p, X, xs, idx, y, n, bound, complete)
-                                  : tr_sse(mo, t, p, X, idx, y, n, bound, complete);
+                                  : tr_sse(mo, t, p, X, xs, idx, y, n, bound, complete);
 }
 
 #if NNT_ISA_BASE_TU
