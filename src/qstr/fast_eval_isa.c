@@ -376,145 +376,191 @@ static int padded(int N) { return (N + 7) / 8 * 8; }
 enum { LANES = 16 };
 
 typedef struct {
-  int N, d, de, D, m, W;  /* W = D + m: a row of G and one of U side by side */
+  int N, d, de, D, m, W; /* W = D + m + 8: G's and U's columns side by side in the tables, and 8 zero
+                          * columns, so that a tail tile of 8 columns reads inside a row */
   const float *own, *ind; /* N x W tables (own position, with kv; retrieved index) */
   const float *wx;        /* d x W: the x maps' weights */
   const float *code;      /* N x de: the code vectors as the tokens hold them */
   const float *bc, *w2;
   float b2;
-  /* scratch in vectors of LANES: gu N x W, s N x N (query-major), part N x 8, gi W, zt N x de, h N, o N;
-   * ztrow[j]: key j's retrieved code (a row of zt) */
-  float *gu, *s, *part, *gi, *zt, *h, *o;
-  const float **ztrow;
+  /* scratch in vectors of LANES, sized to stay in L1 at the paper's sizes: g (D + 8) x N and u 8 x N (a
+   * column's rows adjacent), s N x N (query-major), part N x 8, h N, o N; gi and zt: the retrieved
+   * rows of the tables and codes, N x W and N x de, one per row where the index changes, girow[i],
+   * ztrow[i]: row i's */
+  float *g, *u, *s, *part, *h, *o, *gi, *zt;
+  const float **girow, **ztrow;
 } lanes16;
 
 static inline __m512 ld16(const float *v, size_t k) { return _mm512_loadu_ps(v + k * LANES); }
 static inline void st16(float *v, size_t k, __m512 a) { _mm512_storeu_ps(v + k * LANES, a); }
 
-/* 8 columns of one row's x maps, FMA chains from the tables' sum */
-static inline void xmap_lanes8(const float *x, int d, const float *w, int W, const float *own, const float *gi, float *out) {
-  __m512 acc[8];
-  for (int u = 0; u < 8; u++) acc[u] = _mm512_add_ps(_mm512_set1_ps(own[u]), ld16(gi, u));
+/* Keeps v in a register: without it the compiler folds a load used by several FMAs into each of
+ * them, and the tiles below would be bound by the loads instead of the FMAs. */
+static inline __m512 in_reg(__m512 v) {
+  __asm__("" : "+v"(v));
+  return v;
+}
+
+/* x maps of rows i0..i0+NR-1, table columns c..c+7, into out[u * N + i]: the tables' sum, then FMA
+ * chains over x, or (FMA = 0, a map's n mod 8 tail columns) separate multiplies and adds */
+static inline __attribute__((always_inline)) void xmap_tile(const lanes16 *k, const float *xl, int i0, int NR, int c,
+                                                            float *out, int FMA) {
+  int N = k->N, d = k->d, W = k->W;
+  __m512 acc[2][8];
+  for (int r = 0; r < NR; r++) {
+    const float *own = k->own + (size_t)(i0 + r) * W + c, *gi = k->girow[i0 + r] + (size_t)c * LANES;
+    for (int u = 0; u < 8; u++) acc[r][u] = _mm512_add_ps(_mm512_set1_ps(own[u]), ld16(gi, u));
+  }
   for (int a = 0; a < d; a++) {
-    __m512 xa = ld16(x, a);
-    for (int u = 0; u < 8; u++) acc[u] = _mm512_fmadd_ps(xa, _mm512_set1_ps(w[(size_t)a * W + u]), acc[u]);
+    __m512 w[8], x[2];
+    for (int u = 0; u < 8; u++) w[u] = in_reg(_mm512_set1_ps(k->wx[(size_t)a * W + c + u]));
+    for (int r = 0; r < NR; r++) x[r] = in_reg(ld16(xl, (size_t)(i0 + r) * d + a));
+    for (int r = 0; r < NR; r++)
+      for (int u = 0; u < 8; u++)
+        acc[r][u] = FMA ? _mm512_fmadd_ps(x[r], w[u], acc[r][u]) : _mm512_add_ps(acc[r][u], _mm512_mul_ps(x[r], w[u]));
   }
-  for (int u = 0; u < 8; u++) st16(out, u, acc[u]);
+  for (int r = 0; r < NR; r++)
+    for (int u = 0; u < 8; u++) st16(out, (size_t)u * N + i0 + r, acc[r][u]);
 }
 
-/* scores s_ij = z_j . G_i of up to 4 queries i and 2 keys j, each one FMA chain over z's parts in order */
-static inline __attribute__((always_inline)) void scores_tile(const lanes16 *k, const float *xl, const float *const *zt,
-                                                              int i0, int ni, int j0, int nj) {
-  int d = k->d, de = k->de, W = k->W, N = k->N;
-  __m512 acc[4][2];
-  for (int ii = 0; ii < ni; ii++)
-    for (int jj = 0; jj < nj; jj++) acc[ii][jj] = _mm512_setzero_ps();
-  for (int c = 0; c < d + 2 * de; c++) {
-    __m512 z[2];
-    for (int jj = 0; jj < nj; jj++)
-      z[jj] = c < d ? ld16(xl, (size_t)(j0 + jj) * d + c)
-                    : c < d + de ? _mm512_set1_ps(k->code[(j0 + jj) * de + c - d]) : ld16(zt[j0 + jj], c - d - de);
-    for (int ii = 0; ii < ni; ii++) {
-      __m512 g = ld16(k->gu, (size_t)(i0 + ii) * W + c);
-      for (int jj = 0; jj < nj; jj++) acc[ii][jj] = _mm512_fmadd_ps(z[jj], g, acc[ii][jj]);
-    }
-  }
-  for (int ii = 0; ii < ni; ii++)
-    for (int jj = 0; jj < nj; jj++) st16(k->s, (size_t)(i0 + ii) * N + j0 + jj, acc[ii][jj]);
+static inline __attribute__((always_inline)) void xmap_cols8(const lanes16 *k, const float *xl, int c, float *out,
+                                                             int FMA) {
+  int i = 0;
+  for (; i + 2 <= k->N; i += 2) xmap_tile(k, xl, i, 2, c, out, FMA);
+  if (i < k->N) xmap_tile(k, xl, i, 1, c, out, FMA);
 }
 
-/* read-out columns c, c + 1 (< m rounded down to 8) of up to 4 queries: h = bc + sum_j a_ij U_j as
- * FMA chains over j, relu(h) w2 into partial sum c mod 8 */
-static inline __attribute__((always_inline)) void readout_tile(const lanes16 *k, int i0, int ni, int c) {
-  int N = k->N, W = k->W, D = k->D;
-  __m512 h[4][2];
-  for (int ii = 0; ii < ni; ii++) h[ii][0] = _mm512_set1_ps(k->bc[c]), h[ii][1] = _mm512_set1_ps(k->bc[c + 1]);
+/* scores s_ij = z_j . G_i of queries i0..i0+NI-1 and keys j0..j0+NJ-1, each one FMA chain over z's
+ * parts in order (x, own code, retrieved code) */
+static inline __attribute__((always_inline)) void scores_tile(const lanes16 *k, const float *xl, int i0, int NI, int j0,
+                                                              int NJ) {
+  int d = k->d, de = k->de, N = k->N;
+  __m512 acc[4][4];
+  for (int ii = 0; ii < NI; ii++)
+    for (int jj = 0; jj < NJ; jj++) acc[ii][jj] = _mm512_setzero_ps();
+#define SCORES_STEP(ZLOAD, c)                                                                                \
+  do {                                                                                                       \
+    __m512 z[4], g[4];                                                                                       \
+    for (int jj = 0; jj < NJ; jj++) z[jj] = in_reg(ZLOAD);                                                   \
+    for (int ii = 0; ii < NI; ii++) g[ii] = in_reg(ld16(k->g, (size_t)(c) * N + i0 + ii));                  \
+    for (int ii = 0; ii < NI; ii++)                                                                          \
+      for (int jj = 0; jj < NJ; jj++) acc[ii][jj] = _mm512_fmadd_ps(z[jj], g[ii], acc[ii][jj]);              \
+  } while (0)
+  for (int c = 0; c < d; c++) SCORES_STEP(ld16(xl, (size_t)(j0 + jj) * d + c), c);
+  for (int c = 0; c < de; c++) SCORES_STEP(_mm512_set1_ps(k->code[(j0 + jj) * de + c]), d + c);
+  for (int c = 0; c < de; c++) SCORES_STEP(ld16(k->ztrow[j0 + jj], c), d + de + c);
+#undef SCORES_STEP
+  for (int ii = 0; ii < NI; ii++)
+    for (int jj = 0; jj < NJ; jj++) st16(k->s, (size_t)(i0 + ii) * N + j0 + jj, acc[ii][jj]);
+}
+
+static inline __attribute__((always_inline)) void scores_rows(const lanes16 *k, const float *xl, int i0, int NI) {
+  int j = 0, N = k->N;
+  for (; j + 4 <= N; j += 4) scores_tile(k, xl, i0, NI, j, 4);
+  if (j + 2 <= N) scores_tile(k, xl, i0, NI, j, 2), j += 2;
+  if (j < N) scores_tile(k, xl, i0, NI, j, 1);
+}
+
+/* read-out columns c..c+3 (below m rounded down to 8; u: their U rows, from column c) of queries
+ * i0..i0+NI-1: h = bc + sum_j a_ij U_j as FMA chains over j, relu(h) w2 into the partial sum of its
+ * column mod 8 */
+static inline __attribute__((always_inline)) void readout_tile(const lanes16 *k, const float *u, int i0, int NI, int c) {
+  int N = k->N;
+  __m512 h[4][4];
+  for (int ii = 0; ii < NI; ii++)
+    for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_set1_ps(k->bc[c + cc]);
   for (int j = 0; j < N; j++) {
-    __m512 u0 = ld16(k->gu, (size_t)j * W + D + c), u1 = ld16(k->gu, (size_t)j * W + D + c + 1);
-    for (int ii = 0; ii < ni; ii++) {
-      __m512 a = ld16(k->s, (size_t)(i0 + ii) * N + j);
-      h[ii][0] = _mm512_fmadd_ps(a, u0, h[ii][0]), h[ii][1] = _mm512_fmadd_ps(a, u1, h[ii][1]);
-    }
+    __m512 uj[4], a[4];
+    for (int cc = 0; cc < 4; cc++) uj[cc] = in_reg(ld16(u, (size_t)cc * N + j));
+    for (int ii = 0; ii < NI; ii++) a[ii] = in_reg(ld16(k->s, (size_t)(i0 + ii) * N + j));
+    for (int ii = 0; ii < NI; ii++)
+      for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_fmadd_ps(a[ii], uj[cc], h[ii][cc]);
   }
   const __m512 zero = _mm512_setzero_ps();
-  for (int ii = 0; ii < ni; ii++)
-    for (int cc = 0; cc < 2; cc++) {
+  for (int ii = 0; ii < NI; ii++)
+    for (int cc = 0; cc < 4; cc++) {
       size_t pk = (size_t)(i0 + ii) * 8 + (c + cc) % 8;
       st16(k->part, pk, _mm512_fmadd_ps(_mm512_max_ps(h[ii][cc], zero), _mm512_set1_ps(k->w2[c + cc]), ld16(k->part, pk)));
     }
 }
 
+/* read-out columns c..c+nc-1 (nc <= 4, the n mod 8 tail) of queries i0..i0+NI-1 as the row forms'
+ * tails: h = bc + sum_j a_ij U_j with separate multiplies and adds, then o += relu(h) w2 column by
+ * column */
+static inline __attribute__((always_inline)) void readout_tail(const lanes16 *k, const float *u, int i0, int NI, int c,
+                                                               int nc) {
+  int N = k->N;
+  __m512 h[4][4];
+  for (int ii = 0; ii < NI; ii++)
+    for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_set1_ps(cc < nc ? k->bc[c + cc] : 0);
+  for (int j = 0; j < N; j++) {
+    __m512 uj[4], a[4];
+    for (int cc = 0; cc < 4; cc++) uj[cc] = in_reg(ld16(u, (size_t)cc * N + j));
+    for (int ii = 0; ii < NI; ii++) a[ii] = in_reg(ld16(k->s, (size_t)(i0 + ii) * N + j));
+    for (int ii = 0; ii < NI; ii++)
+      for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_add_ps(h[ii][cc], _mm512_mul_ps(a[ii], uj[cc]));
+  }
+  const __m512 zero = _mm512_setzero_ps();
+  for (int ii = 0; ii < NI; ii++) {
+    __m512 o = ld16(k->o, i0 + ii);
+    for (int cc = 0; cc < 4; cc++)
+      if (cc < nc) o = _mm512_add_ps(o, _mm512_mul_ps(_mm512_max_ps(h[ii][cc], zero), _mm512_set1_ps(k->w2[c + cc])));
+    st16(k->o, i0 + ii, o);
+  }
+}
+
 /* sse + the squared errors of one block of 16 prompts, added prompt by prompt and query by query
- * (xl: the block's x parts, N x d vectors; ti, y: its indices and labels, prompt-major) */
+ * (xl: the block's x parts, N x d vectors; ti, y: its indices and labels, prompt-major). G first,
+ * then the scores and the softmax; then U eight columns at a time, each group read out as soon as
+ * it is made, so nothing leaves L1. */
 static double tr_lanes16(const lanes16 *k, const float *xl, const int *ti, const float *y, double sse) {
-  int N = k->N, d = k->d, de = k->de, D = k->D, m = k->m, W = k->W, D8 = D / 8 * 8, m8 = m / 8 * 8;
-  const int tails[2][2] = {{D8, D}, {D + m8, W}}; /* columns computed with multiplies and adds */
-  const float **zt = k->ztrow;
+  int N = k->N, de = k->de, D = k->D, m = k->m, W = k->W, D8 = D / 8 * 8, m8 = m / 8 * 8;
   const __m512i lane_rows = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                                _mm512_set1_epi32(N));
   __m512i tprev = _mm512_set1_epi32(-1);
-  /* G_i and U_i: the tables' sum (the retrieved index's row gathered when it changes), then the x
-   * maps; their n mod 8 tail columns get only the tables' sum here */
-  for (int i = 0; i < N; i++) {
+  for (int i = 0; i < N; i++) { /* the retrieved rows, gathered where the index changes */
     __m512i t = _mm512_i32gather_epi32(lane_rows, ti + i, 4);
     if (_mm512_cmpneq_epi32_mask(t, tprev)) {
       __m512i tw = _mm512_mullo_epi32(t, _mm512_set1_epi32(W)), te = _mm512_mullo_epi32(t, _mm512_set1_epi32(de));
-      for (int c = 0; c < W; c++) st16(k->gi, c, _mm512_i32gather_ps(tw, k->ind + c, 4));
-      for (int c = 0; c < de; c++) st16(k->zt, (size_t)i * de + c, _mm512_i32gather_ps(te, k->code + c, 4));
-      zt[i] = k->zt + (size_t)i * de * LANES;
+      float *gi = k->gi + (size_t)i * W * LANES, *zt = k->zt + (size_t)i * de * LANES;
+      for (int c = 0; c < W; c++) st16(gi, c, _mm512_i32gather_ps(tw, k->ind + c, 4));
+      for (int c = 0; c < de; c++) st16(zt, c, _mm512_i32gather_ps(te, k->code + c, 4));
+      k->girow[i] = gi, k->ztrow[i] = zt;
       tprev = t;
     } else
-      zt[i] = zt[i - 1];
-    const float *x = xl + (size_t)i * d * LANES, *own = k->own + (size_t)i * W;
-    float *gu = k->gu + (size_t)i * W * LANES;
-    for (int c = 0; c < D8; c += 8) xmap_lanes8(x, d, k->wx + c, W, own + c, k->gi + (size_t)c * LANES, gu + (size_t)c * LANES);
-    for (int c = D; c < D + m8; c += 8)
-      xmap_lanes8(x, d, k->wx + c, W, own + c, k->gi + (size_t)c * LANES, gu + (size_t)c * LANES);
-    for (int r = 0; r < 2; r++)
-      for (int c = tails[r][0]; c < tails[r][1]; c++) st16(gu, c, _mm512_add_ps(_mm512_set1_ps(own[c]), ld16(k->gi, c)));
+      k->girow[i] = k->girow[i - 1], k->ztrow[i] = k->ztrow[i - 1];
   }
-  /* the tail columns' multiplies and adds, every row's chains interleaved */
-  for (int a = 0; a < d; a++)
-    for (int i = 0; i < N; i++) {
-      __m512 xa = ld16(xl, (size_t)i * d + a);
-      float *gu = k->gu + (size_t)i * W * LANES;
-      for (int r = 0; r < 2; r++)
-        for (int c = tails[r][0]; c < tails[r][1]; c++)
-          st16(gu, c, _mm512_add_ps(ld16(gu, c), _mm512_mul_ps(xa, _mm512_set1_ps(k->wx[(size_t)a * W + c]))));
-    }
-  /* scores, then each query's softmax down its keys */
+  for (int c = 0; c < D8; c += 8) xmap_cols8(k, xl, c, k->g + (size_t)c * N * LANES, 1);
+  if (D8 < D) xmap_cols8(k, xl, D8, k->g + (size_t)D8 * N * LANES, 0);
   int i = 0;
-  for (; i + 4 <= N; i += 4) {
-    int j = 0;
-    for (; j + 2 <= N; j += 2) scores_tile(k, xl, zt, i, 4, j, 2);
-    if (j < N) scores_tile(k, xl, zt, i, 4, j, 1);
-  }
-  for (; i < N; i++) {
-    int j = 0;
-    for (; j + 2 <= N; j += 2) scores_tile(k, xl, zt, i, 1, j, 2);
-    if (j < N) scores_tile(k, xl, zt, i, 1, j, 1);
-  }
+  for (; i + 4 <= N; i += 4) scores_rows(k, xl, i, 4);
+  if (i + 2 <= N) scores_rows(k, xl, i, 2), i += 2;
+  if (i < N) scores_rows(k, xl, i, 1);
   for (i = 0; i < N; i++) NNT_ISA_FN(nnt_softmax_cols_fast)(k->s + (size_t)i * N * LANES, N, LANES, LANES);
-  /* read-out: the FMA columns into the partial sums, their reduction, the tail columns */
   memset(k->part, 0, sizeof(float) * (size_t)N * 8 * LANES);
-  for (int c = 0; c < m8; c += 2) {
-    for (i = 0; i + 4 <= N; i += 4) readout_tile(k, i, 4, c);
-    for (; i < N; i++) readout_tile(k, i, 1, c);
+  for (int c = 0; c < m8; c += 8) {
+    xmap_cols8(k, xl, D + c, k->u, 1);
+    for (int c4 = 0; c4 < 8; c4 += 4) {
+      const float *u = k->u + (size_t)c4 * N * LANES;
+      for (i = 0; i + 4 <= N; i += 4) readout_tile(k, u, i, 4, c + c4);
+      if (i + 2 <= N) readout_tile(k, u, i, 2, c + c4), i += 2;
+      if (i < N) readout_tile(k, u, i, 1, c + c4);
+    }
   }
-  for (i = 0; i < N; i++) {
+  for (i = 0; i < N; i++) { /* the partial sums' reduction, in the row forms' order */
     const float *p = k->part + (size_t)i * 8 * LANES;
     st16(k->o, i, _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(ld16(p, 0), ld16(p, 1)), _mm512_add_ps(ld16(p, 2), ld16(p, 3))),
                                 _mm512_add_ps(_mm512_add_ps(ld16(p, 4), ld16(p, 5)), _mm512_add_ps(ld16(p, 6), ld16(p, 7)))));
   }
-  const __m512 zero = _mm512_setzero_ps();
-  for (int c = m8; c < m; c++) {
-    for (i = 0; i < N; i++) st16(k->h, i, _mm512_set1_ps(k->bc[c]));
-    for (int j = 0; j < N; j++) {
-      __m512 u = ld16(k->gu, (size_t)j * W + D + c);
-      for (i = 0; i < N; i++) st16(k->h, i, _mm512_add_ps(ld16(k->h, i), _mm512_mul_ps(ld16(k->s, (size_t)i * N + j), u)));
+  if (m8 < m) { /* the tail columns */
+    xmap_cols8(k, xl, D + m8, k->u, 0);
+    for (int c = m8; c < m; c += 4) {
+      const float *u = k->u + (size_t)(c - m8) * N * LANES;
+      int nc = m - c < 4 ? m - c : 4;
+      for (i = 0; i + 4 <= N; i += 4) readout_tail(k, u, i, 4, c, nc);
+      if (i + 2 <= N) readout_tail(k, u, i, 2, c, nc), i += 2;
+      if (i < N) readout_tail(k, u, i, 1, c, nc);
     }
-    for (i = 0; i < N; i++)
-      st16(k->o, i, _mm512_add_ps(ld16(k->o, i), _mm512_mul_ps(_mm512_max_ps(ld16(k->h, i), zero), _mm512_set1_ps(k->w2[c]))));
   }
   for (i = 0; i < N; i++) st16(k->o, i, _mm512_add_ps(_mm512_set1_ps(k->b2), ld16(k->o, i)));
   for (int p = 0; p < LANES; p++)
@@ -584,13 +630,13 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   double sse = 0;
 #if NNT_ISA_LEVEL >= 2
   /* whole blocks of 16 prompts in lanes: G and U side by side in the tables and the x maps' weights */
-  lanes16 k = {N, d, de, D, m, D + m, NULL, NULL, NULL, NULL, bcf, p + mo->w2, p[mo->b2], NULL, NULL, NULL, NULL, NULL,
-               NULL, NULL, NULL};
+  lanes16 k = {N, d, de, D, m, D + m + 8, NULL, NULL, NULL, NULL, bcf, p + mo->w2, p[mo->b2], NULL, NULL, NULL, NULL, NULL,
+               NULL, NULL, NULL, NULL, NULL};
   float *own_xl = NULL, *ktab = NULL;
   if (q == 1 && n >= LANES) {
     int W = k.W;
     if (!xl) xl = own_xl = nnt_qstr_fast_prepare(mo, t, X, n);
-    ktab = nnt_xmalloc(sizeof(float) * ((size_t)(2 * N + d) * W + (size_t)N * de));
+    ktab = nnt_xcalloc((size_t)(2 * N + d) * W + (size_t)N * de, sizeof(float));
     float *own = ktab, *ind = own + (size_t)N * W, *wx = ind + (size_t)N * W, *code = wx + (size_t)d * W;
     for (int v = 0; v < N; v++) {
       memcpy(own + (size_t)v * W, Gtab + (size_t)v * D, sizeof(float) * D);
@@ -604,11 +650,12 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
       memcpy(wx + (size_t)a * W + D, WcxT + (size_t)a * m, sizeof(float) * m);
     }
     k.own = own, k.ind = ind, k.wx = wx, k.code = code;
-    size_t nv = (size_t)N * W + (size_t)N * N + (size_t)N * 8 + W + (size_t)N * de + 2 * (size_t)N;
-    k.gu = nnt_xmalloc(sizeof(float) * LANES * nv);
-    k.s = k.gu + (size_t)N * W * LANES, k.part = k.s + (size_t)N * N * LANES, k.gi = k.part + (size_t)N * 8 * LANES;
-    k.zt = k.gi + (size_t)W * LANES, k.h = k.zt + (size_t)N * de * LANES, k.o = k.h + (size_t)N * LANES;
-    k.ztrow = nnt_xmalloc(sizeof(float *) * N);
+    size_t nv = (size_t)(D + 8) * N + 8 * (size_t)N + (size_t)N * N + (size_t)N * 8 + 2 * (size_t)N + (size_t)N * W + (size_t)N * de;
+    k.g = nnt_xmalloc(sizeof(float) * LANES * nv);
+    k.u = k.g + (size_t)(D + 8) * N * LANES, k.s = k.u + (size_t)8 * N * LANES, k.part = k.s + (size_t)N * N * LANES;
+    k.h = k.part + (size_t)N * 8 * LANES, k.o = k.h + (size_t)N * LANES, k.gi = k.o + (size_t)N * LANES;
+    k.zt = k.gi + (size_t)N * W * LANES;
+    k.girow = nnt_xmalloc(sizeof(float *) * 2 * N), k.ztrow = k.girow + N;
   }
 #else
   (void)xl;
@@ -622,7 +669,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     int B = n - c0 < CHUNK ? n - c0 : CHUNK, b0 = c0;
     nnt_gemm_macs_add((double)B * N * (d * (D + m) + N * (D + m) + m)); /* x maps, scores, readout */
 #if NNT_ISA_LEVEL >= 2
-    if (k.gu) /* chunks start at multiples of LANES */
+    if (k.g) /* chunks start at multiples of LANES */
       for (; b0 + LANES <= c0 + B; b0 += LANES)
         sse = tr_lanes16(&k, xl + (size_t)b0 * N * d, idx + (size_t)b0 * N, y + (size_t)b0 * N, sse);
 #endif
@@ -721,7 +768,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   free(MT), free(kv), free(W1o), free(Wc), free(bc), free(ob), free(acc), free(row), free(MTxT), free(WcxT), free(Gtab), free(Utab);
   free(G), free(U), free(S), free(GT);
 #if NNT_ISA_LEVEL >= 2
-  free(own_xl), free(ktab), free(k.gu), free(k.ztrow);
+  free(own_xl), free(ktab), free(k.g), free(k.girow);
 #endif
   return sse;
 }
