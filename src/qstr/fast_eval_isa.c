@@ -384,7 +384,7 @@ typedef struct {
   const float *bc, *w2;
   float b2;
   /* scratch in vectors of LANES, sized to stay in L1 at the paper's sizes: g (D + 8) x N and u 8 x N (a
-   * column's rows adjacent), s N x N (query-major), part N x 8, h N, o N; gi and zt: the retrieved
+   * column's rows adjacent), s N x N (key-major: a column per query and lane), part N x 8, h N, o N; gi and zt: the retrieved
    * rows of the tables and codes, N x W and N x de, one per row where the index changes, girow[i],
    * ztrow[i]: row i's */
   float *g, *u, *s, *part, *h, *o, *gi, *zt;
@@ -401,33 +401,40 @@ static inline __m512 in_reg(__m512 v) {
   return v;
 }
 
-/* x maps of rows i0..i0+NR-1, table columns c..c+7, into out[u * N + i]: the tables' sum, then FMA
+/* x maps of rows i0..i0+NR-1, table columns c..c+NC-1, into out[u * N + i]: the tables' sum, then FMA
  * chains over x, or (FMA = 0, a map's n mod 8 tail columns) separate multiplies and adds */
 static inline __attribute__((always_inline)) void xmap_tile(const lanes16 *k, const float *xl, int i0, int NR, int c,
-                                                            float *out, int FMA) {
+                                                            float *out, int FMA, int NC) {
   int N = k->N, d = k->d, W = k->W;
   __m512 acc[2][8];
   for (int r = 0; r < NR; r++) {
     const float *own = k->own + (size_t)(i0 + r) * W + c, *gi = k->girow[i0 + r] + (size_t)c * LANES;
-    for (int u = 0; u < 8; u++) acc[r][u] = _mm512_add_ps(_mm512_set1_ps(own[u]), ld16(gi, u));
+    for (int u = 0; u < NC; u++) acc[r][u] = _mm512_add_ps(_mm512_set1_ps(own[u]), ld16(gi, u));
   }
   for (int a = 0; a < d; a++) {
     __m512 w[8], x[2];
-    for (int u = 0; u < 8; u++) w[u] = in_reg(_mm512_set1_ps(k->wx[(size_t)a * W + c + u]));
+    for (int u = 0; u < NC; u++) w[u] = in_reg(_mm512_set1_ps(k->wx[(size_t)a * W + c + u]));
     for (int r = 0; r < NR; r++) x[r] = in_reg(ld16(xl, (size_t)(i0 + r) * d + a));
     for (int r = 0; r < NR; r++)
-      for (int u = 0; u < 8; u++)
+      for (int u = 0; u < NC; u++)
         acc[r][u] = FMA ? _mm512_fmadd_ps(x[r], w[u], acc[r][u]) : _mm512_add_ps(acc[r][u], _mm512_mul_ps(x[r], w[u]));
   }
   for (int r = 0; r < NR; r++)
-    for (int u = 0; u < 8; u++) st16(out, (size_t)u * N + i0 + r, acc[r][u]);
+    for (int u = 0; u < NC; u++) st16(out, (size_t)u * N + i0 + r, acc[r][u]);
 }
 
-static inline __attribute__((always_inline)) void xmap_cols8(const lanes16 *k, const float *xl, int c, float *out,
-                                                             int FMA) {
+static inline __attribute__((always_inline)) void xmap_cols(const lanes16 *k, const float *xl, int c, float *out,
+                                                            int FMA, int NC) {
   int i = 0;
-  for (; i + 2 <= k->N; i += 2) xmap_tile(k, xl, i, 2, c, out, FMA);
-  if (i < k->N) xmap_tile(k, xl, i, 1, c, out, FMA);
+  for (; i + 2 <= k->N; i += 2) xmap_tile(k, xl, i, 2, c, out, FMA, NC);
+  if (i < k->N) xmap_tile(k, xl, i, 1, c, out, FMA, NC);
+}
+
+/* a map's tail columns c..c+nc-1 (nc < 8), rounded up to 2, 4 or 8 (the tables' zero padding) */
+static void xmap_tail(const lanes16 *k, const float *xl, int c, int nc, float *out) {
+  if (nc <= 2) xmap_cols(k, xl, c, out, 0, 2);
+  else if (nc <= 4) xmap_cols(k, xl, c, out, 0, 4);
+  else xmap_cols(k, xl, c, out, 0, 8);
 }
 
 /* scores s_ij = z_j . G_i of queries i0..i0+NI-1 and keys j0..j0+NJ-1, each one FMA chain over z's
@@ -451,7 +458,7 @@ static inline __attribute__((always_inline)) void scores_tile(const lanes16 *k, 
   for (int c = 0; c < de; c++) SCORES_STEP(ld16(k->ztrow[j0 + jj], c), d + de + c);
 #undef SCORES_STEP
   for (int ii = 0; ii < NI; ii++)
-    for (int jj = 0; jj < NJ; jj++) st16(k->s, (size_t)(i0 + ii) * N + j0 + jj, acc[ii][jj]);
+    for (int jj = 0; jj < NJ; jj++) st16(k->s, (size_t)(j0 + jj) * N + i0 + ii, acc[ii][jj]);
 }
 
 static inline __attribute__((always_inline)) void scores_rows(const lanes16 *k, const float *xl, int i0, int NI) {
@@ -472,7 +479,7 @@ static inline __attribute__((always_inline)) void readout_tile(const lanes16 *k,
   for (int j = 0; j < N; j++) {
     __m512 uj[4], a[4];
     for (int cc = 0; cc < 4; cc++) uj[cc] = in_reg(ld16(u, (size_t)cc * N + j));
-    for (int ii = 0; ii < NI; ii++) a[ii] = in_reg(ld16(k->s, (size_t)(i0 + ii) * N + j));
+    for (int ii = 0; ii < NI; ii++) a[ii] = in_reg(ld16(k->s, (size_t)j * N + i0 + ii));
     for (int ii = 0; ii < NI; ii++)
       for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_fmadd_ps(a[ii], uj[cc], h[ii][cc]);
   }
@@ -496,7 +503,7 @@ static inline __attribute__((always_inline)) void readout_tail(const lanes16 *k,
   for (int j = 0; j < N; j++) {
     __m512 uj[4], a[4];
     for (int cc = 0; cc < 4; cc++) uj[cc] = in_reg(ld16(u, (size_t)cc * N + j));
-    for (int ii = 0; ii < NI; ii++) a[ii] = in_reg(ld16(k->s, (size_t)(i0 + ii) * N + j));
+    for (int ii = 0; ii < NI; ii++) a[ii] = in_reg(ld16(k->s, (size_t)j * N + i0 + ii));
     for (int ii = 0; ii < NI; ii++)
       for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_add_ps(h[ii][cc], _mm512_mul_ps(a[ii], uj[cc]));
   }
@@ -530,16 +537,16 @@ static double tr_lanes16(const lanes16 *k, const float *xl, const int *ti, const
     } else
       k->girow[i] = k->girow[i - 1], k->ztrow[i] = k->ztrow[i - 1];
   }
-  for (int c = 0; c < D8; c += 8) xmap_cols8(k, xl, c, k->g + (size_t)c * N * LANES, 1);
-  if (D8 < D) xmap_cols8(k, xl, D8, k->g + (size_t)D8 * N * LANES, 0);
+  for (int c = 0; c < D8; c += 8) xmap_cols(k, xl, c, k->g + (size_t)c * N * LANES, 1, 8);
+  if (D8 < D) xmap_tail(k, xl, D8, D - D8, k->g + (size_t)D8 * N * LANES);
   int i = 0;
   for (; i + 4 <= N; i += 4) scores_rows(k, xl, i, 4);
   if (i + 2 <= N) scores_rows(k, xl, i, 2), i += 2;
   if (i < N) scores_rows(k, xl, i, 1);
-  for (i = 0; i < N; i++) NNT_ISA_FN(nnt_softmax_cols_fast)(k->s + (size_t)i * N * LANES, N, LANES, LANES);
+  NNT_ISA_FN(nnt_softmax_cols_fast)(k->s, N, N * LANES, N * LANES); /* every query's softmax down its keys */
   memset(k->part, 0, sizeof(float) * (size_t)N * 8 * LANES);
   for (int c = 0; c < m8; c += 8) {
-    xmap_cols8(k, xl, D + c, k->u, 1);
+    xmap_cols(k, xl, D + c, k->u, 1, 8);
     for (int c4 = 0; c4 < 8; c4 += 4) {
       const float *u = k->u + (size_t)c4 * N * LANES;
       for (i = 0; i + 4 <= N; i += 4) readout_tile(k, u, i, 4, c + c4);
@@ -553,7 +560,7 @@ static double tr_lanes16(const lanes16 *k, const float *xl, const int *ti, const
                                 _mm512_add_ps(_mm512_add_ps(ld16(p, 4), ld16(p, 5)), _mm512_add_ps(ld16(p, 6), ld16(p, 7)))));
   }
   if (m8 < m) { /* the tail columns */
-    xmap_cols8(k, xl, D + m8, k->u, 0);
+    xmap_tail(k, xl, D + m8, m - m8, k->u);
     for (int c = m8; c < m; c += 4) {
       const float *u = k->u + (size_t)(c - m8) * N * LANES;
       int nc = m - c < 4 ? m - c : 4;
