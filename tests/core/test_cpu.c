@@ -70,12 +70,14 @@ int main(void) {
 #endif
   nnt_rng r;
   nnt_rng_init(&r, 11, 0);
-  static const int Ms[] = {1, 5, 6, 7, 13}, Ns[] = {1, 7, 8, 9, 16, 17, 31, 32, 33, 48, 65}, Ks[] = {0, 1, 3, 40, 300};
+  /* M = 37 and 100 with op(A) = A^T run the narrow last panels (N = 33, 34, 36, 65) down the rows */
+  static const int Ms[] = {1, 5, 6, 7, 13, 37, 100}, Ns[] = {1, 7, 8, 9, 16, 17, 31, 32, 33, 34, 36, 48, 65};
+  static const int Ks[] = {0, 1, 3, 40, 300};
   static const float ab[][2] = {{1, 0}, {0.5f, 1}, {-1.5f, 0.25f}, {0, 2}};
   int cases = 0;
   for (int level = 0; level <= (int)nnt_cpu_isa_max(); level++)
-    for (int mi = 0; mi < 5; mi++)
-      for (int ni = 0; ni < 11; ni++)
+    for (int mi = 0; mi < 7; mi++)
+      for (int ni = 0; ni < 13; ni++)
         for (int ki = 0; ki < 5; ki++) {
           int M = Ms[mi], N = Ns[ni], K = Ks[ki], t = (mi + ni + ki) % 4, ta = t & 1, tb = t >> 1, pad = ki % 2;
           int lda = (ta ? M : K) + pad, ldb = (tb ? K : N) + pad, ldc = N + pad;
