@@ -149,6 +149,8 @@ double nnt_qstr_link_value(const nnt_qstr_task *t, const double *xs) {
     double cs = t->c.enc == NNT_QSTR_ENC_PAPER ? sqrt((double)d / q) : 1.0;                         \
     double *x = nnt_xmalloc(sizeof(double) * N * d), *var = nnt_xmalloc(sizeof(double) * N);        \
     int *ti = nnt_xmalloc(sizeof(int) * N * q);                                                     \
+    REAL *code = nnt_xmalloc(sizeof(REAL) * N * de); /* the tokens' code parts, converted once */   \
+    for (int k = 0; k < N * de; k++) code[k] = (REAL)(cs * t->E[k]);                                \
     int live = 0;                                                                                   \
     for (int i = 0; i < N; i++) var[i] = adv && 2 * i >= N ? 0.0 : 1.0, live += var[i] > 0;         \
     for (int b = 0; b < B; b++) {                                                                   \
@@ -163,16 +165,15 @@ double nnt_qstr_link_value(const nnt_qstr_task *t, const double *xs) {
       for (int i = 0; i < N; i++) {                                                                 \
         REAL *z = X + ((size_t)b * N + i) * D;                                                      \
         for (int k = 0; k < d; k++) z[k] = (REAL)x[i * d + k];                                      \
-        for (int k = 0; k < de; k++) z[d + k] = (REAL)(cs * t->E[i * de + k]);                      \
-        for (int j = 0; j < q; j++)                                                                 \
-          for (int k = 0; k < de; k++) z[d + (j + 1) * de + k] = (REAL)(cs * t->E[ti[i * q + j] * de + k]); \
+        memcpy(z + d, code + (size_t)i * de, sizeof(REAL) * de);                                    \
+        for (int j = 0; j < q; j++) memcpy(z + d + (j + 1) * de, code + (size_t)ti[i * q + j] * de, sizeof(REAL) * de); \
         double yi = label(t, x, ti + i * q, var);                                                   \
         if (t->c.noise > 0) yi += t->c.noise * nnt_rng_normal(r);                                   \
         y[(size_t)b * N + i] = (REAL)yi;                                                            \
       }                                                                                             \
       if (idx) memcpy(idx + (size_t)b * N * q, ti, sizeof(int) * N * q);                            \
     }                                                                                               \
-    free(x), free(var), free(ti);                                                                   \
+    free(x), free(var), free(ti), free(code);                                                       \
   }
 
 float *nnt_qstr_xparts(const nnt_qstr_task *t, const float *X, int n) {
