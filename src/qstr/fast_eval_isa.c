@@ -20,7 +20,74 @@
 #include "nnt_simd.h"
 #include "qstr_sparse.h"
 
-enum { CHUNK = 32 }; /* prompts per block: G and U stay in L2 */
+enum { CHUNK = 32 };      /* prompts per block of the row forms: G and U stay in L2 */
+enum { FFN_CHUNK = 128 }; /* prompts per block of the FFN's layers */
+
+/* A test set as a bounded evaluation visits it (nnt_qstr_fast_prepare): in units of prompts, the
+ * units with the largest expected squared error first, so that an evaluation that will exceed its
+ * bound (most of them: every check before the threshold is reached) finds out after as few prompts
+ * as possible. The order never shows in a result: squared errors are kept per prompt, and whenever
+ * every unit was evaluated (or one gave a non-finite error) they are added in prompt order, chunk by
+ * chunk with the bound checked before each chunk, exactly as a sum in prompt order would have
+ * stopped; an evaluation stopped early (its sum above the bound, so the threshold is not reached)
+ * returns its partial sum, which callers only compare. */
+struct nnt_qstr_fast_set {
+  int n, N, unit, nu; /* prompts, queries per prompt, prompts per unit, units */
+  int *perm;          /* perm[r]: the prompt visited r-th (by decreasing energy of its labels) */
+  int *idx;           /* indices [n][N][q] in visiting order */
+  float *y, *xs;      /* labels [n][N] and x parts in visiting order (FFN: n x N x d; tr: whole units
+                       * of 16 prompts, each N x d vectors of 16 lanes, one prompt per lane) */
+  int *order;         /* units in the order of the next evaluation */
+  double *est, *err;  /* est[u]: unit u's last squared error (its labels' energy at first); err: n x N */
+  unsigned char *seen;
+};
+
+typedef void unit_fn(void *ctx, const nnt_qstr_fast_set *fs, int u); /* fills fs->err for unit u's prompts */
+
+/* the sum of squared errors over fs's prompts, as described above; chunk: the prompt-order check's */
+static double visit(nnt_qstr_fast_set *fs, unit_fn *f, void *ctx, double bound, int chunk, int *complete) {
+  int n = fs->n, N = fs->N, U = fs->unit, nu = fs->nu;
+  for (int a = 1; a < nu; a++) { /* insertion sort by decreasing estimate: nearly sorted already */
+    int u = fs->order[a], b = a;
+    for (; b > 0 && (fs->est[fs->order[b - 1]] < fs->est[u] ||
+                     (fs->est[fs->order[b - 1]] == fs->est[u] && fs->order[b - 1] > u));
+         b--)
+      fs->order[b] = fs->order[b - 1];
+    fs->order[b] = u;
+  }
+  memset(fs->seen, 0, (size_t)nu);
+  double s = 0;
+  int done = 0, finite = 1;
+  for (; done < nu && s <= bound; done++) {
+    int u = fs->order[done], r1 = (u + 1) * U < n ? (u + 1) * U : n;
+    f(ctx, fs, u);
+    fs->seen[u] = 1;
+    double us = 0;
+    for (int r = u * U; r < r1; r++)
+      for (int i = 0; i < N; i++) us += fs->err[(size_t)fs->perm[r] * N + i];
+    fs->est[u] = us, s += us;
+    if (!isfinite(us)) {
+      finite = 0;
+      break;
+    }
+  }
+  if (finite && done < nu) {
+    *complete = 0;
+    return s;
+  }
+  for (int u = 0; u < nu; u++)
+    if (!fs->seen[u]) f(ctx, fs, u);
+  double c = 0;
+  *complete = 1;
+  for (int p0 = 0; p0 < n; p0 += chunk) {
+    if (c > bound) {
+      *complete = 0;
+      break;
+    }
+    for (size_t k = (size_t)p0 * N; k < (size_t)(p0 + chunk < n ? p0 + chunk : n) * N; k++) c += fs->err[k];
+  }
+  return c;
+}
 
 /* T[k][c] = s * sum_r E[k][r] W[c][off + r] (W: rows x ldw), for k < N */
 /* T[k][c] = s * sum_r E[k][r] W[c][off + r] (W: rows x ldw), for k < N; acc: rows doubles of scratch.
@@ -516,11 +583,11 @@ static inline __attribute__((always_inline)) void readout_tail(const lanes16 *k,
   }
 }
 
-/* sse + the squared errors of one block of 16 prompts, added prompt by prompt and query by query
- * (xl: the block's x parts, N x d vectors; ti, y: its indices and labels, prompt-major). G first,
+/* The squared errors of one block of 16 prompts into e[l * N + i] (xl: the block's x parts, N x d
+ * vectors; ti, y: its indices and labels, prompt-major). G first,
  * then the scores and the softmax; then U eight columns at a time, each group read out as soon as
  * it is made, so nothing leaves L1. */
-static double tr_lanes16(const lanes16 *k, const float *xl, const int *ti, const float *y, double sse) {
+static void tr_lanes16(const lanes16 *k, const float *xl, const int *ti, const float *y, double *e) {
   int N = k->N, de = k->de, D = k->D, m = k->m, W = k->W, D8 = D / 8 * 8, m8 = m / 8 * 8;
   const __m512i lane_rows = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                                _mm512_set1_epi32(N));
@@ -572,16 +639,136 @@ static double tr_lanes16(const lanes16 *k, const float *xl, const int *ti, const
   for (i = 0; i < N; i++) st16(k->o, i, _mm512_add_ps(_mm512_set1_ps(k->b2), ld16(k->o, i)));
   for (int p = 0; p < LANES; p++)
     for (i = 0; i < N; i++) {
-      double e = (double)k->o[(size_t)i * LANES + p] - y[(size_t)p * N + i];
-      sse += e * e;
+      double ei = (double)k->o[(size_t)i * LANES + p] - y[(size_t)p * N + i];
+      e[(size_t)p * N + i] = ei * ei;
     }
-  return sse;
 }
 #endif
 
 
-static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X, const float *xl,
-                     const int *idx, const float *y, int n, double bound, int *complete) {
+typedef struct {
+  int N, D, m, d, q, Np;
+  const float *X, *y, *Gtab, *Utab, *MTxT, *WcxT, *bcf, *w2;
+  const int *idx;
+  float b2, *G, *U, *S, *GT;
+  double *e16;
+#if NNT_ISA_LEVEL >= 2
+  const lanes16 *k;
+#endif
+} tr_ctx;
+
+/* the row forms: the squared errors of prompts b0..b0+B-1 (B <= CHUNK) into e[b * N + i] */
+static void tr_rows(const tr_ctx *cx, int b0, int B, double *e) {
+  int N = cx->N, D = cx->D, m = cx->m, d = cx->d, q = cx->q, Np = cx->Np;
+  const float *X = cx->X, *y = cx->y, *Gtab = cx->Gtab, *Utab = cx->Utab, *MTxT = cx->MTxT, *WcxT = cx->WcxT;
+  const float *bcf = cx->bcf, *w2 = cx->w2;
+  const int *idx = cx->idx;
+  float b2 = cx->b2, *G = cx->G, *U = cx->U, *S = cx->S, *GT = cx->GT;
+  int R = B * N;
+  const float *Xc = X + (size_t)b0 * N * D;
+  /* G_r = x_r MT_x^T + tables + kv, U_r = x_r W_cx^T + tables: K = d is small, so one fused
+   * pass per row (tables first, then d axpy sweeps in L1) beats a GEMM call */
+  int r = 0;
+  if (q == 1) /* table lookups fused into the x maps, four rows at a time */
+    for (; r + 4 <= R; r += 4) {
+      const float *x = Xc + (size_t)r * D;
+      const int *ti = idx + (size_t)b0 * N + r;
+      float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
+      xinit ig = {{0}, {0}}, iu = {{0}, {0}};
+      for (int k = 0; k < 4; k++) {
+        int i = (r + k) % N;
+        ig.ib[k] = Gtab + (size_t)i * D, ig.it[k] = Gtab + ((size_t)N + ti[k]) * D;
+        iu.ib[k] = Utab + (size_t)i * m, iu.it[k] = Utab + ((size_t)N + ti[k]) * m;
+      }
+      xmap4(x, x + D, x + 2 * D, x + 3 * D, d, MTxT, D, g, g + D, g + 2 * D, g + 3 * D, &ig);
+      xmap4(x, x + D, x + 2 * D, x + 3 * D, d, WcxT, m, u, u + m, u + 2 * m, u + 3 * m, &iu);
+    }
+  int r0 = r;
+  for (r = r0; r < R; r++) {
+    int i = r % N;
+    const int *ti = idx + ((size_t)b0 * N + r) * q;
+    float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
+    const float *gp = Gtab + (size_t)i * D, *up = Utab + (size_t)i * m;
+    for (int c = 0; c < D; c++) g[c] = gp[c];
+    for (int c = 0; c < m; c++) u[c] = up[c];
+    for (int h = 0; h < q; h++) {
+      const float *gt = Gtab + ((size_t)(h + 1) * N + ti[h]) * D, *ut = Utab + ((size_t)(h + 1) * N + ti[h]) * m;
+      for (int c = 0; c < D; c++) g[c] += gt[c];
+      for (int c = 0; c < m; c++) u[c] += ut[c];
+    }
+  }
+  r = r0;
+  for (; r + 4 <= R; r += 4) {
+    const float *x = Xc + (size_t)r * D;
+    float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
+    xmap4(x, x + D, x + 2 * D, x + 3 * D, d, MTxT, D, g, g + D, g + 2 * D, g + 3 * D, NULL);
+    xmap4(x, x + D, x + 2 * D, x + 3 * D, d, WcxT, m, u, u + m, u + 2 * m, u + 3 * m, NULL);
+  }
+  for (; r < R; r++) {
+    const float *x = Xc + (size_t)r * D;
+    xmap(x, d, MTxT, D, G + (size_t)r * D);
+    xmap(x, d, WcxT, m, U + (size_t)r * m);
+  }
+  for (int b = 0; b < B; b++) {
+    const float *Z = Xc + (size_t)b * N * D, *Gb = G + (size_t)b * N * D, *Ub = U + (size_t)b * N * m;
+    /* tiny products as axpy loops over a contiguous dimension (they vectorise without
+     * reassociating a reduction): S^T = Z G^T through G^T, one query per lane, so the softmax
+     * runs down the columns, all queries at once; then H = A U */
+    int i8 = N / 8 * 8, c8 = D / 8 * 8;
+    for (int i = 0; i < i8; i += 8)
+      for (int c = 0; c < c8; c += 8) nnt_simd_transpose8(Gb + (size_t)i * D + c, D, GT + (size_t)c * Np + i, Np);
+    for (int c = 0; c < D; c++)
+      for (int i = c < c8 ? i8 : 0; i < N; i++) GT[c * Np + i] = Gb[i * D + c];
+    int j = 0;
+    for (; j + 4 <= N; j += 4) {
+      const float *z = Z + (size_t)j * D;
+      float *s = S + j * Np;
+      scores4(z, z + D, z + 2 * D, z + 3 * D, D, GT, Np, s, s + Np, s + 2 * Np, s + 3 * Np);
+    }
+    for (; j < N; j++) scores_row(Z + (size_t)j * D, D, GT, Np, S + j * Np);
+    NNT_ISA_FN(nnt_softmax_cols_fast)(S, N, Np, N); /* the training forward's softmax, per query */
+    int i = 0;
+    const float *yb = y + ((size_t)b0 + b) * N;
+#if NNT_ISA_LEVEL >= 2
+    for (; i + 4 <= N; i += 4) {
+      float o[4];
+      readout4(S + i, Np, N, Ub, m, bcf, w2, o);
+      for (int k = 0; k < 4; k++) {
+        double ei = (double)(b2 + o[k]) - yb[i + k];
+        e[(size_t)b * N + i + k] = ei * ei;
+      }
+    }
+#endif
+    for (; i + 2 <= N; i += 2) {
+      float oa, ob;
+      readout2(S + i, S + i + 1, Np, N, Ub, m, bcf, w2, &oa, &ob);
+      double ea = (double)(b2 + oa) - yb[i], eb = (double)(b2 + ob) - yb[i + 1];
+      e[(size_t)b * N + i] = ea * ea, e[(size_t)b * N + i + 1] = eb * eb;
+    }
+    for (; i < N; i++) {
+      float o = b2 + readout_row(S + i, Np, N, Ub, m, bcf, w2);
+      double ei = (double)o - yb[i];
+      e[(size_t)b * N + i] = ei * ei;
+    }
+  }
+}
+
+/* unit u of the visiting order: a whole unit of 16 prompts in lanes, else one prompt at a time */
+static void tr_unit(void *ctx, const nnt_qstr_fast_set *fs, int u) {
+  const tr_ctx *cx = ctx;
+  int N = cx->N, r0 = u * fs->unit, r1 = r0 + fs->unit < fs->n ? r0 + fs->unit : fs->n;
+#if NNT_ISA_LEVEL >= 2
+  if (cx->k && r1 - r0 == LANES) {
+    tr_lanes16(cx->k, fs->xs + (size_t)r0 * N * cx->d, fs->idx + (size_t)r0 * N, fs->y + (size_t)r0 * N, cx->e16);
+    for (int l = 0; l < LANES; l++) memcpy(fs->err + (size_t)fs->perm[r0 + l] * N, cx->e16 + (size_t)l * N, sizeof(double) * N);
+    return;
+  }
+#endif
+  for (int r = r0; r < r1; r++) tr_rows(cx, fs->perm[r], 1, fs->err + (size_t)fs->perm[r] * N);
+}
+
+static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
+                     nnt_qstr_fast_set *fs, const int *idx, const float *y, int n, double bound, int *complete) {
   int N = mo->N, D = mo->D, m = mo->m, d = t->c.d, q = t->c.q, de = t->c.de;
   double cs = t->c.enc == NNT_QSTR_ENC_PAPER ? sqrt((double)d / q) : 1.0, isd = 1 / sqrt((double)D);
   const float *Wq = p + mo->win, *Wk = Wq + (size_t)D * D, *Wv = Wk + (size_t)D * D;
@@ -634,15 +821,13 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   for (int c = 0; c < m; c++) bcf[c] = (float)bc[c];
   const float *w2 = p + mo->w2;
   float b2 = p[mo->b2];
-  double sse = 0;
 #if NNT_ISA_LEVEL >= 2
   /* whole blocks of 16 prompts in lanes: G and U side by side in the tables and the x maps' weights */
   lanes16 k = {N, d, de, D, m, D + m + 8, NULL, NULL, NULL, NULL, bcf, p + mo->w2, p[mo->b2], NULL, NULL, NULL, NULL, NULL,
                NULL, NULL, NULL, NULL, NULL};
-  float *own_xl = NULL, *ktab = NULL;
+  float *ktab = NULL;
   if (q == 1 && n >= LANES) {
     int W = k.W;
-    if (!xl) xl = own_xl = nnt_qstr_fast_prepare(mo, t, X, n);
     ktab = nnt_xcalloc((size_t)(2 * N + d) * W + (size_t)N * de, sizeof(float));
     float *own = ktab, *ind = own + (size_t)N * W, *wx = ind + (size_t)N * W, *code = wx + (size_t)d * W;
     for (int v = 0; v < N; v++) {
@@ -664,118 +849,28 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     k.zt = k.gi + (size_t)N * W * LANES;
     k.girow = nnt_xmalloc(sizeof(float *) * 2 * N), k.ztrow = k.girow + N;
   }
-#else
-  (void)xl;
 #endif
-  *complete = 1;
-  for (int c0 = 0; c0 < n; c0 += CHUNK) {
-    if (sse > bound) {
-      *complete = 0;
-      break;
-    }
-    int B = n - c0 < CHUNK ? n - c0 : CHUNK, b0 = c0;
-    nnt_gemm_macs_add((double)B * N * (d * (D + m) + N * (D + m) + m)); /* x maps, scores, readout */
+  tr_ctx cx = {N, D, m, d, q, Np, X, y, Gtab, Utab, MTxT, WcxT, bcf, w2, idx, b2, G, U, S, GT, NULL
 #if NNT_ISA_LEVEL >= 2
-    if (k.g) /* chunks start at multiples of LANES */
-      for (; b0 + LANES <= c0 + B; b0 += LANES)
-        sse = tr_lanes16(&k, xl + (size_t)b0 * N * d, idx + (size_t)b0 * N, y + (size_t)b0 * N, sse);
+               , NULL
 #endif
-    /* the rest one prompt at a time */
-    B = c0 + B - b0;
-    int R = B * N;
-    const float *Xc = X + (size_t)b0 * N * D;
-    /* G_r = x_r MT_x^T + tables + kv, U_r = x_r W_cx^T + tables: K = d is small, so one fused
-     * pass per row (tables first, then d axpy sweeps in L1) beats a GEMM call */
-    int r = 0;
-    if (q == 1) /* table lookups fused into the x maps, four rows at a time */
-      for (; r + 4 <= R; r += 4) {
-        const float *x = Xc + (size_t)r * D;
-        const int *ti = idx + (size_t)b0 * N + r;
-        float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
-        xinit ig = {{0}, {0}}, iu = {{0}, {0}};
-        for (int k = 0; k < 4; k++) {
-          int i = (r + k) % N;
-          ig.ib[k] = Gtab + (size_t)i * D, ig.it[k] = Gtab + ((size_t)N + ti[k]) * D;
-          iu.ib[k] = Utab + (size_t)i * m, iu.it[k] = Utab + ((size_t)N + ti[k]) * m;
-        }
-        xmap4(x, x + D, x + 2 * D, x + 3 * D, d, MTxT, D, g, g + D, g + 2 * D, g + 3 * D, &ig);
-        xmap4(x, x + D, x + 2 * D, x + 3 * D, d, WcxT, m, u, u + m, u + 2 * m, u + 3 * m, &iu);
-      }
-    int r0 = r;
-    for (r = r0; r < R; r++) {
-      int i = r % N;
-      const int *ti = idx + ((size_t)b0 * N + r) * q;
-      float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
-      const float *gp = Gtab + (size_t)i * D, *up = Utab + (size_t)i * m;
-      for (int c = 0; c < D; c++) g[c] = gp[c];
-      for (int c = 0; c < m; c++) u[c] = up[c];
-      for (int h = 0; h < q; h++) {
-        const float *gt = Gtab + ((size_t)(h + 1) * N + ti[h]) * D, *ut = Utab + ((size_t)(h + 1) * N + ti[h]) * m;
-        for (int c = 0; c < D; c++) g[c] += gt[c];
-        for (int c = 0; c < m; c++) u[c] += ut[c];
-      }
-    }
-    r = r0;
-    for (; r + 4 <= R; r += 4) {
-      const float *x = Xc + (size_t)r * D;
-      float *g = G + (size_t)r * D, *u = U + (size_t)r * m;
-      xmap4(x, x + D, x + 2 * D, x + 3 * D, d, MTxT, D, g, g + D, g + 2 * D, g + 3 * D, NULL);
-      xmap4(x, x + D, x + 2 * D, x + 3 * D, d, WcxT, m, u, u + m, u + 2 * m, u + 3 * m, NULL);
-    }
-    for (; r < R; r++) {
-      const float *x = Xc + (size_t)r * D;
-      xmap(x, d, MTxT, D, G + (size_t)r * D);
-      xmap(x, d, WcxT, m, U + (size_t)r * m);
-    }
-    for (int b = 0; b < B; b++) {
-      const float *Z = Xc + (size_t)b * N * D, *Gb = G + (size_t)b * N * D, *Ub = U + (size_t)b * N * m;
-      /* tiny products as axpy loops over a contiguous dimension (they vectorise without
-       * reassociating a reduction): S^T = Z G^T through G^T, one query per lane, so the softmax
-       * runs down the columns, all queries at once; then H = A U */
-      int i8 = N / 8 * 8, c8 = D / 8 * 8;
-      for (int i = 0; i < i8; i += 8)
-        for (int c = 0; c < c8; c += 8) nnt_simd_transpose8(Gb + (size_t)i * D + c, D, GT + (size_t)c * Np + i, Np);
-      for (int c = 0; c < D; c++)
-        for (int i = c < c8 ? i8 : 0; i < N; i++) GT[c * Np + i] = Gb[i * D + c];
-      int j = 0;
-      for (; j + 4 <= N; j += 4) {
-        const float *z = Z + (size_t)j * D;
-        float *s = S + j * Np;
-        scores4(z, z + D, z + 2 * D, z + 3 * D, D, GT, Np, s, s + Np, s + 2 * Np, s + 3 * Np);
-      }
-      for (; j < N; j++) scores_row(Z + (size_t)j * D, D, GT, Np, S + j * Np);
-      NNT_ISA_FN(nnt_softmax_cols_fast)(S, N, Np, N); /* the training forward's softmax, per query */
-      int i = 0;
-      const float *yb = y + ((size_t)b0 + b) * N;
+  };
+  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, X, idx, y, n);
+  if (own_fs) fs = own_fs;
 #if NNT_ISA_LEVEL >= 2
-      for (; i + 4 <= N; i += 4) {
-        float o[4];
-        readout4(S + i, Np, N, Ub, m, bcf, w2, o);
-        for (int k = 0; k < 4; k++) {
-          double e = (double)(b2 + o[k]) - yb[i + k];
-          sse += e * e;
-        }
-      }
+  if (k.g) cx.k = &k, cx.e16 = nnt_xmalloc(sizeof(double) * LANES * N);
 #endif
-      for (; i + 2 <= N; i += 2) {
-        float oa, ob;
-        readout2(S + i, S + i + 1, Np, N, Ub, m, bcf, w2, &oa, &ob);
-        double e = (double)(b2 + oa) - yb[i];
-        sse += e * e;
-        e = (double)(b2 + ob) - yb[i + 1];
-        sse += e * e;
-      }
-      for (; i < N; i++) {
-        float o = b2 + readout_row(S + i, Np, N, Ub, m, bcf, w2);
-        double e = (double)o - yb[i];
-        sse += e * e;
-      }
-    }
-  }
+  double sse = visit(fs, tr_unit, &cx, bound, CHUNK, complete);
+  /* the multiply-adds of the x maps, scores and read-outs evaluated */
+  int seen = 0;
+  for (int u = 0; u < fs->nu; u++) seen += fs->seen[u] ? (u + 1) * fs->unit < n ? fs->unit : n - u * fs->unit : 0;
+  nnt_gemm_macs_add((double)seen * N * (d * (D + m) + N * (D + m) + m));
+  nnt_qstr_fast_free(own_fs);
+  free(cx.e16);
   free(MT), free(kv), free(W1o), free(Wc), free(bc), free(ob), free(acc), free(row), free(MTxT), free(WcxT), free(Gtab), free(Utab);
   free(G), free(U), free(S), free(GT);
 #if NNT_ISA_LEVEL >= 2
-  free(own_xl), free(ktab), free(k.g), free(k.girow);
+  free(ktab), free(k.g), free(k.girow);
 #endif
   return sse;
 }
@@ -785,10 +880,70 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
  *   T[h][i][v] = W_1,i,h c E[v]   (N x N tables per code slot, built once per evaluation),
  * and only the x part (N d of the N D inputs) is a product; the later layers are the generic
  * ones, on blocks of prompts that keep the activations in cache. */
-enum { FFN_CHUNK = 128 };
+typedef struct {
+  const nnt_qstr_model *mo;
+  const float *p, *c0, *T, *const *Wp, *const *Wd;
+  const int *outp;
+  int N, q, h1, Nd, L;
+  float *A, *Bf, *nzv;
+  int *nzi, *nzc;
+} ffn_ctx;
 
-static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X, const float *xs,
-                      const int *idx, const float *y, int n, double bound, int *complete) {
+/* unit u of the visiting order: its prompts' squared errors, the layers on the whole unit */
+static void ffn_unit(void *ctx, const nnt_qstr_fast_set *fs, int u) {
+  const ffn_ctx *cx = ctx;
+  const nnt_qstr_model *mo = cx->mo;
+  const float *p = cx->p, *c0 = cx->c0, *T = cx->T, *const *Wp = cx->Wp, *const *Wd = cx->Wd;
+  const int *outp = cx->outp;
+  int N = cx->N, q = cx->q, h1 = cx->h1, Nd = cx->Nd, L = cx->L, b0 = u * fs->unit;
+  int B = b0 + fs->unit < fs->n ? fs->unit : fs->n - b0;
+  float *A = cx->A, *Bf = cx->Bf, *nzv = cx->nzv;
+  int *nzi = cx->nzi, *nzc = cx->nzc;
+  nnt_sgemm_packed(0, B, h1, Nd, 1, fs->xs + (size_t)b0 * Nd, Nd, Wp[0], Nd, 0, 0, A, h1);
+  for (int b = 0; b < B; b++) {
+    float *a = A + (size_t)b * h1;
+    const int *ti = fs->idx + ((size_t)b0 + b) * N * q;
+    for (int c = 0; c < h1; c++) a[c] += c0[c];
+    for (int i = 0; i < N; i++)
+      for (int h = 0; h < q; h++) {
+        const float *tv = T + (((size_t)h * N + i) * N + ti[i * q + h]) * h1;
+        for (int c = 0; c < h1; c++) a[c] += tv[c];
+      }
+    for (int c = 0; c < h1; c++) a[c] = a[c] > 0 ? a[c] : 0;
+  }
+  float *cur = A, *nxt = Bf;
+  int ld = h1; /* cur's row stride: padded after a sparse layer */
+  for (int l = 1; l < L; l++) {
+    int in = mo->width[l], out = mo->width[l + 1], last = l == L - 1;
+    if (!Wd[l]) { /* never the last layer: its output is read unpadded */
+      NNT_ISA_FN(nnt_qstr_sparse_layer)(B, in, ld, out, outp[l], cur, Wp[l], p + mo->fb[l], !last, nxt, outp[l], nzi,
+                                        nzv, nzc);
+      ld = outp[l];
+    } else { /* too narrow for the sparse form's FMA chains: the dense product */
+      nnt_sgemm_packed(0, B, out, in, 1, cur, ld, Wd[l], in, 0, 0, nxt, out);
+      ld = out;
+      const float *bl = p + mo->fb[l];
+      for (int b = 0; b < B; b++)
+        for (int c = 0; c < out; c++) {
+          float v = nxt[(size_t)b * out + c] + bl[c];
+          nxt[(size_t)b * out + c] = last || v > 0 ? v : 0;
+        }
+    }
+    float *sw = cur;
+    cur = nxt, nxt = sw;
+  }
+  const float *yb = fs->y + (size_t)b0 * N;
+  for (int b = 0; b < B; b++) {
+    double *e = fs->err + (size_t)fs->perm[b0 + b] * N;
+    for (int i = 0; i < N; i++) {
+      int k = b * N + i;
+      e[i] = (double)(cur[k] - yb[k]) * (cur[k] - yb[k]);
+    }
+  }
+}
+
+static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
+                      nnt_qstr_fast_set *fs, const int *idx, const float *y, int n, double bound, int *complete) {
   int N = mo->N, D = mo->D, d = t->c.d, q = t->c.q, de = t->c.de, h1 = mo->width[1], Nd = N * d, L = mo->nl;
   double cs = t->c.enc == NNT_QSTR_ENC_PAPER ? sqrt((double)d / q) : 1.0;
   const float *W1 = p + mo->fw[0], *b1 = p + mo->fb[0];
@@ -813,8 +968,7 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
   int wmax = 0;
   for (int l = 1; l <= L; l++) wmax = mo->width[l] > wmax ? mo->width[l] : wmax;
   wmax = nnt_qstr_sparse_width(wmax); /* rows padded to whole blocks */
-  float *own = xs ? NULL : nnt_qstr_xparts(t, X, n), *A = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
-  if (own) xs = own;
+  float *A = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
   float *Bf = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
   /* once for all the chunks: the first layer's x part packed for the GEMM, the later layers' W^T
    * for the sparse form (qstr_sparse.h) */
@@ -837,59 +991,21 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
   }
   int *nzi = nnt_xmalloc(sizeof(int) * FFN_CHUNK * wmax), *nzc = nnt_xmalloc(sizeof(int) * FFN_CHUNK);
   float *nzv = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
-  double sse = 0;
-  *complete = 1;
-  for (int b0 = 0; b0 < n; b0 += FFN_CHUNK) {
-    if (sse > bound) {
-      *complete = 0;
-      break;
-    }
-    int B = n - b0 < FFN_CHUNK ? n - b0 : FFN_CHUNK;
-    nnt_sgemm_packed(0, B, h1, Nd, 1, xs + (size_t)b0 * Nd, Nd, Wp[0], Nd, 0, 0, A, h1);
-    for (int b = 0; b < B; b++) {
-      float *a = A + (size_t)b * h1;
-      const int *ti = idx + ((size_t)b0 + b) * N * q;
-      for (int c = 0; c < h1; c++) a[c] += c0[c];
-      for (int i = 0; i < N; i++)
-        for (int h = 0; h < q; h++) {
-          const float *tv = T + (((size_t)h * N + i) * N + ti[i * q + h]) * h1;
-          for (int c = 0; c < h1; c++) a[c] += tv[c];
-        }
-      for (int c = 0; c < h1; c++) a[c] = a[c] > 0 ? a[c] : 0;
-    }
-    float *cur = A, *nxt = Bf;
-    int ld = h1; /* cur's row stride: padded after a sparse layer */
-    for (int l = 1; l < L; l++) {
-      int in = mo->width[l], out = mo->width[l + 1], last = l == L - 1;
-      if (!Wd[l]) { /* never the last layer: its output is read unpadded */
-        NNT_ISA_FN(nnt_qstr_sparse_layer)(B, in, ld, out, outp[l], cur, Wp[l], p + mo->fb[l], !last, nxt, outp[l], nzi,
-                                          nzv, nzc);
-        ld = outp[l];
-      } else { /* too narrow for the sparse form's FMA chains: the dense product */
-        nnt_sgemm_packed(0, B, out, in, 1, cur, ld, Wd[l], in, 0, 0, nxt, out);
-        ld = out;
-        const float *bl = p + mo->fb[l];
-        for (int b = 0; b < B; b++)
-          for (int c = 0; c < out; c++) {
-            float v = nxt[(size_t)b * out + c] + bl[c];
-            nxt[(size_t)b * out + c] = last || v > 0 ? v : 0;
-          }
-      }
-      float *sw = cur;
-      cur = nxt, nxt = sw;
-    }
-    const float *yb = y + (size_t)b0 * N;
-    for (int k = 0; k < B * N; k++) sse += (double)(cur[k] - yb[k]) * (cur[k] - yb[k]);
-  }
+  ffn_ctx cx = {mo, p, c0, T, (const float *const *)Wp, (const float *const *)Wd, outp, N, q, h1, Nd, L, A, Bf, nzv, nzi, nzc};
+  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, X, idx, y, n);
+  if (own_fs) fs = own_fs;
+  double sse = visit(fs, ffn_unit, &cx, bound, FFN_CHUNK, complete);
+  nnt_qstr_fast_free(own_fs);
   for (int l = 0; l < L; l++) free(Wp[l]), free(Wd[l]);
-  free(W1x), free(c0), free(T), free(own), free(A), free(Bf), free(nzi), free(nzc), free(nzv);
+  free(W1x), free(c0), free(T), free(A), free(Bf), free(nzi), free(nzc), free(nzv);
   return sse;
 }
 
 double NNT_ISA_FN(nnt_qstr_fast_sse)(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
-                                      const float *xs, const int *idx, const float *y, int n, double bound, int *complete) {
-  return mo->arch == NNT_QSTR_FFN ? ffn_sse(mo, t, p, X, xs, idx, y, n, bound, complete)
-                                  : tr_sse(mo, t, p, X, xs, idx, y, n, bound, complete);
+                                      nnt_qstr_fast_set *fs, const int *idx, const float *y, int n, double bound,
+                                      int *complete) {
+  return mo->arch == NNT_QSTR_FFN ? ffn_sse(mo, t, p, X, fs, idx, y, n, bound, complete)
+                                  : tr_sse(mo, t, p, X, fs, idx, y, n, bound, complete);
 }
 
 #if NNT_ISA_BASE_TU
@@ -898,10 +1014,67 @@ int nnt_qstr_fast_eval_ok(const nnt_qstr_model *mo, const nnt_qstr_task *t) {
   return mo->arch == NNT_QSTR_TR && mo->D == t->D && mo->D <= 1024 && mo->m <= 4096;
 }
 
+nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *X, const int *idx,
+                                         const float *y, int n) {
+  enum { L = 16 };
+  int N = t->c.N, d = t->c.d, D = t->D, q = t->c.q, ffn = mo->arch == NNT_QSTR_FFN;
+  nnt_qstr_fast_set *fs = nnt_xcalloc(1, sizeof *fs);
+  fs->n = n, fs->N = N, fs->unit = ffn ? FFN_CHUNK : L, fs->nu = (n + fs->unit - 1) / fs->unit;
+  fs->perm = nnt_xmalloc(sizeof(int) * (n + 1));
+  fs->idx = nnt_xmalloc(sizeof(int) * ((size_t)n * N * q + 1));
+  fs->y = nnt_xmalloc(sizeof(float) * ((size_t)n * N + 1));
+  fs->order = nnt_xmalloc(sizeof(int) * (fs->nu + 1));
+  fs->est = nnt_xcalloc(fs->nu + 1, sizeof(double));
+  fs->err = nnt_xmalloc(sizeof(double) * ((size_t)n * N + 1));
+  fs->seen = nnt_xmalloc((size_t)fs->nu + 1);
+  /* prompts by decreasing energy of their labels (a zero prediction's squared error), then index */
+  double *en = nnt_xmalloc(sizeof(double) * (n + 1));
+  for (int b = 0; b < n; b++) {
+    en[b] = 0, fs->perm[b] = b;
+    for (int i = 0; i < N; i++) en[b] += (double)y[(size_t)b * N + i] * y[(size_t)b * N + i];
+  }
+  for (int gap = n / 2; gap > 0; gap /= 2) /* shell sort: a strict total order, so any sort gives this */
+    for (int a = gap; a < n; a++) {
+      int v = fs->perm[a], j = a;
+      for (; j >= gap && (en[fs->perm[j - gap]] < en[v] || (en[fs->perm[j - gap]] == en[v] && fs->perm[j - gap] > v)); j -= gap)
+        fs->perm[j] = fs->perm[j - gap];
+      fs->perm[j] = v;
+    }
+  for (int r = 0; r < n; r++) {
+    int b = fs->perm[r];
+    memcpy(fs->idx + (size_t)r * N * q, idx + (size_t)b * N * q, sizeof(int) * N * q);
+    memcpy(fs->y + (size_t)r * N, y + (size_t)b * N, sizeof(float) * N);
+    fs->est[r / fs->unit] += en[b];
+  }
+  for (int u = 0; u < fs->nu; u++) fs->order[u] = u;
+  free(en);
+  if (ffn) { /* x parts, row by row */
+    fs->xs = nnt_xmalloc(sizeof(float) * ((size_t)n * N * d + 1));
+    for (int r = 0; r < n; r++)
+      for (int i = 0; i < N; i++)
+        memcpy(fs->xs + ((size_t)r * N + i) * d, X + ((size_t)fs->perm[r] * N + i) * D, sizeof(float) * d);
+  } else { /* x[i][a] of the prompt visited (u L + l)-th at ((u N + i) d + a) L + l, whole units only */
+    fs->xs = nnt_xmalloc(sizeof(float) * ((size_t)n / L * L * N * d + 1));
+    for (size_t u = 0; u < (size_t)n / L; u++)
+      for (int l = 0; l < L; l++) {
+        const float *x = X + (size_t)fs->perm[u * L + l] * N * D;
+        for (int i = 0; i < N; i++)
+          for (int a = 0; a < d; a++) fs->xs[((u * N + i) * d + a) * L + l] = x[(size_t)i * D + a];
+      }
+  }
+  return fs;
+}
+
+void nnt_qstr_fast_free(nnt_qstr_fast_set *fs) {
+  if (!fs) return;
+  free(fs->perm), free(fs->idx), free(fs->y), free(fs->xs), free(fs->order), free(fs->est), free(fs->err), free(fs->seen);
+  free(fs);
+}
+
 NNT_ISA_DECLARE(double, nnt_qstr_fast_sse, (const nnt_qstr_model *, const nnt_qstr_task *, const float *, const float *,
-                                            const float *, const int *, const float *, int, double, int *));
+                                            nnt_qstr_fast_set *, const int *, const float *, int, double, int *));
 double nnt_qstr_fast_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
-                         const float *xs, const int *idx, const float *y, int n, double bound, int *complete) {
-  return NNT_ISA_PICK(nnt_qstr_fast_sse)(mo, t, p, X, xs, idx, y, n, bound, complete);
+                         nnt_qstr_fast_set *fs, const int *idx, const float *y, int n, double bound, int *complete) {
+  return NNT_ISA_PICK(nnt_qstr_fast_sse)(mo, t, p, X, fs, idx, y, n, bound, complete);
 }
 #endif

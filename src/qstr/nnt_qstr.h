@@ -159,19 +159,21 @@ void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, i
                           int max_epochs, int batch, double lr, double wd, double stop_loss, uint64_t seed,
                           uint64_t point, nnt_qstr_result *res, double *train_loss);
 
-/* Structure-aware test evaluation (fast_eval.c): code parts of the tokens become per-position and
- * per-index tables, and tr's attention/value/out/MLP products are folded. ok: this model can use
- * it. Returns the sum of squared errors over n prompts (idx: their indices [n][N][q]), stopping
- * once above `bound` (*complete = 0). xs: X's x parts laid out by nnt_qstr_fast_prepare; NULL:
- * gathered here. */
+/* Structure-aware test evaluation (fast_eval_isa.c): code parts of the tokens become per-position
+ * and per-index tables, and tr's attention/value/out/MLP products are folded. ok: this model can
+ * use it. Returns the sum of squared errors over n prompts (idx: their indices [n][N][q]), in prompt
+ * order, stopping once above `bound` (*complete = 0; the partial sum is then above the bound and
+ * only good for that comparison). fs: the test set as nnt_qstr_fast_prepare laid it out for this
+ * model (it keeps each unit's last error, to visit the worst first next time: a bounded evaluation
+ * that will not pass stops sooner); NULL: laid out here. */
+typedef struct nnt_qstr_fast_set nnt_qstr_fast_set;
 int nnt_qstr_fast_eval_ok(const nnt_qstr_model *mo, const nnt_qstr_task *t);
 double nnt_qstr_fast_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
-                         const float *xs, const int *idx, const float *y, int n, double bound, int *complete);
-/* The x parts of n prompts' tokens, n x N x d floats: gathered once per test set, not per evaluation. */
-float *nnt_qstr_xparts(const nnt_qstr_task *t, const float *X, int n);
-/* The x parts as the model's fast evaluation reads them (free()): FFN nnt_qstr_xparts; tr whole
- * blocks of 16 prompts, one prompt per lane of a 512-bit vector (only the AVX-512 level reads them). */
-float *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *X, int n);
+                         nnt_qstr_fast_set *fs, const int *idx, const float *y, int n, double bound, int *complete);
+/* A test set (X, idx, y: n prompts) laid out once for the model's fast evaluation; _free releases it. */
+nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *X, const int *idx,
+                                         const float *y, int n);
+void nnt_qstr_fast_free(nnt_qstr_fast_set *fs);
 
 /* ---------------------------------------------------------------- experiments
  * Each experiment is config -> run -> result: ..._cfg_default(&cfg, preset) is the one place for

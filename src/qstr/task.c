@@ -176,24 +176,5 @@ double nnt_qstr_link_value(const nnt_qstr_task *t, const double *xs) {
     free(x), free(var), free(ti), free(code);                                                       \
   }
 
-float *nnt_qstr_xparts(const nnt_qstr_task *t, const float *X, int n) {
-  int N = t->c.N, d = t->c.d, D = t->D;
-  float *xs = nnt_xmalloc(sizeof(float) * ((size_t)n * N * d + 1));
-  for (size_t r = 0; r < (size_t)n * N; r++) memcpy(xs + r * d, X + r * D, sizeof(float) * d);
-  return xs;
-}
-
-float *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *X, int n) {
-  if (mo->arch == NNT_QSTR_FFN) return nnt_qstr_xparts(t, X, n);
-  enum { L = 16 }; /* tr: x[i][a] of prompt b * L + l at ((b * N + i) * d + a) * L + l */
-  int N = t->c.N, d = t->c.d, D = t->D;
-  float *xl = nnt_xmalloc(sizeof(float) * ((size_t)n / L * L * N * d + 1));
-  for (size_t b = 0; b < (size_t)n / L; b++)
-    for (int l = 0; l < L; l++)
-      for (int i = 0; i < N; i++)
-        for (int a = 0; a < d; a++) xl[((b * N + i) * d + a) * L + l] = X[((b * L + l) * N + i) * D + a];
-  return xl;
-}
-
 DEFINE_SAMPLE(f32, float)
 DEFINE_SAMPLE(f64, double)

@@ -97,7 +97,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   phase_clock pc;
   phase_start(&pc, res);
   nnt_qstr_sample_f32(task, &rtest, c->n_test, c->test_simple ? 1 : -1, Xt, yt, it);
-  float *xs = fast ? nnt_qstr_fast_prepare(mo, task, Xt, c->n_test) : NULL; /* once, not per check */
+  nnt_qstr_fast_set *xs = fast ? nnt_qstr_fast_prepare(mo, task, Xt, it, yt, c->n_test) : NULL; /* once, not per check */
   phase_charge(&pc, NNT_QSTR_PHASE_DATA);
   float *X = nnt_xmalloc(sizeof(float) * (size_t)Bt * N * D), *y = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);
   float *yh = nnt_xmalloc(sizeof(float) * (size_t)Bt * N), *dy = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);
@@ -164,7 +164,8 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   nnt_optim_free(&opt);
   nnt_params_free(&P);
   nnt_qstr_ws_free_f32(ws);
-  free(Xt), free(xs), free(yt), free(it), free(X), free(y), free(yh), free(dy);
+  nnt_qstr_fast_free(xs);
+  free(Xt), free(yt), free(it), free(X), free(y), free(yh), free(dy);
   res->wall_s = nnt_now() - t0;
 }
 

@@ -129,7 +129,7 @@ static void registry(void) {
 
 #if NNT_ISA_LEVELS >= 2
 NNT_ISA_DECLARE(double, nnt_qstr_fast_sse, (const nnt_qstr_model *, const nnt_qstr_task *, const float *, const float *,
-                                            const float *, const int *, const float *, int, double, int *));
+                                            nnt_qstr_fast_set *, const int *, const float *, int, double, int *));
 #endif
 
 /* the structure-aware evaluation equals the generic forward pass (float rounding aside), and every
@@ -161,7 +161,7 @@ static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m, int
   nnt_qstr_sample_f32(&t, &r, n, simple, X, y, idx);
   nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(&mo, 500);
   double ref = nnt_qstr_eval_f32(&mo, ws, 500, p, X, y, n) * n * N;
-  float *xs = nnt_qstr_fast_prepare(&mo, &t, X, n);
+  nnt_qstr_fast_set *xs = nnt_qstr_fast_prepare(&mo, &t, X, idx, y, n);
   double fast = nnt_qstr_fast_sse(&mo, &t, p, X, xs, idx, y, n, INFINITY, &complete);
   CHECK(nnt_qstr_fast_sse(&mo, &t, p, X, NULL, idx, y, n, INFINITY, &complete) == fast); /* gathered here */
   CHECK_MSG(fabs(fast - ref) < 1e-5 * ref && complete, "%s enc %d q %d: fast %.8g vs generic %.8g",
@@ -180,11 +180,18 @@ static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m, int
   }
 #endif
 #endif
-  fast = nnt_qstr_fast_sse(&mo, &t, p, X, xs, idx, y, n, 0.1 * ref, &complete);
-  CHECK(!complete && fast > 0.1 * ref && fast < ref);
+  double part = nnt_qstr_fast_sse(&mo, &t, p, X, xs, idx, y, n, 0.1 * ref, &complete);
+  CHECK(!complete && part > 0.1 * ref && part < ref);
+  /* the bounded evaluations above reordered the units (worst first): a complete sum keeps its bits,
+   * and a bound decides as the sum in prompt order would */
+  CHECK(nnt_qstr_fast_sse(&mo, &t, p, X, xs, idx, y, n, INFINITY, &complete) == fast && complete);
+  CHECK(nnt_qstr_fast_sse(&mo, &t, p, X, xs, idx, y, n, fast * (1 + 1e-9), &complete) == fast && complete);
+  part = nnt_qstr_fast_sse(&mo, &t, p, X, xs, idx, y, n, fast * (1 - 1e-3), &complete);
+  CHECK(complete ? part == fast : part > fast * (1 - 1e-3));
   nnt_qstr_ws_free_f32(ws);
   nnt_qstr_task_free(&t);
-  free(p64), free(p), free(X), free(xs), free(y), free(idx);
+  nnt_qstr_fast_free(xs);
+  free(p64), free(p), free(X), free(y), free(idx);
 }
 
 #if NNT_ISA_LEVELS >= 2
