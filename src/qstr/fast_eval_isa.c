@@ -10,6 +10,7 @@
  * Same function as the generic forward pass (checked against it in tests/qstr/test_models.c),
  * about 3x fewer multiply-adds per test prompt for tr at the paper's sizes. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,49 +24,62 @@
 enum { CHUNK = 32 };      /* prompts per block of the row forms: G and U stay in L2 */
 enum { FFN_CHUNK = 128 }; /* prompts per block of the FFN's layers */
 
-/* A test set as a bounded evaluation visits it (nnt_qstr_fast_prepare): in units of prompts, the
- * units with the largest expected squared error first, so that an evaluation that will exceed its
- * bound (most of them: every check before the threshold is reached) finds out after as few prompts
- * as possible. The order never shows in a result: squared errors are kept per prompt, and whenever
- * every unit was evaluated (or one gave a non-finite error) they are added in prompt order, chunk by
- * chunk with the bound checked before each chunk, exactly as a sum in prompt order would have
- * stopped; an evaluation stopped early (its sum above the bound, so the threshold is not reached)
- * returns its partial sum, which callers only compare. */
+/* A test set as a bounded evaluation visits it (nnt_qstr_fast_prepare): the prompts by decreasing
+ * expected squared error (their last one; at first their labels' energy, a zero prediction's error),
+ * in units gathered as they are visited, so that an evaluation that will exceed its bound (most of
+ * them: every check before the threshold is reached) finds out after as few prompts as possible.
+ * The order never shows in a result: squared errors are kept per prompt, and whenever every unit was
+ * evaluated (or one gave a non-finite error) they are added in prompt order, chunk by chunk with the
+ * bound checked before each chunk, exactly as a sum in prompt order would have stopped; an
+ * evaluation stopped early (its sum above the bound, so the threshold is not reached) returns its
+ * partial sum, which callers only compare. */
 struct nnt_qstr_fast_set {
-  int n, N, unit, nu; /* prompts, queries per prompt, prompts per unit, units */
-  int *perm;          /* perm[r]: the prompt visited r-th (by decreasing energy of its labels) */
-  int *idx;           /* indices [n][N][q] in visiting order */
-  float *y, *xs;      /* labels [n][N] and x parts in visiting order (FFN: n x N x d; tr: whole units
-                       * of 16 prompts, each N x d vectors of 16 lanes, one prompt per lane) */
-  int *order;         /* units in the order of the next evaluation */
-  double *est, *err;  /* est[u]: unit u's last squared error (its labels' energy at first); err: n x N */
-  unsigned char *seen;
+  int n, N, unit, nu;  /* prompts, queries per prompt, prompts per unit, units */
+  int *perm, *cnt;     /* perm[r]: the prompt visited r-th; cnt: the order's buckets */
+  double *pest, *err;  /* pest[b]: prompt b's expected squared error; err: n x N, prompt order */
+  unsigned char *seen; /* units of this evaluation's order evaluated */
 };
 
 typedef void unit_fn(void *ctx, const nnt_qstr_fast_set *fs, int u); /* fills fs->err for unit u's prompts */
 
+enum { ORDER_BUCKETS = 4096 }; /* float exponent and 3 mantissa bits: an order to within 12.5% */
+
 /* the sum of squared errors over fs's prompts, as described above; chunk: the prompt-order check's */
 static double visit(nnt_qstr_fast_set *fs, unit_fn *f, void *ctx, double bound, int chunk, int *complete) {
-  int n = fs->n, N = fs->N, U = fs->unit, nu = fs->nu;
-  for (int a = 1; a < nu; a++) { /* insertion sort by decreasing estimate: nearly sorted already */
-    int u = fs->order[a], b = a;
-    for (; b > 0 && (fs->est[fs->order[b - 1]] < fs->est[u] ||
-                     (fs->est[fs->order[b - 1]] == fs->est[u] && fs->order[b - 1] > u));
-         b--)
-      fs->order[b] = fs->order[b - 1];
-    fs->order[b] = u;
+  int n = fs->n, N = fs->N, U = fs->unit, nu = fs->nu, *cnt = fs->cnt;
+  /* counting sort on the estimates' float bits (monotone for non-negative floats), largest first,
+   * ties in prompt order */
+  memset(cnt, 0, sizeof(int) * (ORDER_BUCKETS + 1));
+  for (int b = 0; b < n; b++) {
+    float e = (float)fs->pest[b];
+    uint32_t key;
+    memcpy(&key, &e, sizeof key);
+    cnt[ORDER_BUCKETS - 1 - (int)(key >> 20 & (ORDER_BUCKETS - 1))]++;
+  }
+  for (int k = 0, at = 0; k <= ORDER_BUCKETS; k++) {
+    int c = cnt[k];
+    cnt[k] = at, at += c;
+  }
+  for (int b = 0; b < n; b++) {
+    float e = (float)fs->pest[b];
+    uint32_t key;
+    memcpy(&key, &e, sizeof key);
+    fs->perm[cnt[ORDER_BUCKETS - 1 - (int)(key >> 20 & (ORDER_BUCKETS - 1))]++] = b;
   }
   memset(fs->seen, 0, (size_t)nu);
   double s = 0;
   int done = 0, finite = 1;
   for (; done < nu && s <= bound; done++) {
-    int u = fs->order[done], r1 = (u + 1) * U < n ? (u + 1) * U : n;
-    f(ctx, fs, u);
-    fs->seen[u] = 1;
+    int r1 = (done + 1) * U < n ? (done + 1) * U : n;
+    f(ctx, fs, done);
+    fs->seen[done] = 1;
     double us = 0;
-    for (int r = u * U; r < r1; r++)
-      for (int i = 0; i < N; i++) us += fs->err[(size_t)fs->perm[r] * N + i];
-    fs->est[u] = us, s += us;
+    for (int r = done * U; r < r1; r++) {
+      double pe = 0;
+      for (int i = 0; i < N; i++) pe += fs->err[(size_t)fs->perm[r] * N + i];
+      fs->pest[fs->perm[r]] = pe, us += pe;
+    }
+    s += us;
     if (!isfinite(us)) {
       finite = 0;
       break;
@@ -654,6 +668,8 @@ typedef struct {
   double *e16;
 #if NNT_ISA_LEVEL >= 2
   const lanes16 *k;
+  float *xl, *yl; /* a unit's x parts in lanes and labels */
+  int *ti;        /* and its indices */
 #endif
 } tr_ctx;
 
@@ -758,9 +774,18 @@ static void tr_unit(void *ctx, const nnt_qstr_fast_set *fs, int u) {
   const tr_ctx *cx = ctx;
   int N = cx->N, r0 = u * fs->unit, r1 = r0 + fs->unit < fs->n ? r0 + fs->unit : fs->n;
 #if NNT_ISA_LEVEL >= 2
-  if (cx->k && r1 - r0 == LANES) {
-    tr_lanes16(cx->k, fs->xs + (size_t)r0 * N * cx->d, fs->idx + (size_t)r0 * N, fs->y + (size_t)r0 * N, cx->e16);
-    for (int l = 0; l < LANES; l++) memcpy(fs->err + (size_t)fs->perm[r0 + l] * N, cx->e16 + (size_t)l * N, sizeof(double) * N);
+  if (cx->k && r1 - r0 == LANES) { /* the 16 prompts' x parts gathered into lanes, their indices and labels */
+    const int *pr = fs->perm + r0, D = cx->D, d = cx->d;
+    __m512i rows = _mm512_mullo_epi32(_mm512_loadu_si512(pr), _mm512_set1_epi32(N * D));
+    for (int i = 0; i < N; i++)
+      for (int a = 0; a < d; a++)
+        _mm512_storeu_ps(cx->xl + ((size_t)i * d + a) * LANES, _mm512_i32gather_ps(rows, cx->X + (size_t)i * D + a, 4));
+    for (int l = 0; l < LANES; l++)
+      for (int i = 0; i < N; i++)
+        cx->ti[(size_t)l * N + i] = cx->idx[(size_t)pr[l] * N + i], cx->yl[(size_t)l * N + i] = cx->y[(size_t)pr[l] * N + i];
+    tr_lanes16(cx->k, cx->xl, cx->ti, cx->yl, cx->e16);
+    for (int l = 0; l < LANES; l++)
+      for (int i = 0; i < N; i++) fs->err[(size_t)pr[l] * N + i] = cx->e16[(size_t)l * N + i];
     return;
   }
 #endif
@@ -852,13 +877,17 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
 #endif
   tr_ctx cx = {N, D, m, d, q, Np, X, y, Gtab, Utab, MTxT, WcxT, bcf, w2, idx, b2, G, U, S, GT, NULL
 #if NNT_ISA_LEVEL >= 2
-               , NULL
+               , NULL, NULL, NULL, NULL
 #endif
   };
-  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, X, idx, y, n);
+  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, y, n);
   if (own_fs) fs = own_fs;
 #if NNT_ISA_LEVEL >= 2
-  if (k.g) cx.k = &k, cx.e16 = nnt_xmalloc(sizeof(double) * LANES * N);
+  if (k.g && (double)n * N * D < 2147483647.0) { /* gather offsets in 32 bits */
+    cx.k = &k, cx.e16 = nnt_xmalloc(sizeof(double) * LANES * N);
+    cx.xl = nnt_xmalloc(sizeof(float) * LANES * N * (d + 1)), cx.yl = cx.xl + (size_t)LANES * N * d;
+    cx.ti = nnt_xmalloc(sizeof(int) * LANES * N);
+  }
 #endif
   double sse = visit(fs, tr_unit, &cx, bound, CHUNK, complete);
   /* the multiply-adds of the x maps, scores and read-outs evaluated */
@@ -867,6 +896,9 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   nnt_gemm_macs_add((double)seen * N * (d * (D + m) + N * (D + m) + m));
   nnt_qstr_fast_free(own_fs);
   free(cx.e16);
+#if NNT_ISA_LEVEL >= 2
+  free(cx.xl), free(cx.ti);
+#endif
   free(MT), free(kv), free(W1o), free(Wc), free(bc), free(ob), free(acc), free(row), free(MTxT), free(WcxT), free(Gtab), free(Utab);
   free(G), free(U), free(S), free(GT);
 #if NNT_ISA_LEVEL >= 2
@@ -882,11 +914,11 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
  * ones, on blocks of prompts that keep the activations in cache. */
 typedef struct {
   const nnt_qstr_model *mo;
-  const float *p, *c0, *T, *const *Wp, *const *Wd;
-  const int *outp;
-  int N, q, h1, Nd, L;
-  float *A, *Bf, *nzv;
-  int *nzi, *nzc;
+  const float *p, *c0, *T, *const *Wp, *const *Wd, *X, *y;
+  const int *outp, *idx;
+  int N, D, d, q, h1, Nd, L;
+  float *A, *Bf, *nzv, *xs, *yu; /* xs, yu, iu: a unit's x parts, labels and indices */
+  int *nzi, *nzc, *iu;
 } ffn_ctx;
 
 /* unit u of the visiting order: its prompts' squared errors, the layers on the whole unit */
@@ -895,14 +927,21 @@ static void ffn_unit(void *ctx, const nnt_qstr_fast_set *fs, int u) {
   const nnt_qstr_model *mo = cx->mo;
   const float *p = cx->p, *c0 = cx->c0, *T = cx->T, *const *Wp = cx->Wp, *const *Wd = cx->Wd;
   const int *outp = cx->outp;
-  int N = cx->N, q = cx->q, h1 = cx->h1, Nd = cx->Nd, L = cx->L, b0 = u * fs->unit;
+  int N = cx->N, D = cx->D, d = cx->d, q = cx->q, h1 = cx->h1, Nd = cx->Nd, L = cx->L, b0 = u * fs->unit;
   int B = b0 + fs->unit < fs->n ? fs->unit : fs->n - b0;
-  float *A = cx->A, *Bf = cx->Bf, *nzv = cx->nzv;
-  int *nzi = cx->nzi, *nzc = cx->nzc;
-  nnt_sgemm_packed(0, B, h1, Nd, 1, fs->xs + (size_t)b0 * Nd, Nd, Wp[0], Nd, 0, 0, A, h1);
+  float *A = cx->A, *Bf = cx->Bf, *nzv = cx->nzv, *xs = cx->xs, *yu = cx->yu;
+  int *nzi = cx->nzi, *nzc = cx->nzc, *iu = cx->iu;
+  for (int b = 0; b < B; b++) { /* the unit's x parts, indices and labels gathered */
+    int pb = fs->perm[b0 + b];
+    for (int i = 0; i < N; i++) /* loops, not memcpy: short rows, and a call each in this file */
+      for (int a = 0; a < d; a++) xs[((size_t)b * N + i) * d + a] = cx->X[((size_t)pb * N + i) * D + a];
+    for (int k = 0; k < N * q; k++) iu[(size_t)b * N * q + k] = cx->idx[(size_t)pb * N * q + k];
+    for (int i = 0; i < N; i++) yu[(size_t)b * N + i] = cx->y[(size_t)pb * N + i];
+  }
+  nnt_sgemm_packed(0, B, h1, Nd, 1, xs, Nd, Wp[0], Nd, 0, 0, A, h1);
   for (int b = 0; b < B; b++) {
     float *a = A + (size_t)b * h1;
-    const int *ti = fs->idx + ((size_t)b0 + b) * N * q;
+    const int *ti = iu + (size_t)b * N * q;
     for (int c = 0; c < h1; c++) a[c] += c0[c];
     for (int i = 0; i < N; i++)
       for (int h = 0; h < q; h++) {
@@ -932,7 +971,7 @@ static void ffn_unit(void *ctx, const nnt_qstr_fast_set *fs, int u) {
     float *sw = cur;
     cur = nxt, nxt = sw;
   }
-  const float *yb = fs->y + (size_t)b0 * N;
+  const float *yb = yu;
   for (int b = 0; b < B; b++) {
     double *e = fs->err + (size_t)fs->perm[b0 + b] * N;
     for (int i = 0; i < N; i++) {
@@ -991,11 +1030,15 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
   }
   int *nzi = nnt_xmalloc(sizeof(int) * FFN_CHUNK * wmax), *nzc = nnt_xmalloc(sizeof(int) * FFN_CHUNK);
   float *nzv = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
-  ffn_ctx cx = {mo, p, c0, T, (const float *const *)Wp, (const float *const *)Wd, outp, N, q, h1, Nd, L, A, Bf, nzv, nzi, nzc};
-  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, X, idx, y, n);
+  ffn_ctx cx = {mo, p, c0, T, (const float *const *)Wp, (const float *const *)Wd, X, y, outp, idx, N, D, d, q, h1, Nd, L,
+                A, Bf, nzv, NULL, NULL, nzi, nzc, NULL};
+  cx.xs = nnt_xmalloc(sizeof(float) * FFN_CHUNK * N * (d + 1)), cx.yu = cx.xs + (size_t)FFN_CHUNK * N * d;
+  cx.iu = nnt_xmalloc(sizeof(int) * FFN_CHUNK * N * q);
+  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, y, n);
   if (own_fs) fs = own_fs;
   double sse = visit(fs, ffn_unit, &cx, bound, FFN_CHUNK, complete);
   nnt_qstr_fast_free(own_fs);
+  free(cx.xs), free(cx.iu);
   for (int l = 0; l < L; l++) free(Wp[l]), free(Wd[l]);
   free(W1x), free(c0), free(T), free(A), free(Bf), free(nzi), free(nzc), free(nzv);
   return sse;
@@ -1014,60 +1057,25 @@ int nnt_qstr_fast_eval_ok(const nnt_qstr_model *mo, const nnt_qstr_task *t) {
   return mo->arch == NNT_QSTR_TR && mo->D == t->D && mo->D <= 1024 && mo->m <= 4096;
 }
 
-nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *X, const int *idx,
-                                         const float *y, int n) {
-  enum { L = 16 };
-  int N = t->c.N, d = t->c.d, D = t->D, q = t->c.q, ffn = mo->arch == NNT_QSTR_FFN;
+nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *y, int n) {
+  int N = t->c.N;
   nnt_qstr_fast_set *fs = nnt_xcalloc(1, sizeof *fs);
-  fs->n = n, fs->N = N, fs->unit = ffn ? FFN_CHUNK : L, fs->nu = (n + fs->unit - 1) / fs->unit;
+  fs->n = n, fs->N = N, fs->unit = mo->arch == NNT_QSTR_FFN ? FFN_CHUNK : 16, fs->nu = (n + fs->unit - 1) / fs->unit;
   fs->perm = nnt_xmalloc(sizeof(int) * (n + 1));
-  fs->idx = nnt_xmalloc(sizeof(int) * ((size_t)n * N * q + 1));
-  fs->y = nnt_xmalloc(sizeof(float) * ((size_t)n * N + 1));
-  fs->order = nnt_xmalloc(sizeof(int) * (fs->nu + 1));
-  fs->est = nnt_xcalloc(fs->nu + 1, sizeof(double));
+  fs->cnt = nnt_xmalloc(sizeof(int) * (ORDER_BUCKETS + 1));
+  fs->pest = nnt_xmalloc(sizeof(double) * (n + 1));
   fs->err = nnt_xmalloc(sizeof(double) * ((size_t)n * N + 1));
   fs->seen = nnt_xmalloc((size_t)fs->nu + 1);
-  /* prompts by decreasing energy of their labels (a zero prediction's squared error), then index */
-  double *en = nnt_xmalloc(sizeof(double) * (n + 1));
   for (int b = 0; b < n; b++) {
-    en[b] = 0, fs->perm[b] = b;
-    for (int i = 0; i < N; i++) en[b] += (double)y[(size_t)b * N + i] * y[(size_t)b * N + i];
-  }
-  for (int gap = n / 2; gap > 0; gap /= 2) /* shell sort: a strict total order, so any sort gives this */
-    for (int a = gap; a < n; a++) {
-      int v = fs->perm[a], j = a;
-      for (; j >= gap && (en[fs->perm[j - gap]] < en[v] || (en[fs->perm[j - gap]] == en[v] && fs->perm[j - gap] > v)); j -= gap)
-        fs->perm[j] = fs->perm[j - gap];
-      fs->perm[j] = v;
-    }
-  for (int r = 0; r < n; r++) {
-    int b = fs->perm[r];
-    memcpy(fs->idx + (size_t)r * N * q, idx + (size_t)b * N * q, sizeof(int) * N * q);
-    memcpy(fs->y + (size_t)r * N, y + (size_t)b * N, sizeof(float) * N);
-    fs->est[r / fs->unit] += en[b];
-  }
-  for (int u = 0; u < fs->nu; u++) fs->order[u] = u;
-  free(en);
-  if (ffn) { /* x parts, row by row */
-    fs->xs = nnt_xmalloc(sizeof(float) * ((size_t)n * N * d + 1));
-    for (int r = 0; r < n; r++)
-      for (int i = 0; i < N; i++)
-        memcpy(fs->xs + ((size_t)r * N + i) * d, X + ((size_t)fs->perm[r] * N + i) * D, sizeof(float) * d);
-  } else { /* x[i][a] of the prompt visited (u L + l)-th at ((u N + i) d + a) L + l, whole units only */
-    fs->xs = nnt_xmalloc(sizeof(float) * ((size_t)n / L * L * N * d + 1));
-    for (size_t u = 0; u < (size_t)n / L; u++)
-      for (int l = 0; l < L; l++) {
-        const float *x = X + (size_t)fs->perm[u * L + l] * N * D;
-        for (int i = 0; i < N; i++)
-          for (int a = 0; a < d; a++) fs->xs[((u * N + i) * d + a) * L + l] = x[(size_t)i * D + a];
-      }
+    fs->pest[b] = 0;
+    for (int i = 0; i < N; i++) fs->pest[b] += (double)y[(size_t)b * N + i] * y[(size_t)b * N + i];
   }
   return fs;
 }
 
 void nnt_qstr_fast_free(nnt_qstr_fast_set *fs) {
   if (!fs) return;
-  free(fs->perm), free(fs->idx), free(fs->y), free(fs->xs), free(fs->order), free(fs->est), free(fs->err), free(fs->seen);
+  free(fs->perm), free(fs->cnt), free(fs->pest), free(fs->err), free(fs->seen);
   free(fs);
 }
 

@@ -163,16 +163,16 @@ void nnt_qstr_train_fixed(const nnt_qstr_task *task, const nnt_qstr_model *mo, i
  * and per-index tables, and tr's attention/value/out/MLP products are folded. ok: this model can
  * use it. Returns the sum of squared errors over n prompts (idx: their indices [n][N][q]), in prompt
  * order, stopping once above `bound` (*complete = 0; the partial sum is then above the bound and
- * only good for that comparison). fs: the test set as nnt_qstr_fast_prepare laid it out for this
- * model (it keeps each unit's last error, to visit the worst first next time: a bounded evaluation
- * that will not pass stops sooner); NULL: laid out here. */
+ * only good for that comparison). fs: the test set's state from nnt_qstr_fast_prepare (each
+ * prompt's last error, to visit the worst first next time: a bounded evaluation that will not pass
+ * stops sooner); NULL: a fresh one here. */
 typedef struct nnt_qstr_fast_set nnt_qstr_fast_set;
 int nnt_qstr_fast_eval_ok(const nnt_qstr_model *mo, const nnt_qstr_task *t);
 double nnt_qstr_fast_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
                          nnt_qstr_fast_set *fs, const int *idx, const float *y, int n, double bound, int *complete);
-/* A test set (X, idx, y: n prompts) laid out once for the model's fast evaluation; _free releases it. */
-nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *X, const int *idx,
-                                         const float *y, int n);
+/* The visiting state of a test set of n prompts (labels y) for the model's fast evaluation; _free
+ * releases it. */
+nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *y, int n);
 void nnt_qstr_fast_free(nnt_qstr_fast_set *fs);
 
 /* ---------------------------------------------------------------- experiments
