@@ -868,7 +868,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     }
     k.own = own, k.ind = ind, k.wx = wx, k.code = code;
     size_t nv = (size_t)(D + 8) * N + 8 * (size_t)N + (size_t)N * N + (size_t)N * 8 + 2 * (size_t)N + (size_t)N * W + (size_t)N * de;
-    k.g = nnt_xmalloc(sizeof(float) * LANES * nv);
+    k.g = nnt_xmalloc64(sizeof(float) * LANES * nv); /* whole vectors on cache lines: no split loads */
     k.u = k.g + (size_t)(D + 8) * N * LANES, k.s = k.u + (size_t)8 * N * LANES, k.part = k.s + (size_t)N * N * LANES;
     k.h = k.part + (size_t)N * 8 * LANES, k.o = k.h + (size_t)N * LANES, k.gi = k.o + (size_t)N * LANES;
     k.zt = k.gi + (size_t)N * W * LANES;
@@ -885,7 +885,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
 #if NNT_ISA_LEVEL >= 2
   if (k.g && (double)n * N * D < 2147483647.0) { /* gather offsets in 32 bits */
     cx.k = &k, cx.e16 = nnt_xmalloc(sizeof(double) * LANES * N);
-    cx.xl = nnt_xmalloc(sizeof(float) * LANES * N * (d + 1)), cx.yl = cx.xl + (size_t)LANES * N * d;
+    cx.xl = nnt_xmalloc64(sizeof(float) * LANES * N * (d + 1)), cx.yl = cx.xl + (size_t)LANES * N * d;
     cx.ti = nnt_xmalloc(sizeof(int) * LANES * N);
   }
 #endif
