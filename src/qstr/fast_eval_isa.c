@@ -36,6 +36,7 @@ enum { FFN_CHUNK = 128 }; /* prompts per block of the FFN's layers */
 struct nnt_qstr_fast_set {
   int n, N, unit, nu;  /* prompts, queries per prompt, prompts per unit, units */
   int *perm, *cnt;     /* perm[r]: the prompt visited r-th; cnt: the order's buckets */
+  float *xs;           /* the x parts, n x N x d: a prompt's in one run */
   double *pest, *err;  /* pest[b]: prompt b's expected squared error; err: n x N, prompt order */
   unsigned char *seen; /* units of this evaluation's order evaluated */
 };
@@ -598,16 +599,15 @@ static inline __attribute__((always_inline)) void readout_tail(const lanes16 *k,
 }
 
 /* The squared errors of one block of 16 prompts into e[l * N + i] (xl: the block's x parts, N x d
- * vectors; ti, y: its indices and labels, prompt-major). G first,
+ * vectors; pr: their numbers in idx and y, the test set's indices and labels). G first,
  * then the scores and the softmax; then U eight columns at a time, each group read out as soon as
  * it is made, so nothing leaves L1. */
-static void tr_lanes16(const lanes16 *k, const float *xl, const int *ti, const float *y, double *e) {
+static void tr_lanes16(const lanes16 *k, const float *xl, const int *pr, const int *idx, const float *y, double *e) {
   int N = k->N, de = k->de, D = k->D, m = k->m, W = k->W, D8 = D / 8 * 8, m8 = m / 8 * 8;
-  const __m512i lane_rows = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                               _mm512_set1_epi32(N));
+  const __m512i lane_rows = _mm512_mullo_epi32(_mm512_loadu_si512(pr), _mm512_set1_epi32(N));
   __m512i tprev = _mm512_set1_epi32(-1);
   for (int i = 0; i < N; i++) { /* the retrieved rows, gathered where the index changes */
-    __m512i t = _mm512_i32gather_epi32(lane_rows, ti + i, 4);
+    __m512i t = _mm512_i32gather_epi32(lane_rows, idx + i, 4);
     if (_mm512_cmpneq_epi32_mask(t, tprev)) {
       __m512i tw = _mm512_mullo_epi32(t, _mm512_set1_epi32(W)), te = _mm512_mullo_epi32(t, _mm512_set1_epi32(de));
       float *gi = k->gi + (size_t)i * W * LANES, *zt = k->zt + (size_t)i * de * LANES;
@@ -653,12 +653,34 @@ static void tr_lanes16(const lanes16 *k, const float *xl, const int *ti, const f
   for (i = 0; i < N; i++) st16(k->o, i, _mm512_add_ps(_mm512_set1_ps(k->b2), ld16(k->o, i)));
   for (int p = 0; p < LANES; p++)
     for (i = 0; i < N; i++) {
-      double ei = (double)k->o[(size_t)i * LANES + p] - y[(size_t)p * N + i];
+      double ei = (double)k->o[(size_t)i * LANES + p] - y[(size_t)pr[p] * N + i];
       e[(size_t)p * N + i] = ei * ei;
     }
 }
 #endif
 
+
+#if NNT_ISA_LEVEL >= 2
+/* r[j] <- lane j of every r[l]: a 16 x 16 transpose in registers (a pure data move) */
+static inline void transpose16(__m512 r[16]) {
+  __m512 t[16];
+  for (int l = 0; l < 16; l += 2) t[l] = _mm512_unpacklo_ps(r[l], r[l + 1]), t[l + 1] = _mm512_unpackhi_ps(r[l], r[l + 1]);
+  for (int l = 0; l < 16; l += 4) {
+    r[l] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[l]), _mm512_castps_pd(t[l + 2])));
+    r[l + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[l]), _mm512_castps_pd(t[l + 2])));
+    r[l + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[l + 1]), _mm512_castps_pd(t[l + 3])));
+    r[l + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[l + 1]), _mm512_castps_pd(t[l + 3])));
+  }
+  /* r[4g + q] now holds element q of rows 4g..4g+3 in each 128-bit lane; gather the lanes */
+  for (int q = 0; q < 4; q++) {
+    __m512 a = _mm512_shuffle_f32x4(r[q], r[4 + q], 0x88), b = _mm512_shuffle_f32x4(r[q], r[4 + q], 0xDD);
+    __m512 c = _mm512_shuffle_f32x4(r[8 + q], r[12 + q], 0x88), d = _mm512_shuffle_f32x4(r[8 + q], r[12 + q], 0xDD);
+    t[q] = _mm512_shuffle_f32x4(a, c, 0x88), t[8 + q] = _mm512_shuffle_f32x4(a, c, 0xDD);
+    t[4 + q] = _mm512_shuffle_f32x4(b, d, 0x88), t[12 + q] = _mm512_shuffle_f32x4(b, d, 0xDD);
+  }
+  for (int l = 0; l < 16; l++) r[l] = t[l];
+}
+#endif
 
 typedef struct {
   int N, D, m, d, q, Np;
@@ -668,8 +690,7 @@ typedef struct {
   double *e16;
 #if NNT_ISA_LEVEL >= 2
   const lanes16 *k;
-  float *xl, *yl; /* a unit's x parts in lanes and labels */
-  int *ti;        /* and its indices */
+  float *xl;      /* a unit's x parts in lanes */
 #endif
 } tr_ctx;
 
@@ -774,16 +795,16 @@ static void tr_unit(void *ctx, const nnt_qstr_fast_set *fs, int u) {
   const tr_ctx *cx = ctx;
   int N = cx->N, r0 = u * fs->unit, r1 = r0 + fs->unit < fs->n ? r0 + fs->unit : fs->n;
 #if NNT_ISA_LEVEL >= 2
-  if (cx->k && r1 - r0 == LANES) { /* the 16 prompts' x parts gathered into lanes, their indices and labels */
-    const int *pr = fs->perm + r0, D = cx->D, d = cx->d;
-    __m512i rows = _mm512_mullo_epi32(_mm512_loadu_si512(pr), _mm512_set1_epi32(N * D));
-    for (int i = 0; i < N; i++)
-      for (int a = 0; a < d; a++)
-        _mm512_storeu_ps(cx->xl + ((size_t)i * d + a) * LANES, _mm512_i32gather_ps(rows, cx->X + (size_t)i * D + a, 4));
-    for (int l = 0; l < LANES; l++)
-      for (int i = 0; i < N; i++)
-        cx->ti[(size_t)l * N + i] = cx->idx[(size_t)pr[l] * N + i], cx->yl[(size_t)l * N + i] = cx->y[(size_t)pr[l] * N + i];
-    tr_lanes16(cx->k, cx->xl, cx->ti, cx->yl, cx->e16);
+  if (cx->k && r1 - r0 == LANES) { /* the 16 prompts' x parts into lanes: 16 x 16 transposes */
+    const int *pr = fs->perm + r0, nd = N * cx->d;
+    for (int c0 = 0; c0 < nd; c0 += 16) {
+      __mmask16 w = (__mmask16)(nd - c0 >= 16 ? 0xFFFF : (1u << (nd - c0)) - 1);
+      __m512 r[16];
+      for (int l = 0; l < LANES; l++) r[l] = _mm512_maskz_loadu_ps(w, fs->xs + (size_t)pr[l] * nd + c0);
+      transpose16(r);
+      for (int j = 0; j < 16 && c0 + j < nd; j++) _mm512_storeu_ps(cx->xl + (size_t)(c0 + j) * LANES, r[j]);
+    }
+    tr_lanes16(cx->k, cx->xl, pr, cx->idx, cx->y, cx->e16);
     for (int l = 0; l < LANES; l++)
       for (int i = 0; i < N; i++) fs->err[(size_t)pr[l] * N + i] = cx->e16[(size_t)l * N + i];
     return;
@@ -877,16 +898,15 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
 #endif
   tr_ctx cx = {N, D, m, d, q, Np, X, y, Gtab, Utab, MTxT, WcxT, bcf, w2, idx, b2, G, U, S, GT, NULL
 #if NNT_ISA_LEVEL >= 2
-               , NULL, NULL, NULL, NULL
+               , NULL, NULL
 #endif
   };
-  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, y, n);
+  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, X, y, n);
   if (own_fs) fs = own_fs;
 #if NNT_ISA_LEVEL >= 2
   if (k.g && (double)n * N * D < 2147483647.0) { /* gather offsets in 32 bits */
     cx.k = &k, cx.e16 = nnt_xmalloc(sizeof(double) * LANES * N);
-    cx.xl = nnt_xmalloc64(sizeof(float) * LANES * N * (d + 1)), cx.yl = cx.xl + (size_t)LANES * N * d;
-    cx.ti = nnt_xmalloc(sizeof(int) * LANES * N);
+    cx.xl = nnt_xmalloc64(sizeof(float) * LANES * N * d);
   }
 #endif
   double sse = visit(fs, tr_unit, &cx, bound, CHUNK, complete);
@@ -897,7 +917,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   nnt_qstr_fast_free(own_fs);
   free(cx.e16);
 #if NNT_ISA_LEVEL >= 2
-  free(cx.xl), free(cx.ti);
+  free(cx.xl);
 #endif
   free(MT), free(kv), free(W1o), free(Wc), free(bc), free(ob), free(acc), free(row), free(MTxT), free(WcxT), free(Gtab), free(Utab);
   free(G), free(U), free(S), free(GT);
@@ -914,9 +934,9 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
  * ones, on blocks of prompts that keep the activations in cache. */
 typedef struct {
   const nnt_qstr_model *mo;
-  const float *p, *c0, *T, *const *Wp, *const *Wd, *X, *y;
+  const float *p, *c0, *T, *const *Wp, *const *Wd, *y;
   const int *outp, *idx;
-  int N, D, d, q, h1, Nd, L;
+  int N, q, h1, Nd, L;
   float *A, *Bf, *nzv, *xs, *yu; /* xs, yu, iu: a unit's x parts, labels and indices */
   int *nzi, *nzc, *iu;
 } ffn_ctx;
@@ -927,14 +947,13 @@ static void ffn_unit(void *ctx, const nnt_qstr_fast_set *fs, int u) {
   const nnt_qstr_model *mo = cx->mo;
   const float *p = cx->p, *c0 = cx->c0, *T = cx->T, *const *Wp = cx->Wp, *const *Wd = cx->Wd;
   const int *outp = cx->outp;
-  int N = cx->N, D = cx->D, d = cx->d, q = cx->q, h1 = cx->h1, Nd = cx->Nd, L = cx->L, b0 = u * fs->unit;
+  int N = cx->N, q = cx->q, h1 = cx->h1, Nd = cx->Nd, L = cx->L, b0 = u * fs->unit;
   int B = b0 + fs->unit < fs->n ? fs->unit : fs->n - b0;
   float *A = cx->A, *Bf = cx->Bf, *nzv = cx->nzv, *xs = cx->xs, *yu = cx->yu;
   int *nzi = cx->nzi, *nzc = cx->nzc, *iu = cx->iu;
   for (int b = 0; b < B; b++) { /* the unit's x parts, indices and labels gathered */
     int pb = fs->perm[b0 + b];
-    for (int i = 0; i < N; i++) /* loops, not memcpy: short rows, and a call each in this file */
-      for (int a = 0; a < d; a++) xs[((size_t)b * N + i) * d + a] = cx->X[((size_t)pb * N + i) * D + a];
+    for (int k = 0; k < Nd; k++) xs[(size_t)b * Nd + k] = fs->xs[(size_t)pb * Nd + k]; /* loops: memcpy is a call here */
     for (int k = 0; k < N * q; k++) iu[(size_t)b * N * q + k] = cx->idx[(size_t)pb * N * q + k];
     for (int i = 0; i < N; i++) yu[(size_t)b * N + i] = cx->y[(size_t)pb * N + i];
   }
@@ -1030,11 +1049,11 @@ static double ffn_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const fl
   }
   int *nzi = nnt_xmalloc(sizeof(int) * FFN_CHUNK * wmax), *nzc = nnt_xmalloc(sizeof(int) * FFN_CHUNK);
   float *nzv = nnt_xmalloc(sizeof(float) * FFN_CHUNK * wmax);
-  ffn_ctx cx = {mo, p, c0, T, (const float *const *)Wp, (const float *const *)Wd, X, y, outp, idx, N, D, d, q, h1, Nd, L,
+  ffn_ctx cx = {mo, p, c0, T, (const float *const *)Wp, (const float *const *)Wd, y, outp, idx, N, q, h1, Nd, L,
                 A, Bf, nzv, NULL, NULL, nzi, nzc, NULL};
   cx.xs = nnt_xmalloc(sizeof(float) * FFN_CHUNK * N * (d + 1)), cx.yu = cx.xs + (size_t)FFN_CHUNK * N * d;
   cx.iu = nnt_xmalloc(sizeof(int) * FFN_CHUNK * N * q);
-  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, y, n);
+  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, X, y, n);
   if (own_fs) fs = own_fs;
   double sse = visit(fs, ffn_unit, &cx, bound, FFN_CHUNK, complete);
   nnt_qstr_fast_free(own_fs);
@@ -1057,8 +1076,9 @@ int nnt_qstr_fast_eval_ok(const nnt_qstr_model *mo, const nnt_qstr_task *t) {
   return mo->arch == NNT_QSTR_TR && mo->D == t->D && mo->D <= 1024 && mo->m <= 4096;
 }
 
-nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *y, int n) {
-  int N = t->c.N;
+nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *X, const float *y,
+                                         int n) {
+  int N = t->c.N, d = t->c.d, D = t->D;
   nnt_qstr_fast_set *fs = nnt_xcalloc(1, sizeof *fs);
   fs->n = n, fs->N = N, fs->unit = mo->arch == NNT_QSTR_FFN ? FFN_CHUNK : 16, fs->nu = (n + fs->unit - 1) / fs->unit;
   fs->perm = nnt_xmalloc(sizeof(int) * (n + 1));
@@ -1066,6 +1086,9 @@ nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qst
   fs->pest = nnt_xmalloc(sizeof(double) * (n + 1));
   fs->err = nnt_xmalloc(sizeof(double) * ((size_t)n * N + 1));
   fs->seen = nnt_xmalloc((size_t)fs->nu + 1);
+  fs->xs = nnt_xmalloc(sizeof(float) * ((size_t)n * N * d + 16)); /* + a vector: the last prompt's masked tail */
+  for (size_t r = 0; r < (size_t)n * N; r++)
+    for (int a = 0; a < d; a++) fs->xs[r * d + a] = X[r * D + a];
   for (int b = 0; b < n; b++) {
     fs->pest[b] = 0;
     for (int i = 0; i < N; i++) fs->pest[b] += (double)y[(size_t)b * N + i] * y[(size_t)b * N + i];
@@ -1075,7 +1098,7 @@ nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qst
 
 void nnt_qstr_fast_free(nnt_qstr_fast_set *fs) {
   if (!fs) return;
-  free(fs->perm), free(fs->cnt), free(fs->pest), free(fs->err), free(fs->seen);
+  free(fs->perm), free(fs->cnt), free(fs->xs), free(fs->pest), free(fs->err), free(fs->seen);
   free(fs);
 }
 

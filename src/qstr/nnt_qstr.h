@@ -170,9 +170,10 @@ typedef struct nnt_qstr_fast_set nnt_qstr_fast_set;
 int nnt_qstr_fast_eval_ok(const nnt_qstr_model *mo, const nnt_qstr_task *t);
 double nnt_qstr_fast_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
                          nnt_qstr_fast_set *fs, const int *idx, const float *y, int n, double bound, int *complete);
-/* The visiting state of a test set of n prompts (labels y) for the model's fast evaluation; _free
- * releases it. */
-nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *y, int n);
+/* A test set of n prompts (X, labels y) as the model's fast evaluation reads it: its x parts, and
+ * the state that orders the visits; _free releases it. */
+nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *X, const float *y,
+                                         int n);
 void nnt_qstr_fast_free(nnt_qstr_fast_set *fs);
 
 /* ---------------------------------------------------------------- experiments

@@ -97,7 +97,7 @@ void nnt_qstr_train_online(const nnt_qstr_task *task, const nnt_qstr_model *mo, 
   phase_clock pc;
   phase_start(&pc, res);
   nnt_qstr_sample_f32(task, &rtest, c->n_test, c->test_simple ? 1 : -1, Xt, yt, it);
-  nnt_qstr_fast_set *xs = fast ? nnt_qstr_fast_prepare(mo, task, yt, c->n_test) : NULL; /* once, not per check */
+  nnt_qstr_fast_set *xs = fast ? nnt_qstr_fast_prepare(mo, task, Xt, yt, c->n_test) : NULL; /* once, not per check */
   phase_charge(&pc, NNT_QSTR_PHASE_DATA);
   float *X = nnt_xmalloc(sizeof(float) * (size_t)Bt * N * D), *y = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);
   float *yh = nnt_xmalloc(sizeof(float) * (size_t)Bt * N), *dy = nnt_xmalloc(sizeof(float) * (size_t)Bt * N);

@@ -161,7 +161,7 @@ static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m, int
   nnt_qstr_sample_f32(&t, &r, n, simple, X, y, idx);
   nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(&mo, 500);
   double ref = nnt_qstr_eval_f32(&mo, ws, 500, p, X, y, n) * n * N;
-  nnt_qstr_fast_set *xs = nnt_qstr_fast_prepare(&mo, &t, y, n);
+  nnt_qstr_fast_set *xs = nnt_qstr_fast_prepare(&mo, &t, X, y, n);
   double fast = nnt_qstr_fast_sse(&mo, &t, p, X, xs, idx, y, n, INFINITY, &complete);
   CHECK(nnt_qstr_fast_sse(&mo, &t, p, X, NULL, idx, y, n, INFINITY, &complete) == fast); /* gathered here */
   CHECK_MSG(fabs(fast - ref) < 1e-5 * ref && complete, "%s enc %d q %d: fast %.8g vs generic %.8g",
