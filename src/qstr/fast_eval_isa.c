@@ -483,6 +483,37 @@ static inline __m512 in_reg(__m512 v) {
   return v;
 }
 
+/* r[j] <- lane j of every r[l]: a 16 x 16 transpose in registers (a pure data move) */
+static inline void transpose16(__m512 r[16]) {
+  __m512 t[16];
+  for (int l = 0; l < 16; l += 2) t[l] = _mm512_unpacklo_ps(r[l], r[l + 1]), t[l + 1] = _mm512_unpackhi_ps(r[l], r[l + 1]);
+  for (int l = 0; l < 16; l += 4) {
+    r[l] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[l]), _mm512_castps_pd(t[l + 2])));
+    r[l + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[l]), _mm512_castps_pd(t[l + 2])));
+    r[l + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[l + 1]), _mm512_castps_pd(t[l + 3])));
+    r[l + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[l + 1]), _mm512_castps_pd(t[l + 3])));
+  }
+  /* r[4g + q] now holds element q of rows 4g..4g+3 in each 128-bit lane; gather the lanes */
+  for (int q = 0; q < 4; q++) {
+    __m512 a = _mm512_shuffle_f32x4(r[q], r[4 + q], 0x88), b = _mm512_shuffle_f32x4(r[q], r[4 + q], 0xDD);
+    __m512 c = _mm512_shuffle_f32x4(r[8 + q], r[12 + q], 0x88), d = _mm512_shuffle_f32x4(r[8 + q], r[12 + q], 0xDD);
+    t[q] = _mm512_shuffle_f32x4(a, c, 0x88), t[8 + q] = _mm512_shuffle_f32x4(a, c, 0xDD);
+    t[4 + q] = _mm512_shuffle_f32x4(b, d, 0x88), t[12 + q] = _mm512_shuffle_f32x4(b, d, 0xDD);
+  }
+  for (int l = 0; l < 16; l++) r[l] = t[l];
+}
+
+/* rows[l][c0..c0+n) of 16 rows into out[c][l] (n floats each, lanes = rows): 16 x 16 transposes */
+static void rows_to_lanes(const float *const rows[16], int n, float *out) {
+  for (int c0 = 0; c0 < n; c0 += 16) {
+    __mmask16 w = (__mmask16)(n - c0 >= 16 ? 0xFFFF : (1u << (n - c0)) - 1);
+    __m512 r[16];
+    for (int l = 0; l < 16; l++) r[l] = _mm512_maskz_loadu_ps(w, rows[l] + c0);
+    transpose16(r);
+    for (int j = 0; j < 16 && c0 + j < n; j++) _mm512_storeu_ps(out + (size_t)(c0 + j) * 16, r[j]);
+  }
+}
+
 /* x maps of rows i0..i0+NR-1, table columns c..c+NC-1, into out[u * N + i]: the tables' sum, then FMA
  * chains over x, or (FMA = 0, a map's n mod 8 tail columns) separate multiplies and adds */
 static inline __attribute__((always_inline)) void xmap_tile(const lanes16 *k, const float *xl, int i0, int NR, int c,
@@ -609,10 +640,13 @@ static void tr_lanes16(const lanes16 *k, const float *xl, const int *pr, const i
   for (int i = 0; i < N; i++) { /* the retrieved rows, gathered where the index changes */
     __m512i t = _mm512_i32gather_epi32(lane_rows, idx + i, 4);
     if (_mm512_cmpneq_epi32_mask(t, tprev)) {
-      __m512i tw = _mm512_mullo_epi32(t, _mm512_set1_epi32(W)), te = _mm512_mullo_epi32(t, _mm512_set1_epi32(de));
+      int tl[LANES];
+      const float *rg[LANES], *rz[LANES];
+      _mm512_storeu_si512(tl, t);
+      for (int l = 0; l < LANES; l++) rg[l] = k->ind + (size_t)tl[l] * W, rz[l] = k->code + (size_t)tl[l] * de;
       float *gi = k->gi + (size_t)i * W * LANES, *zt = k->zt + (size_t)i * de * LANES;
-      for (int c = 0; c < W; c++) st16(gi, c, _mm512_i32gather_ps(tw, k->ind + c, 4));
-      for (int c = 0; c < de; c++) st16(zt, c, _mm512_i32gather_ps(te, k->code + c, 4));
+      rows_to_lanes(rg, W, gi);
+      rows_to_lanes(rz, de, zt);
       k->girow[i] = gi, k->ztrow[i] = zt;
       tprev = t;
     } else
@@ -660,27 +694,6 @@ static void tr_lanes16(const lanes16 *k, const float *xl, const int *pr, const i
 #endif
 
 
-#if NNT_ISA_LEVEL >= 2
-/* r[j] <- lane j of every r[l]: a 16 x 16 transpose in registers (a pure data move) */
-static inline void transpose16(__m512 r[16]) {
-  __m512 t[16];
-  for (int l = 0; l < 16; l += 2) t[l] = _mm512_unpacklo_ps(r[l], r[l + 1]), t[l + 1] = _mm512_unpackhi_ps(r[l], r[l + 1]);
-  for (int l = 0; l < 16; l += 4) {
-    r[l] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[l]), _mm512_castps_pd(t[l + 2])));
-    r[l + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[l]), _mm512_castps_pd(t[l + 2])));
-    r[l + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[l + 1]), _mm512_castps_pd(t[l + 3])));
-    r[l + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[l + 1]), _mm512_castps_pd(t[l + 3])));
-  }
-  /* r[4g + q] now holds element q of rows 4g..4g+3 in each 128-bit lane; gather the lanes */
-  for (int q = 0; q < 4; q++) {
-    __m512 a = _mm512_shuffle_f32x4(r[q], r[4 + q], 0x88), b = _mm512_shuffle_f32x4(r[q], r[4 + q], 0xDD);
-    __m512 c = _mm512_shuffle_f32x4(r[8 + q], r[12 + q], 0x88), d = _mm512_shuffle_f32x4(r[8 + q], r[12 + q], 0xDD);
-    t[q] = _mm512_shuffle_f32x4(a, c, 0x88), t[8 + q] = _mm512_shuffle_f32x4(a, c, 0xDD);
-    t[4 + q] = _mm512_shuffle_f32x4(b, d, 0x88), t[12 + q] = _mm512_shuffle_f32x4(b, d, 0xDD);
-  }
-  for (int l = 0; l < 16; l++) r[l] = t[l];
-}
-#endif
 
 typedef struct {
   int N, D, m, d, q, Np;
@@ -797,13 +810,9 @@ static void tr_unit(void *ctx, const nnt_qstr_fast_set *fs, int u) {
 #if NNT_ISA_LEVEL >= 2
   if (cx->k && r1 - r0 == LANES) { /* the 16 prompts' x parts into lanes: 16 x 16 transposes */
     const int *pr = fs->perm + r0, nd = N * cx->d;
-    for (int c0 = 0; c0 < nd; c0 += 16) {
-      __mmask16 w = (__mmask16)(nd - c0 >= 16 ? 0xFFFF : (1u << (nd - c0)) - 1);
-      __m512 r[16];
-      for (int l = 0; l < LANES; l++) r[l] = _mm512_maskz_loadu_ps(w, fs->xs + (size_t)pr[l] * nd + c0);
-      transpose16(r);
-      for (int j = 0; j < 16 && c0 + j < nd; j++) _mm512_storeu_ps(cx->xl + (size_t)(c0 + j) * LANES, r[j]);
-    }
+    const float *rows[LANES];
+    for (int l = 0; l < LANES; l++) rows[l] = fs->xs + (size_t)pr[l] * nd;
+    rows_to_lanes(rows, nd, cx->xl);
     tr_lanes16(cx->k, cx->xl, pr, cx->idx, cx->y, cx->e16);
     for (int l = 0; l < LANES; l++)
       for (int i = 0; i < N; i++) fs->err[(size_t)pr[l] * N + i] = cx->e16[(size_t)l * N + i];
