@@ -19,6 +19,7 @@
 #include "nnt_nn.h"
 #include "nnt_qstr.h"
 #include "nnt_simd.h"
+#include "qstr_lanes.h"
 #include "qstr_sparse.h"
 
 enum { CHUNK = 32 };      /* prompts per block of the row forms: G and U stay in L2 */
@@ -476,44 +477,6 @@ typedef struct {
 static inline __m512 ld16(const float *v, size_t k) { return _mm512_loadu_ps(v + k * LANES); }
 static inline void st16(float *v, size_t k, __m512 a) { _mm512_storeu_ps(v + k * LANES, a); }
 
-/* Keeps v in a register: without it the compiler folds a load used by several FMAs into each of
- * them, and the tiles below would be bound by the loads instead of the FMAs. */
-static inline __m512 in_reg(__m512 v) {
-  __asm__("" : "+v"(v));
-  return v;
-}
-
-/* r[j] <- lane j of every r[l]: a 16 x 16 transpose in registers (a pure data move) */
-static inline void transpose16(__m512 r[16]) {
-  __m512 t[16];
-  for (int l = 0; l < 16; l += 2) t[l] = _mm512_unpacklo_ps(r[l], r[l + 1]), t[l + 1] = _mm512_unpackhi_ps(r[l], r[l + 1]);
-  for (int l = 0; l < 16; l += 4) {
-    r[l] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[l]), _mm512_castps_pd(t[l + 2])));
-    r[l + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[l]), _mm512_castps_pd(t[l + 2])));
-    r[l + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[l + 1]), _mm512_castps_pd(t[l + 3])));
-    r[l + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[l + 1]), _mm512_castps_pd(t[l + 3])));
-  }
-  /* r[4g + q] now holds element q of rows 4g..4g+3 in each 128-bit lane; gather the lanes */
-  for (int q = 0; q < 4; q++) {
-    __m512 a = _mm512_shuffle_f32x4(r[q], r[4 + q], 0x88), b = _mm512_shuffle_f32x4(r[q], r[4 + q], 0xDD);
-    __m512 c = _mm512_shuffle_f32x4(r[8 + q], r[12 + q], 0x88), d = _mm512_shuffle_f32x4(r[8 + q], r[12 + q], 0xDD);
-    t[q] = _mm512_shuffle_f32x4(a, c, 0x88), t[8 + q] = _mm512_shuffle_f32x4(a, c, 0xDD);
-    t[4 + q] = _mm512_shuffle_f32x4(b, d, 0x88), t[12 + q] = _mm512_shuffle_f32x4(b, d, 0xDD);
-  }
-  for (int l = 0; l < 16; l++) r[l] = t[l];
-}
-
-/* rows[l][c0..c0+n) of 16 rows into out[c][l] (n floats each, lanes = rows): 16 x 16 transposes */
-static void rows_to_lanes(const float *const rows[16], int n, float *out) {
-  for (int c0 = 0; c0 < n; c0 += 16) {
-    __mmask16 w = (__mmask16)(n - c0 >= 16 ? 0xFFFF : (1u << (n - c0)) - 1);
-    __m512 r[16];
-    for (int l = 0; l < 16; l++) r[l] = _mm512_maskz_loadu_ps(w, rows[l] + c0);
-    transpose16(r);
-    for (int j = 0; j < 16 && c0 + j < n; j++) _mm512_storeu_ps(out + (size_t)(c0 + j) * 16, r[j]);
-  }
-}
-
 /* x maps of rows i0..i0+NR-1, table columns c..c+NC-1, into out[u * N + i]: the tables' sum, then FMA
  * chains over x, or (FMA = 0, a map's n mod 8 tail columns) separate multiplies and adds */
 static inline __attribute__((always_inline)) void xmap_tile(const lanes16 *k, const float *xl, int i0, int NR, int c,
@@ -526,8 +489,8 @@ static inline __attribute__((always_inline)) void xmap_tile(const lanes16 *k, co
   }
   for (int a = 0; a < d; a++) {
     __m512 w[8], x[2];
-    for (int u = 0; u < NC; u++) w[u] = in_reg(_mm512_set1_ps(k->wx[(size_t)a * W + c + u]));
-    for (int r = 0; r < NR; r++) x[r] = in_reg(ld16(xl, (size_t)(i0 + r) * d + a));
+    for (int u = 0; u < NC; u++) w[u] = nnt_lanes_reg(_mm512_set1_ps(k->wx[(size_t)a * W + c + u]));
+    for (int r = 0; r < NR; r++) x[r] = nnt_lanes_reg(ld16(xl, (size_t)(i0 + r) * d + a));
     for (int r = 0; r < NR; r++)
       for (int u = 0; u < NC; u++)
         acc[r][u] = FMA ? _mm512_fmadd_ps(x[r], w[u], acc[r][u]) : _mm512_add_ps(acc[r][u], _mm512_mul_ps(x[r], w[u]));
@@ -561,8 +524,8 @@ static inline __attribute__((always_inline)) void scores_tile(const lanes16 *k, 
 #define SCORES_STEP(ZLOAD, c)                                                                                \
   do {                                                                                                       \
     __m512 z[4], g[4];                                                                                       \
-    for (int jj = 0; jj < NJ; jj++) z[jj] = in_reg(ZLOAD);                                                   \
-    for (int ii = 0; ii < NI; ii++) g[ii] = in_reg(ld16(k->g, (size_t)(c) * N + i0 + ii));                  \
+    for (int jj = 0; jj < NJ; jj++) z[jj] = nnt_lanes_reg(ZLOAD);                                                   \
+    for (int ii = 0; ii < NI; ii++) g[ii] = nnt_lanes_reg(ld16(k->g, (size_t)(c) * N + i0 + ii));                  \
     for (int ii = 0; ii < NI; ii++)                                                                          \
       for (int jj = 0; jj < NJ; jj++) acc[ii][jj] = _mm512_fmadd_ps(z[jj], g[ii], acc[ii][jj]);              \
   } while (0)
@@ -591,8 +554,8 @@ static inline __attribute__((always_inline)) void readout_tile(const lanes16 *k,
     for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_set1_ps(k->bc[c + cc]);
   for (int j = 0; j < N; j++) {
     __m512 uj[4], a[4];
-    for (int cc = 0; cc < 4; cc++) uj[cc] = in_reg(ld16(u, (size_t)cc * N + j));
-    for (int ii = 0; ii < NI; ii++) a[ii] = in_reg(ld16(k->s, (size_t)j * N + i0 + ii));
+    for (int cc = 0; cc < 4; cc++) uj[cc] = nnt_lanes_reg(ld16(u, (size_t)cc * N + j));
+    for (int ii = 0; ii < NI; ii++) a[ii] = nnt_lanes_reg(ld16(k->s, (size_t)j * N + i0 + ii));
     for (int ii = 0; ii < NI; ii++)
       for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_fmadd_ps(a[ii], uj[cc], h[ii][cc]);
   }
@@ -615,8 +578,8 @@ static inline __attribute__((always_inline)) void readout_tail(const lanes16 *k,
     for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_set1_ps(cc < nc ? k->bc[c + cc] : 0);
   for (int j = 0; j < N; j++) {
     __m512 uj[4], a[4];
-    for (int cc = 0; cc < 4; cc++) uj[cc] = in_reg(ld16(u, (size_t)cc * N + j));
-    for (int ii = 0; ii < NI; ii++) a[ii] = in_reg(ld16(k->s, (size_t)j * N + i0 + ii));
+    for (int cc = 0; cc < 4; cc++) uj[cc] = nnt_lanes_reg(ld16(u, (size_t)cc * N + j));
+    for (int ii = 0; ii < NI; ii++) a[ii] = nnt_lanes_reg(ld16(k->s, (size_t)j * N + i0 + ii));
     for (int ii = 0; ii < NI; ii++)
       for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_add_ps(h[ii][cc], _mm512_mul_ps(a[ii], uj[cc]));
   }
@@ -645,8 +608,8 @@ static void tr_lanes16(const lanes16 *k, const float *xl, const int *pr, const i
       _mm512_storeu_si512(tl, t);
       for (int l = 0; l < LANES; l++) rg[l] = k->ind + (size_t)tl[l] * W, rz[l] = k->code + (size_t)tl[l] * de;
       float *gi = k->gi + (size_t)i * W * LANES, *zt = k->zt + (size_t)i * de * LANES;
-      rows_to_lanes(rg, W, gi);
-      rows_to_lanes(rz, de, zt);
+      nnt_lanes_from_rows(rg, W, gi);
+      nnt_lanes_from_rows(rz, de, zt);
       k->girow[i] = gi, k->ztrow[i] = zt;
       tprev = t;
     } else
@@ -812,7 +775,7 @@ static void tr_unit(void *ctx, const nnt_qstr_fast_set *fs, int u) {
     const int *pr = fs->perm + r0, nd = N * cx->d;
     const float *rows[LANES];
     for (int l = 0; l < LANES; l++) rows[l] = fs->xs + (size_t)pr[l] * nd;
-    rows_to_lanes(rows, nd, cx->xl);
+    nnt_lanes_from_rows(rows, nd, cx->xl);
     tr_lanes16(cx->k, cx->xl, pr, cx->idx, cx->y, cx->e16);
     for (int l = 0; l < LANES; l++)
       for (int i = 0; i < N; i++) fs->err[(size_t)pr[l] * N + i] = cx->e16[(size_t)l * N + i];
