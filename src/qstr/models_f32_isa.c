@@ -13,6 +13,7 @@
 #include "nnt_simd.h"
 #include "nnt_dmath.h"
 #include "nnt_vmath.h"
+#include "qstr_lanes.h"
 #include "qstr_sparse.h"
 
 /* Every float32 product runs in the core's loop kernels unless it has at least
@@ -129,12 +130,164 @@ static void attn_softmax_f32(const float *Q, const float *K, int ld, int N, int 
 }
 #define ATTN_SOFTMAX attn_softmax_f32
 
+#if NNT_ISA_LEVEL >= 2
+static int attn_lanes_fwd(const nnt_qstr_model *mo, struct nnt_qstr_ws_f32 *ws, int B, float scale);
+static int attn_lanes_bwd(const nnt_qstr_model *mo, struct nnt_qstr_ws_f32 *ws, int B, const float *dC, float *dqkv,
+                          float scale);
+#define ATTN_LANES_FWD attn_lanes_fwd
+#define ATTN_LANES_BWD attn_lanes_bwd
+#endif
+
 #define NNT_REAL_BITS 32
 #include "nnt_real.h"
 #undef NNT_GEMM
 #define NNT_GEMM(...) nnt_sgemm_min(nnt_qstr_blas_min, __VA_ARGS__)
 #define ENTRY(name) NNT_ISA_FN(NNT_T(name))
 #include "models.inc"
+
+#if NNT_ISA_LEVEL >= 2
+/* The tr attention of 16 prompts at once, one per lane (qstr_lanes.h): every product of the
+ * per-prompt path (scores, softmax, context; in the backward dA, dV, the softmax gradient, dQ, dK)
+ * with each element's operations in the same order (an FMA chain over the inner index from zero,
+ * then the scale; the softmax's row form, the gradient's sums), so the same bits, but whole vectors
+ * of work instead of 12 x 34 products, each a call with its own packing. Used where those products
+ * would run in the loop kernels (not OpenBLAS: --blas-min) and the attention fits the scratch. */
+enum { AL = 16 };
+
+/* out[r][c] = (scale *) sum_k a[r][k] b[k][c] over rows r0.., columns c0.. of a tile, vectors of
+ * 16 lanes; a[r][k] at a + (r ar + k ak) AL, b[k][c] at b + (k bk + c bc) AL, out[r][c] at
+ * out + (r orr + c oc) AL */
+typedef struct {
+  int K;
+  const float *a, *b;
+  size_t ar, ak, bk, bc;
+  float *out;
+  size_t orr, oc;
+  float scale; /* 1: none (the loops' alpha 1 leaves the sum as it is) */
+} lanes_prod;
+
+static inline __attribute__((always_inline)) void lanes_tile(const lanes_prod *q, int r0, int c0, int NR, int NC) {
+  __m512 acc[4][4];
+  for (int r = 0; r < NR; r++)
+    for (int c = 0; c < NC; c++) acc[r][c] = _mm512_setzero_ps();
+  for (int k = 0; k < q->K; k++) {
+    __m512 av[4], bv[4];
+    for (int r = 0; r < NR; r++) av[r] = nnt_lanes_reg(_mm512_load_ps(q->a + ((size_t)(r0 + r) * q->ar + (size_t)k * q->ak) * AL));
+    for (int c = 0; c < NC; c++) bv[c] = nnt_lanes_reg(_mm512_load_ps(q->b + ((size_t)k * q->bk + (size_t)(c0 + c) * q->bc) * AL));
+    for (int r = 0; r < NR; r++)
+      for (int c = 0; c < NC; c++) acc[r][c] = _mm512_fmadd_ps(av[r], bv[c], acc[r][c]);
+  }
+  for (int r = 0; r < NR; r++)
+    for (int c = 0; c < NC; c++)
+      _mm512_store_ps(q->out + ((size_t)(r0 + r) * q->orr + (size_t)(c0 + c) * q->oc) * AL,
+                      q->scale == 1 ? acc[r][c] : _mm512_mul_ps(_mm512_set1_ps(q->scale), acc[r][c]));
+}
+
+static inline __attribute__((always_inline)) void lanes_rows(const lanes_prod *q, int r0, int NR, int C) {
+  int c = 0;
+  for (; c + 4 <= C; c += 4) lanes_tile(q, r0, c, NR, 4);
+  if (c + 2 <= C) lanes_tile(q, r0, c, NR, 2), c += 2;
+  if (c < C) lanes_tile(q, r0, c, NR, 1);
+}
+
+static void lanes_product(const lanes_prod *q, int R, int C) {
+  int r = 0;
+  for (; r + 4 <= R; r += 4) lanes_rows(q, r, 4, C);
+  if (r + 2 <= R) lanes_rows(q, r, 2, C), r += 2;
+  if (r < R) lanes_rows(q, r, 1, C);
+}
+
+static int lanes_ok(const nnt_qstr_model *mo, int B) {
+  long n = (long)mo->N * mo->N * mo->D;
+  return B >= AL && mo->N <= 64 && n < nnt_qstr_blas_min;
+}
+
+/* each prompt's N x N block of ws->att, row-major, from sl[j][i] (the API's attention maps) */
+static void lanes_att_rows(const float *sl, int N, float *tmp, float *att) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) _mm512_store_ps(tmp + ((size_t)i * N + j) * AL, _mm512_load_ps(sl + ((size_t)j * N + i) * AL));
+  float *rows[AL];
+  for (int l = 0; l < AL; l++) rows[l] = att + (size_t)l * N * N;
+  nnt_lanes_to_rows(tmp, N * N, rows);
+}
+
+static int attn_lanes_fwd(const nnt_qstr_model *mo, struct nnt_qstr_ws_f32 *ws, int B, float scale) {
+  if (!lanes_ok(mo, B)) return 0;
+  int N = mo->N, D = mo->D, nb = B / AL;
+  size_t blk = (size_t)(N * 3 * D + N * N) * AL;
+  float *tmp = ws->lanes + (size_t)(ws->Bmax / AL) * blk; /* the block's context, then its attention rows */
+  for (int bb = 0; bb < nb; bb++) {
+    float *qkv = ws->lanes + bb * blk, *sl = qkv + (size_t)N * 3 * D * AL; /* qkv[i][c]; sl[j][i] = A[i][j] */
+    const float *rows[AL];
+    for (int i = 0; i < N; i++) {
+      for (int l = 0; l < AL; l++) rows[l] = ws->qkv + ((size_t)(bb * AL + l) * N + i) * 3 * D;
+      nnt_lanes_from_rows(rows, 3 * D, qkv + (size_t)i * 3 * D * AL);
+    }
+    /* scores transposed, s[j][i] = scale K_j . Q_i, then the softmax down each query's keys */
+    lanes_prod s = {D, qkv + (size_t)D * AL, qkv, 3 * D, 1, 1, 3 * D, sl, N, 1, scale};
+    lanes_product(&s, N, N);
+    NNT_ISA_FN(nnt_softmax_cols_fast)(sl, N, N * AL, N * AL);
+    /* context c[i][c] = sum_j A[i][j] V[j][c] */
+    lanes_prod cx = {N, sl, qkv + (size_t)2 * D * AL, 1, N, 3 * D, 1, tmp, D, 1, 1};
+    lanes_product(&cx, N, D);
+    float *out[AL];
+    for (int i = 0; i < N; i++) {
+      for (int l = 0; l < AL; l++) out[l] = ws->ctx + ((size_t)(bb * AL + l) * N + i) * D;
+      nnt_lanes_to_rows(tmp + (size_t)i * D * AL, D, out);
+    }
+    lanes_att_rows(sl, N, tmp, ws->att + (size_t)bb * AL * N * N);
+  }
+  nnt_gemm_macs_add(2.0 * nb * AL * N * N * D); /* the scores and the context, as the products count them */
+  return nb * AL;
+}
+
+static int attn_lanes_bwd(const nnt_qstr_model *mo, struct nnt_qstr_ws_f32 *ws, int B, const float *dC, float *dqkv,
+                          float scale) {
+  if (!lanes_ok(mo, B)) return 0;
+  int N = mo->N, D = mo->D, nb = B / AL;
+  size_t blk = (size_t)(N * 3 * D + N * N) * AL;
+  float *dcl = ws->lanes + (size_t)(ws->Bmax / AL) * blk, *da = dcl + (size_t)N * D * AL, *out = da + (size_t)N * N * AL;
+  const __m512 vs = _mm512_set1_ps(scale);
+  for (int bb = 0; bb < nb; bb++) {
+    const float *qkv = ws->lanes + bb * blk, *sl = qkv + (size_t)N * 3 * D * AL;
+    const float *rows[AL];
+    for (int i = 0; i < N; i++) {
+      for (int l = 0; l < AL; l++) rows[l] = dC + ((size_t)(bb * AL + l) * N + i) * D;
+      nnt_lanes_from_rows(rows, D, dcl + (size_t)i * D * AL);
+    }
+    /* dA[i][j] = dC_i . V_j; dV[j][c] = sum_i A[i][j] dC[i][c] */
+    lanes_prod pa = {D, dcl, qkv + (size_t)2 * D * AL, D, 1, 1, 3 * D, da, N, 1, 1};
+    lanes_product(&pa, N, N);
+    lanes_prod pv = {N, sl, dcl, N, 1, D, 1, out + (size_t)2 * D * AL, 3 * D, 1, 1};
+    lanes_product(&pv, N, D);
+    /* the softmax gradient, row i of dA: dot = sum_j dA[i][j] A[i][j] in order, then
+     * A (dA - dot) scale (softmax_back's operations) */
+    for (int i = 0; i < N; i++) {
+      __m512 dot = _mm512_setzero_ps();
+      for (int j = 0; j < N; j++)
+        dot = _mm512_add_ps(dot, _mm512_mul_ps(_mm512_load_ps(da + ((size_t)i * N + j) * AL),
+                                               _mm512_load_ps(sl + ((size_t)j * N + i) * AL)));
+      for (int j = 0; j < N; j++) {
+        float *g = da + ((size_t)i * N + j) * AL;
+        __m512 a = _mm512_load_ps(sl + ((size_t)j * N + i) * AL);
+        _mm512_store_ps(g, _mm512_mul_ps(_mm512_mul_ps(a, _mm512_sub_ps(_mm512_load_ps(g), dot)), vs));
+      }
+    }
+    /* dQ[i][c] = sum_j dS[i][j] K[j][c]; dK[j][c] = sum_i dS[i][j] Q[i][c] */
+    lanes_prod pq = {N, da, qkv + (size_t)D * AL, N, 1, 3 * D, 1, out, 3 * D, 1, 1};
+    lanes_product(&pq, N, D);
+    lanes_prod pk = {N, da, qkv, 1, N, 3 * D, 1, out + (size_t)D * AL, 3 * D, 1, 1};
+    lanes_product(&pk, N, D);
+    float *dst[AL];
+    for (int i = 0; i < N; i++) {
+      for (int l = 0; l < AL; l++) dst[l] = dqkv + ((size_t)(bb * AL + l) * N + i) * 3 * D;
+      nnt_lanes_to_rows(out + (size_t)i * 3 * D * AL, 3 * D, dst);
+    }
+  }
+  nnt_gemm_macs_add(4.0 * nb * AL * N * N * D); /* dA, dV, dQ, dK */
+  return nb * AL;
+}
+#endif
 
 static void ffn_sparse_f32(int B, int in, int out, const float *X, const float *W, const float *bias, float *Y,
                            struct nnt_qstr_ws_f32 *ws) {
