@@ -40,7 +40,17 @@ struct nnt_qstr_fast_set {
   float *xs;           /* the x parts, n x N x d: a prompt's in one run */
   double *pest, *err;  /* pest[b]: prompt b's expected squared error; err: n x N, prompt order */
   unsigned char *seen; /* units of this evaluation's order evaluated */
+  float *scratch;      /* an evaluation's vectors, kept for the next (64-byte aligned) */
+  size_t scratch_n;
 };
+
+#if NNT_ISA_LEVEL >= 2
+/* fs's scratch, at least n floats (one allocation for the set's evaluations, not one each) */
+static float *fast_scratch(nnt_qstr_fast_set *fs, size_t n) {
+  if (fs->scratch_n < n) free(fs->scratch), fs->scratch = nnt_xmalloc64(sizeof(float) * n), fs->scratch_n = n;
+  return fs->scratch;
+}
+#endif
 
 typedef void unit_fn(void *ctx, const nnt_qstr_fast_set *fs, int u); /* fills fs->err for unit u's prompts */
 
@@ -670,7 +680,7 @@ typedef struct {
 #endif
 } tr_ctx;
 
-/* the row forms: the squared errors of prompts b0..b0+B-1 (B <= CHUNK) into e[b * N + i] */
+/* the row forms: the squared errors of prompt b0 (B = 1: the scratch holds one prompt) into e[i] */
 static void tr_rows(const tr_ctx *cx, int b0, int B, double *e) {
   int N = cx->N, D = cx->D, m = cx->m, d = cx->d, q = cx->q, Np = cx->Np;
   const float *X = cx->X, *y = cx->y, *Gtab = cx->Gtab, *Utab = cx->Utab, *MTxT = cx->MTxT, *WcxT = cx->WcxT;
@@ -830,7 +840,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   /* multiply-adds of the folding above: MT, kv, W1o, bc, Wc, the code tables */
   nnt_gemm_macs_add((double)D * D * D + (double)D * D + 2.0 * m * D * D + (double)m * (D * D + D) +
                     (double)(q + 1) * N * de * (D + m));
-  float *G = nnt_xmalloc(sizeof(float) * CHUNK * N * D), *U = nnt_xmalloc(sizeof(float) * CHUNK * N * m);
+  float *G = nnt_xmalloc(sizeof(float) * N * D), *U = nnt_xmalloc(sizeof(float) * N * m); /* one prompt's */
   int Np = padded(N); /* G^T rows padded to whole vectors (zeros) */
   float *S = nnt_xcalloc((size_t)N * Np, sizeof(float)), *GT = nnt_xcalloc((size_t)D * Np, sizeof(float));
   float bcf[4096];
@@ -839,6 +849,8 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   for (int c = 0; c < m; c++) bcf[c] = (float)bc[c];
   const float *w2 = p + mo->w2;
   float b2 = p[mo->b2];
+  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, X, y, n);
+  if (own_fs) fs = own_fs;
 #if NNT_ISA_LEVEL >= 2
   /* whole blocks of 16 prompts in lanes: G and U side by side in the tables and the x maps' weights */
   lanes16 k = {N, d, de, D, m, D + m + 8, NULL, NULL, NULL, NULL, bcf, p + mo->w2, p[mo->b2], NULL, NULL, NULL, NULL, NULL,
@@ -861,7 +873,8 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
     }
     k.own = own, k.ind = ind, k.wx = wx, k.code = code;
     size_t nv = (size_t)(D + 8) * N + 8 * (size_t)N + (size_t)N * N + (size_t)N * 8 + 2 * (size_t)N + (size_t)N * W + (size_t)N * de;
-    k.g = nnt_xmalloc64(sizeof(float) * LANES * nv); /* whole vectors on cache lines: no split loads */
+    /* whole vectors on cache lines (no split loads); then a unit's x parts, then its errors */
+    k.g = fast_scratch(fs, LANES * (nv + (size_t)N * d + 2 * (size_t)N));
     k.u = k.g + (size_t)(D + 8) * N * LANES, k.s = k.u + (size_t)8 * N * LANES, k.part = k.s + (size_t)N * N * LANES;
     k.h = k.part + (size_t)N * 8 * LANES, k.o = k.h + (size_t)N * LANES, k.gi = k.o + (size_t)N * LANES;
     k.zt = k.gi + (size_t)N * W * LANES;
@@ -873,13 +886,9 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
                , NULL, NULL
 #endif
   };
-  nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, X, y, n);
-  if (own_fs) fs = own_fs;
 #if NNT_ISA_LEVEL >= 2
-  if (k.g && (double)n * N * D < 2147483647.0) { /* gather offsets in 32 bits */
-    cx.k = &k, cx.e16 = nnt_xmalloc(sizeof(double) * LANES * N);
-    cx.xl = nnt_xmalloc64(sizeof(float) * LANES * N * d);
-  }
+  if (k.g && (double)n * N < 2147483647.0) /* the indices' gather offsets in 32 bits */
+    cx.k = &k, cx.xl = k.zt + (size_t)N * de * LANES, cx.e16 = (double *)(cx.xl + (size_t)N * d * LANES);
 #endif
   double sse = visit(fs, tr_unit, &cx, bound, CHUNK, complete);
   /* the multiply-adds of the x maps, scores and read-outs evaluated */
@@ -887,14 +896,10 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   for (int u = 0; u < fs->nu; u++) seen += fs->seen[u] ? (u + 1) * fs->unit < n ? fs->unit : n - u * fs->unit : 0;
   nnt_gemm_macs_add((double)seen * N * (d * (D + m) + N * (D + m) + m));
   nnt_qstr_fast_free(own_fs);
-  free(cx.e16);
-#if NNT_ISA_LEVEL >= 2
-  free(cx.xl);
-#endif
   free(MT), free(kv), free(W1o), free(Wc), free(bc), free(ob), free(acc), free(row), free(MTxT), free(WcxT), free(Gtab), free(Utab);
   free(G), free(U), free(S), free(GT);
 #if NNT_ISA_LEVEL >= 2
-  free(ktab), free(k.g), free(k.girow);
+  free(ktab), free(k.girow);
 #endif
   return sse;
 }
@@ -1070,7 +1075,7 @@ nnt_qstr_fast_set *nnt_qstr_fast_prepare(const nnt_qstr_model *mo, const nnt_qst
 
 void nnt_qstr_fast_free(nnt_qstr_fast_set *fs) {
   if (!fs) return;
-  free(fs->perm), free(fs->cnt), free(fs->xs), free(fs->pest), free(fs->err), free(fs->seen);
+  free(fs->perm), free(fs->cnt), free(fs->xs), free(fs->pest), free(fs->err), free(fs->seen), free(fs->scratch);
   free(fs);
 }
 
