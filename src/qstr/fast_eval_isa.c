@@ -22,7 +22,7 @@
 #include "qstr_lanes.h"
 #include "qstr_sparse.h"
 
-enum { CHUNK = 32 };      /* prompts per block of the row forms: G and U stay in L2 */
+enum { CHUNK = 32 };      /* a sum in prompt order checks its bound every CHUNK prompts */
 enum { FFN_CHUNK = 128 }; /* prompts per block of the FFN's layers */
 
 /* A test set as a bounded evaluation visits it (nnt_qstr_fast_prepare): the prompts by decreasing
@@ -115,7 +115,6 @@ static double visit(nnt_qstr_fast_set *fs, unit_fn *f, void *ctx, double bound, 
   return c;
 }
 
-/* T[k][c] = s * sum_r E[k][r] W[c][off + r] (W: rows x ldw), for k < N */
 /* T[k][c] = s * sum_r E[k][r] W[c][off + r] (W: rows x ldw), for k < N; acc: rows doubles of scratch.
  * Here and in the folding below each element is one sequential sum over r, run with r outermost so
  * that a row's sums advance together instead of one latency-bound chain at a time. */
@@ -476,10 +475,10 @@ typedef struct {
   const float *code;      /* N x de: the code vectors as the tokens hold them */
   const float *bc, *w2;
   float b2;
-  /* scratch in vectors of LANES, sized to stay in L1 at the paper's sizes: g (D + 8) x N and u 8 x N (a
-   * column's rows adjacent), s N x N (key-major: a column per query and lane), part N x 8, h N, o N; gi and zt: the retrieved
-   * rows of the tables and codes, N x W and N x de, one per row where the index changes, girow[i],
-   * ztrow[i]: row i's */
+  /* scratch in vectors of LANES, sized to stay in L1 at the paper's sizes: g (D + 8) x N and u
+   * 8 x N (a column's rows adjacent), s N x N (key-major: a column per query and lane), part N x 8,
+   * h N, o N; gi and zt: the retrieved rows of the tables and codes, N x W and N x de, one per row
+   * where the index changes; girow[i], ztrow[i]: row i's */
   float *g, *u, *s, *part, *h, *o, *gi, *zt;
   const float **girow, **ztrow;
 } lanes16;
