@@ -679,8 +679,9 @@ typedef struct {
 #endif
 } tr_ctx;
 
-/* the row forms: the squared errors of prompt b0 (B = 1: the scratch holds one prompt) into e[i] */
-static void tr_rows(const tr_ctx *cx, int b0, int B, double *e) {
+/* the row forms: the squared errors of prompt b0 into e[i] (the scratch holds one prompt) */
+static void tr_rows(const tr_ctx *cx, int b0, double *e) {
+  const int B = 1;
   int N = cx->N, D = cx->D, m = cx->m, d = cx->d, q = cx->q, Np = cx->Np;
   const float *X = cx->X, *y = cx->y, *Gtab = cx->Gtab, *Utab = cx->Utab, *MTxT = cx->MTxT, *WcxT = cx->WcxT;
   const float *bcf = cx->bcf, *w2 = cx->w2;
@@ -791,7 +792,7 @@ static void tr_unit(void *ctx, const nnt_qstr_fast_set *fs, int u) {
     return;
   }
 #endif
-  for (int r = r0; r < r1; r++) tr_rows(cx, fs->perm[r], 1, fs->err + (size_t)fs->perm[r] * N);
+  for (int r = r0; r < r1; r++) tr_rows(cx, fs->perm[r], fs->err + (size_t)fs->perm[r] * N);
 }
 
 static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const float *p, const float *X,
