@@ -163,6 +163,12 @@ if(TARGET nnt_circuits)
                    ${CMAKE_BINARY_DIR}/out-of-memory)
   set_tests_properties(cli/out_of_memory PROPERTIES LABELS cli TIMEOUT 60 SKIP_RETURN_CODE 77)
 endif()
+# What a user points at is never destroyed: symlinks followed, devices and FIFOs written in place or
+# refused, a failed write to standard output is exit 2 (tests/cli/write_targets.sh).
+if(TARGET nnt_rcnn AND TARGET nnt_tm AND TARGET nnt_qstr)
+  add_test(NAME cli/write_targets COMMAND bash ${NNT_SRC_DIR}/tests/cli/write_targets.sh ${NNT_EXE} ${NNT_SRC_DIR} ${CMAKE_BINARY_DIR}/write-targets)
+  set_tests_properties(cli/write_targets PROPERTIES LABELS cli TIMEOUT 120)
+endif()
 if(TARGET nnt_icl AND TARGET nnt_tm)
   add_test(NAME cli/full_disk COMMAND bash ${NNT_SRC_DIR}/tests/cli/full_disk.sh ${NNT_EXE} ${NNT_SRC_DIR} ${CMAKE_BINARY_DIR}/full-disk)
   set_tests_properties(cli/full_disk PROPERTIES LABELS cli TIMEOUT 60)
