@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,29 @@ int nnt_json_write(const char *path, const cJSON *json) {
   return st;
 }
 
+/* The first number in j that is not finite (a JSON text can only spell one by overflowing, as
+ * 1e400), its field path written into buf ("layers[0].W[2][1]"); 1 when found. */
+static int find_nonfinite(const cJSON *j, char *buf, size_t n, size_t len, double *x) {
+  if (cJSON_IsNumber(j)) return !isfinite(*x = j->valuedouble);
+  int i = 0;
+  for (const cJSON *e = j->child; e; e = e->next, i++) {
+    size_t k = len;
+    if (len < n) k += (size_t)(cJSON_IsArray(j) ? snprintf(buf + len, n - len, "[%d]", i)
+                                                : snprintf(buf + len, n - len, len ? ".%s" : "%s", e->string ? e->string : "?"));
+    if (find_nonfinite(e, buf, n, k < n ? k : n, x)) return 1;
+    if (len < n) buf[len] = 0;
+  }
+  return 0;
+}
+
+int nnt_json_check_finite(const char *path, const cJSON *json) {
+  char field[256] = "";
+  double x;
+  if (!find_nonfinite(json, field, sizeof field, 0, &x)) return NNT_OK;
+  return nnt_fail(NNT_EFORMAT, "%s: field %s is not a finite number (it reads as %s)", path,
+                  *field ? field : "(the whole text)", isnan(x) ? "NaN" : x > 0 ? "+Inf" : "-Inf");
+}
+
 int nnt_json_read(const char *path, cJSON **out) {
   *out = NULL;
   char *buf;
@@ -220,6 +244,8 @@ int nnt_json_read(const char *path, cJSON **out) {
     return nnt_fail(NNT_EFORMAT, "%s:%d: malformed JSON", path, line);
   }
   free(buf);
+  st = nnt_json_check_finite(path, j);
+  if (st) return cJSON_Delete(j), st;
   *out = j;
   return NNT_OK;
 }

@@ -47,7 +47,10 @@ void nnt_afile_unlink_open(void);
 struct cJSON;
 /* Writes JSON to a file atomically (pretty-printed). */
 int nnt_json_write(const char *path, const struct cJSON *json);
-/* Reads and parses a JSON file; NNT_EFORMAT with "file:line: ..." on a parse error. */
+/* Reads and parses a JSON file; NNT_EFORMAT with "file:line: ..." on a parse error, and with
+ * "file: field F: ... is not a finite number" for a number that overflows a double (1e400). */
 int nnt_json_read(const char *path, struct cJSON **out);
+/* NNT_EFORMAT naming path and the field when json holds a non-finite number; NNT_OK otherwise. */
+int nnt_json_check_finite(const char *path, const struct cJSON *json);
 
 #endif

@@ -105,6 +105,8 @@ if(TARGET nnt_qstr)
   nnt_cli_test(config_list 2 "wrong_list.json: option \"alpha\": expected a list of numbers"
                qstr construct --config ${cfg}/wrong_list.json ${never})
   nnt_cli_test(config_range 2 "out_of_range.json: --N: 1 is out of range \\[2, 100000\\]" qstr construct --config ${cfg}/out_of_range.json ${never})
+  nnt_cli_test(config_nonfinite 2 "nonfinite.json: field options.N is not a finite number \\(it reads as -Inf\\)"
+               qstr construct --config ${cfg}/nonfinite.json ${never})
   nnt_cli_test(config_choice 2 "bad_choice.json: --enc: 'morse' is not one of" qstr construct --config ${cfg}/bad_choice.json ${never})
   nnt_cli_test(config_given 2 "bad_given.json: \"given\": nope is no option" qstr construct --config ${cfg}/bad_given.json ${never})
   nnt_cli_test(config_abbrev 2 "give it once, written out in full" qstr construct --conf ${cfg}/malformed.json ${never})
