@@ -237,22 +237,28 @@ static int bounds_circuit(const cli_common *co, const char *file, const char *to
   printf("margin ingredients: rounding radius sigma_zeta=1/3; lambda = max ||h||_2 = %.4g (measured, %s)\n", lam,
          c.ninputs <= 12 ? "every input" : "4096 random inputs");
   r->m = (nnt_bounds_model){W, d, p, s.l1_norm, lam, 0, nnt_bounds_vc_relu(p, d)};
-  r->m.gamma = gamma > 0 ? gamma : nnt_bounds_gamma_default(lam);
-  if (!(gamma > 0)) r->gamma_src = "illustrative sigma_zeta/(2 lambda)";
-  print_model(r);
-  /* A proven (but loose) margin: the layerwise-Lipschitz certificate of the circuits module. */
+  /* gamma: the layerwise-Lipschitz certificate of the circuits module (proven; over every input
+   * when m <= 8, else over 64 random ones: a proof at those inputs only), the illustrative
+   * sigma_zeta/(2 lambda) printed beside it; --gamma overrides. */
   long count;
-  double cert = nnt_circuit_margin_certified(&net, c.ninputs, co->seed, &count);
+  double cert = nnt_circuit_margin_certified(&net, c.ninputs, co->seed, &count), illus = nnt_bounds_gamma_default(lam);
+  if (gamma > 0) r->m.gamma = gamma;
+  else if (cert > 0)
+    r->m.gamma = cert, r->gamma_src = c.ninputs <= 8 ? "certified margin, min over every input"
+                                                      : "certified margin, min over 64 random inputs (proven at those only)";
+  else r->m.gamma = illus, r->gamma_src = "nothing certified: illustrative sigma_zeta/(2 lambda)";
+  print_model(r);
   printf("certified margin lower bound (layerwise Lipschitz, nnt_circuit_margin_lower; min over %ld %s inputs and %d "
-         "outputs): gamma >= %.4g -> Lemma 2.3 n=%.4g for epsilon=%g\n",
-         count, c.ninputs <= 8 ? "(all)" : "random", s.output_dim, cert,
-         cert > 0 ? nnt_bounds_lemma23_n(s.l1_norm, p, cert, r->eps) : INFINITY, r->eps);
+         "outputs): gamma >= %.4g; illustrative sigma_zeta/(2 lambda) = %.4g -> Lemma 2.3 n=%.4g for epsilon=%g\n",
+         count, c.ninputs <= 8 ? "(all)" : "random", s.output_dim, cert, illus, nnt_bounds_lemma23_n(s.l1_norm, p, illus, r->eps),
+         r->eps);
   fputs(unspecified, stdout);
   int k;
   if ((st = write_bound_vs_n(co->out, r, "VC-type (p d log2 p)", &k))) goto done;
   /* Width sweep: Theorem 3.1's point, the bound grows like log w while VC grows like w^2. Extra
    * units are zero (alpha, lambda, gamma unchanged); only p changes. */
-  printf("\nsweep over the network width w (alpha, gamma unchanged; epsilon=%g):\n%8s %14s %14s %14s\n", r->eps, "w", "p",
+  printf("\nsweep over the network width w (alpha, gamma = %.4g unchanged: the extra units are zero; epsilon=%g):\n%8s %14s %14s %14s\n",
+         r->m.gamma, r->eps, "w", "p",
          "n Lemma 2.3", "n VC");
   double xs[8], nLs[8], nVs[8];
   for (int i = 0; i < 7; i++) {
@@ -265,7 +271,17 @@ static int bounds_circuit(const cli_common *co, const char *file, const char *to
   int cross = -1;
   for (int i = 6; i >= 0 && nLs[i] < nVs[i]; i--) cross = i;
   if (cross >= 0) printf("the Lemma 2.3 bound is the smaller one from w = %.0f on (constants 1)\n", xs[cross]);
-  else printf("the Lemma 2.3 bound stays above the VC-type one up to w = %.0f (constants 1)\n", xs[6]);
+  else {
+    /* beyond the table: the first doubling of w where the Lemma 2.3 count is the smaller one */
+    double w = xs[6];
+    for (int i = 0; i < 60; i++) {
+      w *= 2;
+      double pw = nnt_bounds_relu_params(c.ninputs, w, d, s.output_dim);
+      if (nnt_bounds_lemma23_n(s.l1_norm, pw, r->m.gamma, r->eps) < nnt_bounds_vc_n(nnt_bounds_vc_relu(pw, d), r->eps)) break;
+    }
+    printf("the Lemma 2.3 bound stays above the VC-type one up to w = %.0f; it is the smaller one from w = %.4g = 2^%.0f W on "
+           "(constants 1; doubling w)\n", xs[6], w, log2(w / W));
+  }
   if (co->out) {
     nnt_csv csv;
     if ((st = nnt_csv_open(&csv, co->out, "sweep.csv", "w,n_lemma23,n_vc"))) goto done;
@@ -303,8 +319,8 @@ static const cli_opt sm_opts[] = {
     CLI_STR("circuit", nnt_bounds_sm_cfg, circuit, ".bench, .blif or .aag circuit, or a Verilog design (.v, .sv; needs yosys)"),
     CLI_STR("top", sm_cli, top, "--circuit Verilog: its top module (default: the one no module instantiates)"),
     CLI_DOUBLE("gamma", nnt_bounds_sm_cfg, gamma, 1e-300, 1e300,
-               "margin used in Lemma 2.3 (default: --tm the certified all-layer margin, --circuit the "
-               "illustrative sigma_zeta / (2 lambda))"),
+               "margin used in Lemma 2.3 (default: the certified all-layer margin; --circuit: min over every input\n"
+               "up to 8 inputs, else over 64 random ones)"),
     CLI_DOUBLE("eps", nnt_bounds_sm_cfg, eps, 1e-12, 1, "target error for the sample sizes"),
     {0}};
 static const cli_cmd sm_cmd = {
