@@ -167,6 +167,20 @@ typedef struct {
 int nnt_tm_net_run(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr,
                    const nnt_tm_run_opts *o, nnt_tm_run_result *res);
 
+/* ---- Export (docs/export.md) ----
+ * The net as a .safetensors file: dense float64 tensors named by role (enc.embed, enc.input,
+ * dec.h0, cls, dec.layers.L.{self_attn,enc_attn}.{W_Q,b_Q,W_K,b_K,W_V,b_V,k_null,v_null},
+ * dec.layers.L.mlp.{W1,b1,W2,b2,W3,b3}) and __metadata__ kind = "tm-transformer", arch (JSON:
+ * sizes, coordinate groups, positions, attention, precision, the machine's text and names),
+ * nnt_version, command. python/nnt/tm.py runs it in PyTorch. */
+typedef struct {
+  int attention;                 /* nnt_tm_attention the net is meant to run with */
+  double beta;                   /* softmax only */
+  int precision;                 /* nnt_tm_precision */
+  const char *version, *command; /* provenance, recorded as given (may be NULL) */
+} nnt_tm_export_info;
+int nnt_tm_export(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_export_info *info, const char *path);
+
 /* ---- All-layer margin (eq. 2.1 of Wei, Chen & Ma) of the decision sign(theta_cls^T o_T) ----
  * Perturbations delta act on every parameter of the dense architecture F_{W,d} that
  * nnt_tm_net_stats_of counts (W = max_width: zeros and the padding up to W included), shared by
@@ -214,6 +228,8 @@ typedef struct {
   int precision;   /* nnt_tm_precision */
   int beta_search; /* also the smallest exact softmax beta, f64 and f32 */
   long trace_every; /* run: keep every K-th step's row for trace.csv (0: none) */
+  const char *export_path;       /* compile: the net as .safetensors (nnt_tm_export), or NULL */
+  const char *version, *command; /* compile: provenance recorded in the export */
 } nnt_tm_cfg;
 /* nnt tm run without --steps: until the machine halts, at most this many steps */
 #define NNT_TM_RUN_DEFAULT_MAX 10000000000L

@@ -90,6 +90,11 @@ int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
   memset(res, 0, sizeof *res);
   if (cfg->attention == NNT_TM_SOFTMAX && !(cfg->beta > 0)) return nnt_fail(NNT_EINVAL, "--attention softmax needs --beta B");
   if (cfg->beta > 0 && cfg->attention != NNT_TM_SOFTMAX) return nnt_fail(NNT_EINVAL, "--beta needs --attention softmax");
+  if (cfg->export_path) {
+    size_t n = strlen(cfg->export_path);
+    if (n < 12 || strcmp(cfg->export_path + n - 12, ".safetensors"))
+      return nnt_fail(NNT_EINVAL, "--export %s: a Turing-machine transformer exports to .safetensors", cfg->export_path);
+  }
   int st = load(cfg, &res->tm, &res->T);
   if (st) return st;
   nnt_tm_trace tr;
@@ -106,6 +111,11 @@ int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
   if (!st && cfg->beta_search) {
     res->beta64 = beta_min(&net, &res->tm, &tr, NNT_TM_F64, &res->not_monotone);
     res->beta32 = beta_min(&net, &res->tm, &tr, NNT_TM_F32, &res->not_monotone);
+  }
+  if (!st && cfg->export_path) {
+    nnt_tm_export_info ei = {.attention = cfg->attention, .beta = cfg->beta, .precision = cfg->precision,
+                             .version = cfg->version, .command = cfg->command};
+    st = nnt_tm_export(&net, &res->tm, &ei, cfg->export_path);
   }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);

@@ -1,0 +1,184 @@
+/* The compiled transformer as a safetensors file (docs/export.md): every matrix dense, float64,
+ * named by its role; the architecture, the encoding (groups, positions, offset) and the machine in
+ * the metadata, so that python/nnt/tm.py runs the decoder from the file alone. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_error.h"
+#include "nnt_safetensors.h"
+#include "nnt_tm.h"
+
+static int add_vec(nnt_st_writer *w, const char *name, const double *v, long long n) {
+  return nnt_st_add(w, name, NNT_ST_F64, 1, &n, v);
+}
+
+static int add_csr(nnt_st_writer *w, const char *name, const nnt_tm_csr *c) {
+  long long shape[2] = {c->rows, c->cols};
+  double *d = nnt_xcalloc((size_t)c->rows * c->cols + 1, sizeof(double));
+  for (int i = 0; i < c->rows; i++)
+    for (int p = c->ptr[i]; p < c->ptr[i + 1]; p++) d[(long)i * c->cols + c->idx[p]] = c->val[p];
+  int st = nnt_st_add(w, name, NNT_ST_F64, 2, shape, d);
+  free(d);
+  return st;
+}
+
+static int add_attn(nnt_st_writer *w, const char *pre, const nnt_tm_attn *a, int width) {
+  static const char *const names[] = {"W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V", "k_null", "v_null"};
+  const nnt_tm_csr *mats[] = {&a->Q, &a->K, &a->V};
+  const double *vecs[] = {a->bq, a->bk, a->bv, a->K0, a->V0};
+  const long long lens[] = {a->dk, a->dk, width, a->dk, width};
+  char name[128];
+  int st = NNT_OK;
+  for (int i = 0; i < 8 && !st; i++) {
+    snprintf(name, sizeof name, "%s.%s", pre, names[i]);
+    st = i < 3 ? add_csr(w, name, mats[i]) : add_vec(w, name, vecs[i - 3], lens[i - 3]);
+  }
+  return st;
+}
+
+/* The machine in nnt's multi-symbol text format (it reads back with nnt_tm_parse_text). */
+static char *machine_text(const nnt_tm *tm) {
+  size_t cap = 256 + (size_t)(tm->k + 2 + tm->nsym + tm->m) * (NNT_TM_NAME + 1) +
+               (size_t)tm->k * tm->nsym * (4 * NNT_TM_NAME + 16);
+  char *s = nnt_xmalloc(cap);
+  size_t p = 0;
+#define PUT(...) (p += (size_t)snprintf(s + p, cap - p, __VA_ARGS__))
+  PUT("states:");
+  for (int z = 0; z < tm->k; z++) PUT(" %s", tm->state_name[z]);
+  PUT("\nsymbols:");
+  for (int a = 0; a < tm->nsym; a++) PUT(" %s", tm->sym_name[a]);
+  PUT("\n");
+  if (tm->m) {
+    PUT("input:");
+    for (int i = 0; i < tm->m; i++) PUT(" %s", tm->sym_name[tm->input[i]]);
+    PUT("\n");
+  }
+  for (int z = 0; z < tm->k; z++)
+    for (int a = 0; a < tm->nsym; a++) {
+      nnt_tm_rule r = tm->delta[z * tm->nsym + a];
+      if (r.next == NNT_TM_UNDEF) continue;
+      const char *nx = r.next == tm->k ? "halt" : r.next == tm->k + 1 ? "reject" : tm->state_name[r.next];
+      PUT("%s %s -> %s %c %s\n", tm->state_name[z], tm->sym_name[a], tm->sym_name[r.write],
+          r.move < 0 ? 'L' : r.move > 0 ? 'R' : 'S', nx);
+    }
+#undef PUT
+  return s;
+}
+
+static cJSON *names_json(const char (*names)[NNT_TM_NAME], int n) {
+  cJSON *a = cJSON_CreateArray();
+  for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(names[i]));
+  return a;
+}
+
+static char *arch_json(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_export_info *info) {
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "kind", "tm-transformer");
+  cJSON_AddStringToObject(j, "construction", "Wei, Chen & Ma 2022, Section 4 / Appendix C (seed 000)");
+  cJSON_AddNumberToObject(j, "k", net->k);
+  cJSON_AddNumberToObject(j, "nsym", net->nsym);
+  cJSON_AddNumberToObject(j, "nst", net->nst);
+  cJSON_AddNumberToObject(j, "m", net->m);
+  cJSON_AddNumberToObject(j, "width", net->w);
+  cJSON_AddNumberToObject(j, "wpos", net->wpos);
+  cJSON_AddNumberToObject(j, "T", (double)net->T);
+  cJSON_AddNumberToObject(j, "decoder_steps", (double)net->T + 1);
+  cJSON_AddNumberToObject(j, "offset", (double)net->offset);
+  cJSON_AddNumberToObject(j, "n_layer", net->nlayers);
+  cJSON_AddNumberToObject(j, "probe_layer", net->probe_layer);
+  cJSON_AddStringToObject(j, "attention", info->attention == NNT_TM_SOFTMAX ? "softmax" : "hard");
+  if (info->attention == NNT_TM_SOFTMAX) cJSON_AddNumberToObject(j, "beta", info->beta);
+  cJSON_AddStringToObject(j, "precision", info->precision == NNT_TM_F32 ? "f32" : "f64");
+  const nnt_tm_groups *g = &net->g;
+  cJSON *gr = cJSON_AddObjectToObject(j, "groups"); /* [start, size] of each coordinate group */
+  const char *gn[] = {"st", "sym1", "sym2", "pos1", "pos2", "pos3", "scr1", "scr2", "scr3", "scr4", "mv"};
+  const int gs[] = {g->st, g->sym1, g->sym2, g->pos1, g->pos2, g->pos3, g->scr1, g->scr2, g->scr3, g->scr4, g->mv};
+  const int gl[] = {net->nst, net->nsym, net->nsym, net->wpos, net->wpos, net->wpos, net->nsym, net->nsym, net->wpos, 3, 2};
+  for (int i = 0; i < 11; i++) {
+    int pair[2] = {gs[i], gl[i]};
+    cJSON_AddItemToObject(gr, gn[i], cJSON_CreateIntArray(pair, 2));
+  }
+  cJSON *L = cJSON_AddArrayToObject(j, "layers");
+  for (int l = 0; l < net->nlayers; l++) {
+    const nnt_tm_layer *ly = &net->layers[l];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "role", ly->name);
+    cJSON_AddBoolToObject(o, "self_attn", ly->has_self);
+    cJSON_AddBoolToObject(o, "enc_attn", ly->has_enc);
+    cJSON_AddItemToArray(L, o);
+  }
+  cJSON *pos = cJSON_AddObjectToObject(j, "positions");
+  cJSON_AddStringToObject(pos, "encoding", "binary, MSB first, added to group pos1");
+  cJSON_AddStringToObject(pos, "decoder", "step t = 1..decoder_steps");
+  cJSON_AddStringToObject(pos, "encoder", "input cell c = 0..m-1 at c + offset");
+  cJSON_AddStringToObject(j, "decode",
+                          "after step t (machine step t-1): state = one-hot st, head = Bin(pos2) - offset, "
+                          "read = one-hot sym1; written = one-hot sym2 after layer probe_layer; threshold 0.5");
+  cJSON_AddStringToObject(j, "output", "theta_cls . o_T: > 0.5 accept/halt, < -0.5 reject");
+  cJSON *mc = cJSON_AddObjectToObject(j, "machine");
+  char *text = machine_text(tm);
+  cJSON_AddStringToObject(mc, "text", text);
+  free(text);
+  if (tm->nsym <= 10) {
+    int plain = 1; /* standard notation: moves L/R only, no reject */
+    for (int i = 0; i < tm->k * tm->nsym; i++)
+      if (tm->delta[i].next != NNT_TM_UNDEF && (tm->delta[i].move == 0 || tm->delta[i].next == tm->k + 1)) plain = 0;
+    if (plain) {
+      char buf[4 * 26 * 10 + 8];
+      nnt_tm_format_standard(tm, buf, sizeof buf);
+      cJSON_AddStringToObject(mc, "standard", buf);
+    }
+  }
+  cJSON *states = names_json(tm->state_name, tm->k + 2);
+  cJSON_AddItemToArray(states, cJSON_CreateString("pre-start"));
+  cJSON_AddItemToObject(mc, "states", states); /* index = the st coordinate */
+  cJSON_AddItemToObject(mc, "symbols", names_json(tm->sym_name, tm->nsym));
+  cJSON_AddItemToObject(mc, "input", cJSON_CreateIntArray(tm->input ? tm->input : (int[]){0}, tm->m));
+  char *s = cJSON_PrintUnformatted(j);
+  cJSON_Delete(j);
+  if (!s) abort();
+  return s;
+}
+
+int nnt_tm_export(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_export_info *info, const char *path) {
+  if (tm->k != net->k || tm->nsym != net->nsym || tm->m != net->m)
+    return nnt_fail(NNT_EINVAL, "export: the machine is not the one the net was compiled from");
+  nnt_st_writer *w;
+  int st = nnt_st_writer_alloc(&w);
+  if (st) return st;
+  long long shape[2] = {net->nsym, net->w}, m = net->m;
+  char name[128];
+  st = nnt_st_add(w, "enc.embed", NNT_ST_F64, 2, shape, net->E);
+  if (!st) {
+    long long *in = nnt_xmalloc(sizeof(long long) * (size_t)(m ? m : 1));
+    for (int i = 0; i < m; i++) in[i] = tm->input[i];
+    st = nnt_st_add(w, "enc.input", NNT_ST_I64, 1, &m, in);
+    free(in);
+  }
+  if (!st) st = add_vec(w, "dec.h0", net->h0, net->w);
+  if (!st) st = add_vec(w, "cls", net->cls, net->w);
+  for (int l = 0; l < net->nlayers && !st; l++) {
+    const nnt_tm_layer *L = &net->layers[l];
+    if (L->has_self) snprintf(name, sizeof name, "dec.layers.%d.self_attn", l), st = add_attn(w, name, &L->self, net->w);
+    if (!st && L->has_enc) snprintf(name, sizeof name, "dec.layers.%d.enc_attn", l), st = add_attn(w, name, &L->enc, net->w);
+    const nnt_tm_csr *mats[] = {&L->W1, &L->W2, &L->W3};
+    const double *bias[] = {L->b1, L->b2, L->b3};
+    for (int i = 0; i < 3 && !st; i++) {
+      snprintf(name, sizeof name, "dec.layers.%d.mlp.W%d", l, i + 1);
+      st = add_csr(w, name, mats[i]);
+      snprintf(name, sizeof name, "dec.layers.%d.mlp.b%d", l, i + 1);
+      if (!st) st = add_vec(w, name, bias[i], mats[i]->rows);
+    }
+  }
+  char *arch = st ? NULL : arch_json(net, tm, info);
+  if (!st) st = nnt_st_meta(w, "kind", "tm-transformer");
+  if (!st) st = nnt_st_meta(w, "arch", arch);
+  if (!st) st = nnt_st_meta(w, "nnt_version", info->version ? info->version : "");
+  if (!st) st = nnt_st_meta(w, "command", info->command ? info->command : "");
+  if (!st) st = nnt_st_write(w, path);
+  free(arch);
+  nnt_st_writer_free(w);
+  return st;
+}
