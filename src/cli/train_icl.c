@@ -21,6 +21,7 @@ typedef struct {
   long steps; /* 0: the preset's (likewise below) */
   double lr;
   int batch, ckpt_every;
+  const char *export_path;
 } train_cli;
 
 static void train_defaults(void *cfg, int quick) {
@@ -38,6 +39,7 @@ static const cli_opt train_opts[] = {
     CLI_DOUBLE("lr", C, lr, 0, 1e9, "Adam learning rate (default: the preset's)"),
     CLI_INT("batch", C, batch, 0, 100000, "prompts per step (default: the preset's)"),
     CLI_INT("ckpt-every", C, ckpt_every, 0, 100000000, "steps between checkpoints (default: the preset's)"),
+    CLI_STR("export", C, export_path, "write the trained model to FILE.safetensors (python/nnt loads it into PyTorch)"),
     {0}};
 #undef C
 
@@ -112,6 +114,9 @@ int cli_icl_train(int argc, char **argv) {
   if (o.lr > 0) c.lr = o.lr;
   if (o.batch) c.batch = o.batch;
   if (o.ckpt_every) c.ckpt_every = o.ckpt_every;
+  size_t ne = o.export_path ? strlen(o.export_path) : 0;
+  if (o.export_path && (ne < 12 || strcmp(o.export_path + ne - 12, ".safetensors")))
+    return nnt_fail(NNT_EINVAL, "--export %s: the model exports to .safetensors", o.export_path);
   if ((st = nnt_icl_train_check(&c)) || (st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force)) ||
       (st = cli_begin(&a.co)))
     return st;
@@ -126,6 +131,10 @@ int cli_icl_train(int argc, char **argv) {
     return nnt_fail(NNT_ENUMERIC, "%s (the last checkpoint in %s is kept; try a smaller --lr)", why, a.co.out);
   }
   if (!st) st = train_report(&c, &r, a.co.out, nnt_icl_preset_names[o.preset]);
+  char command[4096];
+  if (!st && o.export_path && !nnt_mpi_rank())
+    st = nnt_icl_gpt_export_ckpt(path, nnt_version(), cli_command_line(command, sizeof command, "nnt icl", argc, argv),
+                                 o.export_path);
   nnt_icl_train_result_free(&r);
   return st;
 }

@@ -52,3 +52,14 @@ add_test(NAME icl/train_micro COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_micro.
 set_tests_properties(icl/train_micro PROPERTIES LABELS "cli;slow" TIMEOUT 120)
 add_test(NAME icl/eval_model COMMAND bash ${NNT_SRC_DIR}/tests/icl/eval_model.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-eval-model)
 set_tests_properties(icl/eval_model PROPERTIES LABELS cli TIMEOUT 120)
+
+# export: the trained GPT (micro, 60 steps) and the construction as .safetensors, loaded in PyTorch
+# (python/nnt/icl.py): predictions equal nnt's within 1e-5 (nnt's from gpt_predict), the
+# construction's GD against projected GD by torch autograd (skipped, with the reason, without
+# python3-torch).
+add_executable(icl_gpt_predict ${NNT_SRC_DIR}/tests/icl/gpt_predict.c)
+target_link_libraries(icl_gpt_predict PRIVATE nnt_icl)
+add_test(NAME icl/export_torch
+         COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/icl/test_export_torch.py)
+set_tests_properties(icl/export_torch PROPERTIES LABELS "python" TIMEOUT 600 SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in"
+                     ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR};NNT_GPT_PREDICT=$<TARGET_FILE:icl_gpt_predict>")
