@@ -75,6 +75,8 @@ static const cli_opt compile_opts[] = {
     CLI_CHOICE("precision", nnt_tm_cfg, precision, precisions, "arithmetic of the run"),
     CLI_FLAG("beta-search", nnt_tm_cfg, beta_search, "find the smallest softmax beta that keeps every step exact, f32 and f64"),
     CLI_STR("export", nnt_tm_cfg, export_path, "write the compiled net to FILE.safetensors (python/nnt loads it into PyTorch)"),
+    CLI_STR("dump", nnt_tm_cfg, dump_dir, "write DIR/dump.safetensors (residual stream after every layer, every attention weight; T <= 2000) and heatmaps of one step's attention"),
+    CLI_LONG("dump-step", nnt_tm_cfg, dump_step, 0, 1000000, "the machine step whose attention --dump draws (default: T)"),
     {0}};
 static const cli_cmd compile_cmd = {
     .name = "tm compile",

@@ -181,6 +181,24 @@ typedef struct {
 } nnt_tm_export_info;
 int nnt_tm_export(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_export_info *info, const char *path);
 
+/* Looking inside: decoder steps 1..steps run by a plain dense float64 forward pass (attention as
+ * info says) that keeps everything, written to DIR/dump.safetensors (kind "tm-dump"): resid
+ * [steps, 1 + layers, w] (the stream entering layer 0, then after each layer) and
+ * dec.layers.L.{self,enc}_attn.pattern [steps, 1 + keys] (key 0 the null key). With pick, the
+ * attention weights of machine step pick->step (decoder step + 1), one row per attention layer,
+ * are returned for the report's heatmaps. NNT_EINVAL beyond NNT_TM_DUMP_MAX_STEPS. */
+enum { NNT_TM_DUMP_MAX_STEPS = 2001 };
+typedef struct {
+  long step;                  /* in: the machine step (0..T) */
+  int self_rows, self_cols;   /* out: attention layers x (null + decoder steps 1..step+1) */
+  int enc_rows, enc_cols;     /* out: attention layers x (null + input cells) */
+  double *self, *enc;         /* row-major */
+  int *self_layer, *enc_layer;/* the layer of each row */
+} nnt_tm_dump_step;
+int nnt_tm_dump(const nnt_tm_net *net, const nnt_tm *tm, long steps, const nnt_tm_export_info *info, const char *dir,
+                nnt_tm_dump_step *pick);
+void nnt_tm_dump_step_free(nnt_tm_dump_step *p);
+
 /* ---- All-layer margin (eq. 2.1 of Wei, Chen & Ma) of the decision sign(theta_cls^T o_T) ----
  * Perturbations delta act on every parameter of the dense architecture F_{W,d} that
  * nnt_tm_net_stats_of counts (W = max_width: zeros and the padding up to W included), shared by
@@ -229,6 +247,8 @@ typedef struct {
   int beta_search; /* also the smallest exact softmax beta, f64 and f32 */
   long trace_every; /* run: keep every K-th step's row for trace.csv (0: none) */
   const char *export_path;       /* compile: the net as .safetensors (nnt_tm_export), or NULL */
+  const char *dump_dir;          /* compile: residuals and attention of every step (nnt_tm_dump), or NULL */
+  long dump_step;                /* compile: the machine step whose attention the report draws (-1: T) */
   const char *version, *command; /* compile: provenance recorded in the export */
 } nnt_tm_cfg;
 /* nnt tm run without --steps: until the machine halts, at most this many steps */
@@ -256,6 +276,7 @@ typedef struct {
    * beta above it that was not exact (0: exact at 2x, 8x and 64x, as monotonicity predicts) */
   double beta64, beta32, not_monotone;
   double compile_s, peak_rss_mb;
+  nnt_tm_dump_step dump;   /* with cfg->dump_dir: the chosen step's attention weights */
 } nnt_tm_compile_result;
 
 /* Compiles, runs the transformer (cfg's attention and precision) and checks every step against

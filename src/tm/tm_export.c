@@ -2,11 +2,13 @@
  * named by its role; the architecture, the encoding (groups, positions, offset) and the machine in
  * the metadata, so that python/nnt/tm.py runs the decoder from the file alone. */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nnt_error.h"
+#include "nnt_file.h"
 #include "nnt_safetensors.h"
 #include "nnt_tm.h"
 
@@ -181,4 +183,171 @@ int nnt_tm_export(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_export_i
   free(arch);
   nnt_st_writer_free(w);
   return st;
+}
+
+/* ---- the dump: a plain dense decoder run that keeps every residual and attention weight ---- */
+
+static void spmv(const nnt_tm_csr *A, const double *x, const double *b, double *y, int relu) {
+  for (int i = 0; i < A->rows; i++) {
+    double s = b ? b[i] : 0;
+    for (int p = A->ptr[i]; p < A->ptr[i + 1]; p++) s += A->val[p] * x[A->idx[p]];
+    y[i] = relu && s < 0 ? 0 : s;
+  }
+}
+
+/* h += attention of h over (null, keys[0..n)); the weights go to p[0..n] (p[0]: the null key). */
+static void attend(const nnt_tm_attn *a, double *h, int w, const double *keys, const double *vals, long n, int softmax,
+                   double beta, double *q, double *p) {
+  int dk = a->dk;
+  spmv(&a->Q, h, a->bq, q, 0);
+  double mx = 0;
+  for (long j = 0; j <= n; j++) {
+    const double *k = j ? keys + (j - 1) * dk : a->K0;
+    double s = 0;
+    for (int c = 0; c < dk; c++) s += q[c] * k[c];
+    p[j] = s;
+    if (!j || s > mx) mx = s;
+  }
+  double norm = 0;
+  for (long j = 0; j <= n; j++) norm += (p[j] = softmax ? exp(beta * (p[j] - mx)) : p[j] == mx);
+  for (long j = 0; j <= n; j++) p[j] /= norm;
+  for (long j = 0; j <= n; j++)
+    if (p[j] != 0) {
+      const double *v = j ? vals + (j - 1) * w : a->V0;
+      for (int i = 0; i < w; i++) h[i] += p[j] * v[i];
+    }
+}
+
+static void bin_add(double *v, int wpos, long x) {
+  for (int b = 0; b < wpos; b++) v[b] += (double)((x >> (wpos - 1 - b)) & 1);
+}
+
+int nnt_tm_dump(const nnt_tm_net *net, const nnt_tm *tm, long steps, const nnt_tm_export_info *info, const char *dir,
+                nnt_tm_dump_step *pick) {
+  int w = net->w, nl = net->nlayers, m = net->m, softmax = info->attention == NNT_TM_SOFTMAX;
+  if (steps < 1 || steps > net->T + 1) return nnt_fail(NNT_EINVAL, "dump: %ld decoder steps (the net has %ld)", steps, net->T + 1);
+  if (steps > NNT_TM_DUMP_MAX_STEPS)
+    return nnt_fail(NNT_EINVAL, "--dump keeps every attention weight (steps^2 per layer): at most %d steps, got %ld",
+                    NNT_TM_DUMP_MAX_STEPS - 1, steps - 1);
+  long pick_t = pick ? pick->step + 1 : 0; /* the decoder step of the chosen machine step */
+  if (pick && (pick->step < 0 || pick_t > steps)) return nnt_fail(NNT_EINVAL, "--dump-step %ld: not in 0..%ld", pick->step, steps - 1);
+  int st = nnt_mkdirs(dir);
+  if (st) return st;
+  int dk = 1, hmax = w;
+  for (int l = 0; l < nl; l++) {
+    const nnt_tm_layer *L = &net->layers[l];
+    if (L->self.dk > dk) dk = L->self.dk;
+    if (L->enc.dk > dk) dk = L->enc.dk;
+    if (L->W1.rows > hmax) hmax = L->W1.rows;
+    if (L->W2.rows > hmax) hmax = L->W2.rows;
+  }
+  double *resid = nnt_xcalloc((size_t)steps * (nl + 1) * w, sizeof(double));
+  double **pself = nnt_xcalloc((size_t)nl, sizeof(double *)), **penc = nnt_xcalloc((size_t)nl, sizeof(double *));
+  double **kself = nnt_xcalloc((size_t)nl, sizeof(double *)), **vself = nnt_xcalloc((size_t)nl, sizeof(double *));
+  double **kenc = nnt_xcalloc((size_t)nl, sizeof(double *)), **venc = nnt_xcalloc((size_t)nl, sizeof(double *));
+  double *x = nnt_xcalloc((size_t)w, sizeof(double)), *h = nnt_xmalloc(sizeof(double) * (size_t)w);
+  double *u1 = nnt_xmalloc(sizeof(double) * (size_t)hmax), *u2 = nnt_xmalloc(sizeof(double) * (size_t)hmax);
+  double *q = nnt_xmalloc(sizeof(double) * (size_t)dk);
+  for (int l = 0; l < nl; l++) {
+    const nnt_tm_layer *L = &net->layers[l];
+    if (L->has_self) {
+      pself[l] = nnt_xcalloc((size_t)steps * (steps + 1), sizeof(double));
+      kself[l] = nnt_xmalloc(sizeof(double) * (size_t)steps * L->self.dk);
+      vself[l] = nnt_xmalloc(sizeof(double) * (size_t)steps * w);
+    }
+    if (L->has_enc) { /* the encoder tokens E[x_c] + Bin(c + offset), keys and values once */
+      penc[l] = nnt_xcalloc((size_t)steps * (m + 1), sizeof(double));
+      kenc[l] = nnt_xmalloc(sizeof(double) * (size_t)(m ? m : 1) * L->enc.dk);
+      venc[l] = nnt_xmalloc(sizeof(double) * (size_t)(m ? m : 1) * w);
+      for (int c = 0; c < m; c++) {
+        memcpy(x, net->E + (long)tm->input[c] * w, sizeof(double) * (size_t)w);
+        bin_add(x + net->g.pos1, net->wpos, c + net->offset);
+        spmv(&L->enc.K, x, L->enc.bk, kenc[l] + (long)c * L->enc.dk, 0);
+        spmv(&L->enc.V, x, L->enc.bv, venc[l] + (long)c * w, 0);
+      }
+    }
+  }
+  memcpy(x, net->h0, sizeof(double) * (size_t)w);
+  for (long t = 1; t <= steps; t++) {
+    memcpy(h, x, sizeof(double) * (size_t)w);
+    bin_add(h + net->g.pos1, net->wpos, t);
+    double *r = resid + (t - 1) * (nl + 1) * w;
+    memcpy(r, h, sizeof(double) * (size_t)w);
+    for (int l = 0; l < nl; l++) {
+      const nnt_tm_layer *L = &net->layers[l];
+      if (L->has_self) {
+        spmv(&L->self.K, h, L->self.bk, kself[l] + (t - 1) * L->self.dk, 0);
+        spmv(&L->self.V, h, L->self.bv, vself[l] + (t - 1) * w, 0);
+        attend(&L->self, h, w, kself[l], vself[l], t, softmax, info->beta, q, pself[l] + (t - 1) * (steps + 1));
+      }
+      if (L->has_enc) attend(&L->enc, h, w, kenc[l], venc[l], m, softmax, info->beta, q, penc[l] + (t - 1) * (m + 1));
+      spmv(&L->W1, h, L->b1, u1, 1);
+      spmv(&L->W2, u1, L->b2, u2, 1);
+      spmv(&L->W3, u2, L->b3, h, 1);
+      memcpy(r + (long)(l + 1) * w, h, sizeof(double) * (size_t)w);
+    }
+    memcpy(x, h, sizeof(double) * (size_t)w);
+  }
+  /* the file */
+  nnt_st_writer *wr;
+  st = nnt_st_writer_alloc(&wr);
+  char name[128];
+  if (!st) st = nnt_st_add(wr, "resid", NNT_ST_F64, 3, (const long long[]){steps, nl + 1, w}, resid);
+  for (int l = 0; l < nl && !st; l++) {
+    if (pself[l]) {
+      snprintf(name, sizeof name, "dec.layers.%d.self_attn.pattern", l);
+      st = nnt_st_add(wr, name, NNT_ST_F64, 2, (const long long[]){steps, steps + 1}, pself[l]);
+    }
+    if (!st && penc[l]) {
+      snprintf(name, sizeof name, "dec.layers.%d.enc_attn.pattern", l);
+      st = nnt_st_add(wr, name, NNT_ST_F64, 2, (const long long[]){steps, m + 1}, penc[l]);
+    }
+  }
+  char *arch = st ? NULL : arch_json(net, tm, info);
+  if (!st) st = nnt_st_meta(wr, "kind", "tm-dump");
+  if (!st) st = nnt_st_meta(wr, "arch", arch);
+  if (!st)
+    st = nnt_st_meta(wr, "layout",
+                     "resid [decoder step, 1 + layer, width]: the stream entering layer 0 (o_{t-1} + Bin(t)) and after "
+                     "each layer; dec.layers.L.{self,enc}_attn.pattern [decoder step, 1 + key]: the attention weights, "
+                     "key 0 the null key, then decoder steps 1.. (self) or input cells 0.. (enc); decoder step t is "
+                     "machine step t - 1; float64 arithmetic");
+  if (!st) st = nnt_st_meta(wr, "nnt_version", info->version ? info->version : "");
+  if (!st) st = nnt_st_meta(wr, "command", info->command ? info->command : "");
+  if (!st) {
+    char path[4096];
+    st = nnt_st_write(wr, nnt_path(path, sizeof path, dir, "dump.safetensors"));
+  }
+  free(arch);
+  nnt_st_writer_free(wr);
+  if (!st && pick) { /* the chosen step's patterns, one row per attention layer, for the report */
+    int ns = 0, ne = 0;
+    for (int l = 0; l < nl; l++) ns += pself[l] != NULL, ne += penc[l] != NULL;
+    pick->self_rows = ns, pick->self_cols = (int)pick_t + 1, pick->enc_rows = ne, pick->enc_cols = m + 1;
+    pick->self = nnt_xcalloc((size_t)ns * pick->self_cols + 1, sizeof(double));
+    pick->enc = nnt_xcalloc((size_t)ne * pick->enc_cols + 1, sizeof(double));
+    pick->self_layer = nnt_xcalloc((size_t)ns + 1, sizeof(int)), pick->enc_layer = nnt_xcalloc((size_t)ne + 1, sizeof(int));
+    ns = ne = 0;
+    for (int l = 0; l < nl; l++) {
+      if (pself[l]) {
+        memcpy(pick->self + (long)ns * pick->self_cols, pself[l] + (pick_t - 1) * (steps + 1), sizeof(double) * (size_t)pick->self_cols);
+        pick->self_layer[ns++] = l;
+      }
+      if (penc[l]) {
+        memcpy(pick->enc + (long)ne * pick->enc_cols, penc[l] + (pick_t - 1) * (m + 1), sizeof(double) * (size_t)pick->enc_cols);
+        pick->enc_layer[ne++] = l;
+      }
+    }
+  }
+  for (int l = 0; l < nl; l++) free(pself[l]), free(penc[l]), free(kself[l]), free(vself[l]), free(kenc[l]), free(venc[l]);
+  free(pself), free(penc), free(kself), free(vself), free(kenc), free(venc);
+  free(resid), free(x), free(h), free(u1), free(u2), free(q);
+  return st;
+}
+
+void nnt_tm_dump_step_free(nnt_tm_dump_step *p) {
+  free(p->self), free(p->enc), free(p->self_layer), free(p->enc_layer);
+  long s = p->step;
+  memset(p, 0, sizeof *p);
+  p->step = s;
 }

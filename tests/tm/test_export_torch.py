@@ -225,3 +225,37 @@ def test_truncated_export_is_refused(tmp_path):
         with pytest.raises((ValueError, OSError)) as e:
             nnt.load(str(bad))
         assert str(e.value)
+
+
+def read_raw(path):
+    """A safetensors file read here (8-byte length, JSON header, little-endian data)."""
+    import numpy as np
+    with open(path, "rb") as f:
+        data = f.read()
+    n = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + n])
+    meta = header.pop("__metadata__", {})
+    return {k: np.frombuffer(data[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]], dtype=np.float64)
+            .reshape(v["shape"]) for k, v in header.items()}, meta
+
+
+@pytest.mark.parametrize("args", [[], ["--attention", "softmax", "--beta", "8"]])
+def test_dump_equals_the_torch_run(tmp_path, args):
+    """--dump (nnt's plain dense pass) against the PyTorch module's recorded run: the residual stream
+    after every layer and every attention weight, at every step; the report's heatmaps exist."""
+    path, dump = str(tmp_path / "net.safetensors"), tmp_path / "dump"
+    r = subprocess.run([NNT, "tm", "compile", os.path.join(EXAMPLES, "palindrome.tm"), "--steps", "30", "--input", "abbab",
+                        "--export", path, "--dump", str(dump), "--dump-step", "12", *args], capture_output=True, text=True)
+    assert r.returncode in (0, 1), r.stderr
+    t, meta = read_raw(str(dump / "dump.safetensors"))
+    assert meta["kind"] == "tm-dump"
+    net = nnt.load(path)
+    rec = net.forward(record=True)
+    steps = net.decoder_steps
+    assert t["resid"].shape == tuple(rec["resid"].shape) == (steps, len(net.dec.layers) + 1, net.w)
+    assert abs(t["resid"] - rec["resid"].numpy()).max() <= 1e-12
+    for (l, kind), ps in rec["attn"].items():
+        pat = t[f"dec.layers.{l}.{kind}_attn.pattern"]
+        for i, p in enumerate(ps):
+            assert abs(pat[i, :len(p)] - p.numpy()).max() <= 1e-12 and not pat[i, len(p):].any()
+    assert (dump / "attn_step12_self.png").stat().st_size > 0 and (dump / "attn_step12_enc.svg").stat().st_size > 0
