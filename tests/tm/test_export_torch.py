@@ -259,3 +259,11 @@ def test_dump_equals_the_torch_run(tmp_path, args):
         for i, p in enumerate(ps):
             assert abs(pat[i, :len(p)] - p.numpy()).max() <= 1e-12 and not pat[i, len(p):].any()
     assert (dump / "attn_step12_self.png").stat().st_size > 0 and (dump / "attn_step12_enc.svg").stat().st_size > 0
+
+
+def test_example_tm_to_torch():
+    """examples/python/tm_to_torch.py, the script docs/export.md walks through, runs as shipped."""
+    r = subprocess.run([sys.executable, os.path.join(SRC, "examples", "python", "tm_to_torch.py")], capture_output=True,
+                       text=True, env=dict(os.environ, NNT=NNT))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "(13 ones)" in r.stdout and "after the edit the run departs at step 1" in r.stdout
