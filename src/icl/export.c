@@ -82,6 +82,10 @@ int nnt_icl_gpt_export(nnt_icl_gpt *m, const char *version, const char *command,
   cJSON_AddNumberToObject(tj, "y_scale", t->y_scale);
   cJSON_AddNumberToObject(tj, "mix2", t->mix2);
   cJSON_AddNumberToObject(tj, "mu", t->mu);
+  cJSON_AddNumberToObject(tj, "mu2", t->mu2);
+  cJSON_AddNumberToObject(tj, "noise", t->noise);
+  cJSON_AddStringToObject(tj, "act", nnt_icl_act_names[t->act]);
+  cJSON_AddBoolToObject(tj, "per_prompt", t->per_prompt);
   return finish(w, st, "icl-gpt", j, version, command, path);
 }
 
