@@ -86,12 +86,12 @@ class TMTransformer(torch.nn.Module):
         arch = json.loads(meta["arch"])
         self.arch, self.machine = arch, arch["machine"]
         self.command, self.nnt_version = meta.get("command", ""), meta.get("nnt_version", "")
-        self.dtype_ = torch.float32 if arch["precision"] == "f32" else torch.float64
-        dt = self.dtype_
         need = ["enc.embed", "enc.input", "dec.h0", "cls"]
         for n in need:
             if n not in tensors:
                 raise ValueError(f"not a complete tm-transformer export: tensor {n!r} missing")
+        # the stored dtype: float64, or float32 for a net exported for a float32 run
+        self.dtype_ = dt = torch.as_tensor(tensors["dec.h0"]).dtype
         self.softmax = arch["attention"] == "softmax"
         self.beta = float(arch.get("beta", 0.0))
         self.w, self.wpos, self.offset = arch["width"], arch["wpos"], arch["offset"]

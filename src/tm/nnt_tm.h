@@ -168,7 +168,7 @@ int nnt_tm_net_run(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *
                    const nnt_tm_run_opts *o, nnt_tm_run_result *res);
 
 /* ---- Export (docs/export.md) ----
- * The net as a .safetensors file: dense float64 tensors named by role (enc.embed, enc.input,
+ * The net as a .safetensors file: dense float64 tensors (float32 for a float32 run) named by role (enc.embed, enc.input,
  * dec.h0, cls, dec.layers.L.{self_attn,enc_attn}.{W_Q,b_Q,W_K,b_K,W_V,b_V,k_null,v_null},
  * dec.layers.L.mlp.{W1,b1,W2,b2,W3,b3}) and __metadata__ kind = "tm-transformer", arch (JSON:
  * sizes, coordinate groups, positions, attention, precision, the machine's text and names),

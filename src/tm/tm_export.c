@@ -12,21 +12,34 @@
 #include "nnt_safetensors.h"
 #include "nnt_tm.h"
 
-static int add_vec(nnt_st_writer *w, const char *name, const double *v, long long n) {
-  return nnt_st_add(w, name, NNT_ST_F64, 1, &n, v);
+/* float64, or float32 (f32) for a net exported for a float32 run (its parameters are small
+ * integers: exact in either) */
+static int add_real(nnt_st_writer *w, int f32, const char *name, int ndim, const long long *shape, const double *v) {
+  if (!f32) return nnt_st_add(w, name, NNT_ST_F64, ndim, shape, v);
+  long long n = 1;
+  for (int d = 0; d < ndim; d++) n *= shape[d];
+  float *f = nnt_xmalloc(sizeof(float) * (size_t)(n ? n : 1));
+  for (long long i = 0; i < n; i++) f[i] = (float)v[i];
+  int st = nnt_st_add(w, name, NNT_ST_F32, ndim, shape, f);
+  free(f);
+  return st;
 }
 
-static int add_csr(nnt_st_writer *w, const char *name, const nnt_tm_csr *c) {
+static int add_vec(nnt_st_writer *w, int f32, const char *name, const double *v, long long n) {
+  return add_real(w, f32, name, 1, &n, v);
+}
+
+static int add_csr(nnt_st_writer *w, int f32, const char *name, const nnt_tm_csr *c) {
   long long shape[2] = {c->rows, c->cols};
   double *d = nnt_xcalloc((size_t)c->rows * c->cols + 1, sizeof(double));
   for (int i = 0; i < c->rows; i++)
     for (int p = c->ptr[i]; p < c->ptr[i + 1]; p++) d[(long)i * c->cols + c->idx[p]] = c->val[p];
-  int st = nnt_st_add(w, name, NNT_ST_F64, 2, shape, d);
+  int st = add_real(w, f32, name, 2, shape, d);
   free(d);
   return st;
 }
 
-static int add_attn(nnt_st_writer *w, const char *pre, const nnt_tm_attn *a, int width) {
+static int add_attn(nnt_st_writer *w, int f32, const char *pre, const nnt_tm_attn *a, int width) {
   static const char *const names[] = {"W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V", "k_null", "v_null"};
   const nnt_tm_csr *mats[] = {&a->Q, &a->K, &a->V};
   const double *vecs[] = {a->bq, a->bk, a->bv, a->K0, a->V0};
@@ -35,7 +48,7 @@ static int add_attn(nnt_st_writer *w, const char *pre, const nnt_tm_attn *a, int
   int st = NNT_OK;
   for (int i = 0; i < 8 && !st; i++) {
     snprintf(name, sizeof name, "%s.%s", pre, names[i]);
-    st = i < 3 ? add_csr(w, name, mats[i]) : add_vec(w, name, vecs[i - 3], lens[i - 3]);
+    st = i < 3 ? add_csr(w, f32, name, mats[i]) : add_vec(w, f32, name, vecs[i - 3], lens[i - 3]);
   }
   return st;
 }
@@ -152,26 +165,27 @@ int nnt_tm_export(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_export_i
   if (st) return st;
   long long shape[2] = {net->nsym, net->w}, m = net->m;
   char name[128];
-  st = nnt_st_add(w, "enc.embed", NNT_ST_F64, 2, shape, net->E);
+  int f32 = info->precision == NNT_TM_F32;
+  st = add_real(w, f32, "enc.embed", 2, shape, net->E);
   if (!st) {
     long long *in = nnt_xmalloc(sizeof(long long) * (size_t)(m ? m : 1));
     for (int i = 0; i < m; i++) in[i] = tm->input[i];
     st = nnt_st_add(w, "enc.input", NNT_ST_I64, 1, &m, in);
     free(in);
   }
-  if (!st) st = add_vec(w, "dec.h0", net->h0, net->w);
-  if (!st) st = add_vec(w, "cls", net->cls, net->w);
+  if (!st) st = add_vec(w, f32, "dec.h0", net->h0, net->w);
+  if (!st) st = add_vec(w, f32, "cls", net->cls, net->w);
   for (int l = 0; l < net->nlayers && !st; l++) {
     const nnt_tm_layer *L = &net->layers[l];
-    if (L->has_self) snprintf(name, sizeof name, "dec.layers.%d.self_attn", l), st = add_attn(w, name, &L->self, net->w);
-    if (!st && L->has_enc) snprintf(name, sizeof name, "dec.layers.%d.enc_attn", l), st = add_attn(w, name, &L->enc, net->w);
+    if (L->has_self) snprintf(name, sizeof name, "dec.layers.%d.self_attn", l), st = add_attn(w, f32, name, &L->self, net->w);
+    if (!st && L->has_enc) snprintf(name, sizeof name, "dec.layers.%d.enc_attn", l), st = add_attn(w, f32, name, &L->enc, net->w);
     const nnt_tm_csr *mats[] = {&L->W1, &L->W2, &L->W3};
     const double *bias[] = {L->b1, L->b2, L->b3};
     for (int i = 0; i < 3 && !st; i++) {
       snprintf(name, sizeof name, "dec.layers.%d.mlp.W%d", l, i + 1);
-      st = add_csr(w, name, mats[i]);
+      st = add_csr(w, f32, name, mats[i]);
       snprintf(name, sizeof name, "dec.layers.%d.mlp.b%d", l, i + 1);
-      if (!st) st = add_vec(w, name, bias[i], mats[i]->rows);
+      if (!st) st = add_vec(w, f32, name, bias[i], mats[i]->rows);
     }
   }
   char *arch = st ? NULL : arch_json(net, tm, info);
