@@ -39,3 +39,4 @@ set_tests_properties(tm/export_torch PROPERTIES LABELS "python" TIMEOUT 600
 nnt_cli_test(tm_export_bad_ext 2 "--export net.onnx: a Turing-machine transformer exports to .safetensors" tm compile 1RB1LB_1LA1RZ --export net.onnx)
 nnt_cli_test(tm_dump_too_long 2 "--dump keeps every attention weight .*at most 2000 steps, T is 3000" tm compile ${TMEX}/counter.tm --steps 3000 --dump ${CMAKE_BINARY_DIR}/tm-never)
 nnt_cli_test(tm_dump_bad_step 2 "--dump-step 9: the run has steps 0..6" tm compile 1RB1LB_1LA1RZ --dump ${CMAKE_BINARY_DIR}/tm-never --dump-step 9)
+nnt_cli_test(bench_tm_torch_bad_python 2 "--python /nonexistent/python3: not an executable" bench tm_torch --python /nonexistent/python3)
