@@ -42,10 +42,11 @@ for t in $targets; do
   if [ -f "$ROOT/fuzz/$t.seeds" ]; then
     while read -r pat; do
       [ -z "$pat" ] && continue
-      for f in $ROOT/$pat; do [ -f "$f" ] && cp "$f" "$OUT/$t/corpus/"; done
+      # named after their path: tests/qstr/plot_bad/samples.csv -> tests_qstr_plot_bad_samples.csv
+      for f in $ROOT/$pat; do [ -f "$f" ] && cp "$f" "$OUT/$t/corpus/$(echo "${f#$ROOT/}" | tr / _)"; done
     done < "$ROOT/fuzz/$t.seeds"
   fi
-  for f in "$ROOT/fuzz/regress/$t"/*; do [ -f "$f" ] && cp "$f" "$OUT/$t/corpus/regress-${f##*/}"; done
+  for f in "$ROOT/fuzz/regress/$t"/*; do [ -f "$f" ] && cp "$f" "$OUT/$t/corpus/fuzz_regress_${f##*/}"; done
   timer=""
   [ -x /usr/bin/time ] && timer="/usr/bin/time -f cpu_seconds:%U+%S -o $OUT/$t/time.txt"
   # shellcheck disable=SC2086
