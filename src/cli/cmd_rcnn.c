@@ -14,7 +14,8 @@ static void learn_defaults(void *c, int quick) { nnt_rcnn_learn_cfg_default(c, q
 
 #define C nnt_rcnn_learn_cfg
 static const cli_opt learn_opts[] = {
-    CLI_CHOICE("learner", C, learner, nnt_rcnn_tm2d_learner_names, "the 2-D TM run inside the RCNN"),
+    CLI_STR("learner", C, learner, "the 2-D TM run inside the RCNN: first-label, dictator, majority, gauss-parity, or any\n"
+                                   "FILE.tm2d valid under tm2d check that can run in an RCNN (it parks: exit 2 otherwise)"),
     CLI_INT("d", C, d, 1, 64, "input bits of the parity"),
     CLI_INT("m", C, m, 1, 10000, "training examples"),
     CLI_INT("tests", C, tests, 1, 1000000, "fresh test points"),
@@ -31,6 +32,7 @@ static const cli_opt learn_opts[] = {
 static const cli_cmd learn_cmd = {
     .name = "rcnn learn",
     .example = "nnt rcnn learn --d 8 --m 18 --tests 5\n"
+               "nnt rcnn learn --learner examples/rcnn/majority.tm2d --d 4 --m 9 --tests 10\n"
                "nnt rcnn learn --d 4 --m 10 --tests 5 --level nn",
     .about = "Draws m examples of a random parity on d bits (--seed), trains the rule-level RCNN by Algorithm 1\n"
              "(W = 0, one SGD pass, the dummy example last, eta = 1/54, exact integer arithmetic) and predicts\n"
@@ -54,7 +56,7 @@ static int run_learn(int argc, char **argv) {
   if ((st = cli_begin(&a.co))) return st;
   nnt_rcnn_learn_result r;
   if ((st = nnt_rcnn_learn_run(&c, &r))) return st;
-  printf("rcnn learn: %s (%d states), parity d=%d m=%d seed=%llu, level %s\n", nnt_rcnn_tm2d_learner_names[c.learner], r.nstates,
+  printf("rcnn learn: %s (%d states), parity d=%d m=%d seed=%llu, level %s\n", c.learner, r.nstates,
          c.d, c.m, a.co.seed, levels[c.level]);
   printf("grid %d x %d (work %d), depth L=%d (largest TM step count t=%ld), K=%d trits after the point\n", c.m + 1,
          c.d + 1 + r.work, r.work, r.L, r.t_max, r.K);
@@ -96,7 +98,7 @@ static void compile_defaults(void *c, int quick) { nnt_rcnn_compile_cfg_default(
 
 #define C nnt_rcnn_compile_cfg
 static const cli_opt compile_opts[] = {
-    CLI_CHOICE("learner", C, learner, nnt_rcnn_tm2d_learner_names, "the 2-D TM whose f̄ is compiled"),
+    CLI_STR("learner", C, learner, "the 2-D TM whose f̄ is compiled: a bundled learner's name or a FILE.tm2d (as rcnn learn)"),
     CLI_INT("d", C, d, 1, 16, "input bits of the parity of the check roll-out"),
     CLI_INT("m", C, m, 1, 64, "training examples of the check roll-out"),
     CLI_INT("tests", C, tests, 0, 10000, "predictions in the check roll-out"),
@@ -132,7 +134,7 @@ static int run_compile(int argc, char **argv) {
   if (c.compiler == 1) {
     static const char *const maps[5] = {"W1", "W1'", "W1+", "W2'", "W2+"};
     printf("rcnn compile: %s (%d states), K=%d, the paper's Lemma 5/6 compiler on the visited patches\n",
-           nnt_rcnn_tm2d_learner_names[c.learner], r.nstates, r.K);
+           c.learner, r.nstates, r.K);
     printf("domain X: %ld distinct patches (rule level, parity d=%d m=%d seed=%llu: Algorithm 1 and %d predictions), d_in = 5, d_out = 1,"
            " |X_i| = %d coordinate values, |Y_i| = %d output values, G = {0, 1}\n",
            r.patches, c.d, c.m, a.co.seed, c.tests, r.l_nxi, r.l_nyi);
@@ -152,7 +154,7 @@ static int run_compile(int argc, char **argv) {
     return NNT_OK;
   }
   printf("rcnn compile: %s (%d states), K=%d, value universe %d (10 + 4|Q|, p included), structured compiler\n",
-         nnt_rcnn_tm2d_learner_names[c.learner], r.nstates, r.K, r.nvals);
+         c.learner, r.nstates, r.K, r.nvals);
   printf("cell MLP (input the 3x3 patch; the 4 diagonal columns of V1 are empty):\n");
   printf("  layer 1  V1 %d x 9, %ld nonzeros, + bias: %d ReLUs (4 per position and value, 2 per slope value)\n", r.h1, r.nnz_v1, r.h1);
   printf("  V3       %d x %d, %ld nonzeros: %d indicators + %d ramps (no bias, no ReLU)\n", r.nf, r.h1, r.nnz_v3, r.nind, r.nf - r.nind);

@@ -142,7 +142,8 @@ void nnt_rcnn_lemma6_check(const nnt_rcnn_lemma5 *n, int nyi, const double *yi, 
 
 /* ---- nnt rcnn compile: the compiled net checked on every patch a small roll-out visits */
 typedef struct {
-  int learner, d, m, tests;
+  const char *learner; /* a bundled learner's name or a .tm2d file (nnt_rcnn_tm2d_learner_open) */
+  int d, m, tests;
   int compiler;     /* 0: structured (default + corrections); 1: the paper's Lemma 5/6 on the visited patches */
   uint64_t seed;
 } nnt_rcnn_compile_cfg;

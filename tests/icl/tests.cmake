@@ -52,3 +52,8 @@ add_test(NAME icl/train_micro COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_micro.
 set_tests_properties(icl/train_micro PROPERTIES LABELS "cli;slow" TIMEOUT 120)
 add_test(NAME icl/eval_model COMMAND bash ${NNT_SRC_DIR}/tests/icl/eval_model.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-eval-model)
 set_tests_properties(icl/eval_model PROPERTIES LABELS cli TIMEOUT 120)
+# the curriculum: a micro run's schedule row by row, and resume across it bit-exact
+add_test(NAME icl/train_curriculum COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_curriculum.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-curriculum)
+set_tests_properties(icl/train_curriculum PROPERTIES LABELS cli TIMEOUT 120)
+nnt_cli_test(icl_train_bad_curriculum 2 "--curriculum: 'linear' is not one of" icl train --curriculum linear --out ${CMAKE_BINARY_DIR}/icl-never)
+nnt_cli_test(icl_train_task_opts 0 "final_loss=" icl train --preset micro --steps 20 --d 3 --points 12 --target-width 8 --target-act tanh --mu 1 --mu2 3 --mix2 0.2 --per-prompt --noise 0.1 --force --threads 1 --out ${CMAKE_BINARY_DIR}/icl-train-opts)
