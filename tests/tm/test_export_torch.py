@@ -267,3 +267,37 @@ def test_example_tm_to_torch():
                        text=True, env=dict(os.environ, NNT=NNT))
     assert r.returncode == 0, r.stdout + r.stderr
     assert "(13 ones)" in r.stdout and "after the edit the run departs at step 1" in r.stdout
+
+
+def test_corrupted_export_is_refused(tmp_path):
+    """A header that is not JSON, offsets that do not fit, extra bytes, another kind, a missing
+    tensor: each a ValueError that says so."""
+    path = export(tmp_path, os.path.join(EXAMPLES, "bb2.tm"), 6)
+    data = open(path, "rb").read()
+    n = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + n])
+
+    def write(h, tail=b""):
+        j = json.dumps(h).encode()
+        j += b" " * (-len(j) % 8)
+        bad = tmp_path / f"bad{len(cases)}.safetensors"
+        bad.write_bytes(struct.pack("<Q", len(j)) + j + data[8 + n:] + tail)
+        return str(bad)
+
+    cases = []
+    notjson = tmp_path / "notjson.safetensors"
+    notjson.write_bytes(data[:8] + b"{" * n + data[8 + n:])
+    cases.append((str(notjson), "not JSON"))
+    h = json.loads(json.dumps(header))
+    h["cls"]["data_offsets"][1] += 8
+    cases.append((write(h), "do not fit"))
+    cases.append((write(header, b"\0" * 8), "after the last tensor"))
+    h = json.loads(json.dumps(header))
+    h["__metadata__"]["kind"] = "frobnicator"
+    cases.append((write(h), "frobnicator"))
+    h = json.loads(json.dumps(header))
+    del h["dec.layers.0.mlp.W2"]
+    cases.append((write(h), "dec.layers.0.mlp.W2"))
+    for bad, what in cases:
+        with pytest.raises(ValueError, match=what):
+            nnt.load(bad)
