@@ -185,20 +185,23 @@ int nnt_tm_margin_certify(const nnt_tm_net *net, const nnt_tm *tm, double eps, d
 /* The certified lower bound: the largest eps (bisected to a relative 1e-3) that certify accepts;
  * 0 when F(theta) = 0. Costs ~20 propagations of O(T^2 dk) each per layer: NNT_EINVAL above
  * NNT_TM_MARGIN_MAX_T steps (before any work). */
-enum { NNT_TM_MARGIN_MAX_T = 1000 };
+enum { NNT_TM_MARGIN_MAX_T = 1000, NNT_TM_MARGIN_PROBES = 16 };
 int nnt_tm_margin_lower(const nnt_tm_net *net, const nnt_tm *tm, double *rho);
 
 /* Upper bounds: explicit perturbations of the stored parameters, each run through
  * nnt_tm_net_run and counted only if the decision flips there. (a) theta_cls moved along
  * -s o_T by |F| / ||o_T||_2 (1 + 1e-6); (b) bisection, below the best so far, along the last
- * layer's output bias b3 in the direction -s theta_cls, and along `ndirs` random unit directions
- * over all stored parameters (one RNG stream each). */
+ * layer's output bias b3 in the direction -s theta_cls; (c) up to NNT_TM_MARGIN_MAX_T steps, at
+ * NNT_TM_MARGIN_PROBES steps spread over the run, for every attention: the gradient of the score
+ * difference between the selected key and the best other one (null key included) over the stored
+ * query and key parameters, and over the key parameters alone, each bisected like (b); and along
+ * `ndirs` random unit directions over all stored parameters (one RNG stream each). */
 typedef struct {
   double rho;      /* smallest checked flipping ||delta||_2 (INFINITY: none) */
   double rho_cls;  /* (a) alone (INFINITY if it did not flip) */
   int flips;       /* flipping perturbations found */
   long runs;       /* forward passes */
-  char how[48];    /* the direction that gave rho */
+  char how[80];    /* the direction that gave rho */
 } nnt_tm_margin_est;
 int nnt_tm_margin_upper(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr, int ndirs, uint64_t seed,
                         nnt_tm_margin_est *est);
