@@ -440,8 +440,9 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
   }
   for (int k = 1; k < n; k++)
     if (s->ids[order[k]] == s->ids[order[k - 1]]) { /* a caller's mistake: reported, not fatal */
+      unsigned long long id = (unsigned long long)s->ids[order[k]];
       free(order), free(done);
-      return nnt_fail(NNT_EINVAL, "sweep %s: point id %llu given twice", s->name, (unsigned long long)s->ids[order[k]]);
+      return nnt_fail(NNT_EINVAL, "sweep %s: point id %llu given twice", s->name, id);
     }
   store S = {0};
   char path[4096] = "";
