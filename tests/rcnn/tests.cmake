@@ -93,6 +93,14 @@ nnt_cli_test(rcnn_learn_file_nn 0 "level nn.*max gradient error 0, off the value
 nnt_cli_test(rcnn_compile_file 0 "query-bit.tm2d \\(11 states\\).*max gradient error 0 " rcnn compile --learner ${RCT}/query-bit.tm2d --d 3 --m 5)
 nnt_cli_test(rcnn_learn_never_parks 2 "never_parks.tm2d: cannot run in an RCNN: no halting state is reachable from the start state 'start'"
              rcnn learn --learner ${RCT}/never_parks.tm2d)
+# Corollary 2's wrapper run: every measured rate within its bound; too few restarts (M = 4: (3/4)^4 = 0.32
+# > delta/2) and too small a validation set (N = 2) each break one and exit 1.
+nnt_cli_test(rcnn_restarts 0 "M = ceil\\(ln\\(2/delta\\) / p\\) = 15, N = ceil\\(2 ln\\(2M/delta\\) / eps\\^2\\) = 320.*RCNN vs direct TM: 0 disagreements.*success rate +0\\.[0-9]+ .*ok\nno successful restart +0\\.0[0-2][0-9]+ .*ok\nselection .*ok\noutput .*ok"
+             rcnn restarts --quick --trials 6)
+nnt_cli_test(rcnn_restarts_too_few 1 "used M=4 \\(--restarts\\).*no successful restart +0\\.[23][0-9]+ .*VIOLATED.*outside its Corollary 2 bound"
+             rcnn restarts --quick --trials 6 --restarts 4)
+nnt_cli_test(rcnn_restarts_small_validation 1 "selection > best \\+ eps +0\\.[1-3][0-9]+ .*VIOLATED" rcnn restarts --quick --trials 6 --validation 2)
+nnt_cli_test(rcnn_restarts_bad 2 "--delta: 1 is out of range" rcnn restarts --delta 1)
 nnt_cli_test(rcnn_compile_never_parks 2 "cannot run in an RCNN: no halting state is reachable" rcnn compile --learner ${RCT}/never_parks.tm2d)
 nnt_cli_test(tm2d_check_never_parks 0 "never_parks.tm2d: ok: 3 states" tm2d check ${RCT}/never_parks.tm2d)
 nnt_cli_test(rcnn_learn_bad_file 2 "bad_move.tm2d:5: bad move 'X'" rcnn learn --learner ${RCT}/bad_move.tm2d)
