@@ -173,7 +173,8 @@ static int parse_format2(const cJSON *j, nnt_icl_train_cfg *c) {
       !(cs >= 0 && cs <= 1e15 && cs == floor(cs)))
     return 0;
   c->curriculum_steps = (long long)cs;
-  c->arch.mlp = (int)mlp, c->task.mu2 = mu2, c->task.noise = noise, c->task.per_prompt = (int)pp;
+  c->arch.mlp = mlp == 4.0 * c->arch.n_embd ? 0 : (int)mlp; /* 0 is GPT-2's 4E, as cfg_default writes it */
+  c->task.mu2 = mu2, c->task.noise = noise, c->task.per_prompt = (int)pp;
   c->task.act = act, c->curriculum = cur;
   return 1;
 }
