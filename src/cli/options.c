@@ -13,7 +13,7 @@
 enum { OPT_BASE = 0x200, OPT_SEED = 0x101, OPT_THREADS, OPT_OUT, OPT_QUICK, OPT_RESUME, OPT_FORCE, OPT_CONFIG, OPT_CHECK };
 
 static int listing; /* cli_list_mode */
-void cli_list_mode(void) { listing = 1; }
+void cli_list_mode(int on) { listing = on; }
 
 static void common_init(cli_common *co) {
   co->seed = 1;
@@ -191,11 +191,18 @@ static int marker_default(const cli_opt *o, const void *cfg) {
   return v < o->lo || v > o->hi;
 }
 
+static void defaults(const cli_cmd *cmd, void *cfg, int quick) {
+  if (!cfg) return;
+  if (cmd->cfg_default) cmd->cfg_default(cfg, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);
+  else if (cmd->defaults) cmd->defaults(cfg, quick);
+}
+
 void cli_help(const cli_cmd *cmd, FILE *f) {
   const char *args = cmd->args ? cmd->args : "";
   fprintf(f, "usage: nnt %s%s%s [options]\n\n%s\n\noptions:\n", cmd->name, *args ? " " : "", args, cmd->about);
   void *full = nnt_xcalloc(1, cmd->cfg_size + 1), *quick = nnt_xcalloc(1, cmd->cfg_size + 1);
-  if (cmd->defaults) cmd->defaults(full, 0), cmd->defaults(quick, 1);
+  defaults(cmd, full, 0);
+  defaults(cmd, quick, 1);
   for (int i = 0; i < nopts(cmd); i++) {
     const cli_opt *o = &cmd->opts[i];
     char lhs[160], vf[256], vq[256], range[64];
@@ -276,7 +283,7 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
     if (!strcmp(argv[i], "--quick")) a->co.quick = 1;
   int c, st = cli_config_begin(cmd, argc, argv, &a->co.quick);
   if (cfg) memset(cfg, 0, cmd->cfg_size);
-  if (cmd->defaults) cmd->defaults(cfg, a->co.quick);
+  defaults(cmd, cfg, a->co.quick);
   if (!st) st = cli_config_apply(cmd, cfg, a); /* the command line's options come after, and win */
   getopt_reset();
   while (!st && (c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
@@ -286,6 +293,9 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, cli_args *a)
     } else if (c == OPT_RESUME) a->co.resume = 1;
     else if (c == OPT_FORCE) a->co.force = 1;
     else if (c == OPT_CONFIG) st = cli_config_seen(optarg);
+    else if (c == '?' && !optopt && !(cmd->common & CLI_OUT) && !strncmp(argv[optind - 1], "--out", 5))
+      st = nnt_fail(NNT_EINVAL, "unknown option %s: nnt %s writes no folder (nnt %s --help says what it writes)",
+                    argv[optind - 1], cmd->name, cmd->name);
     else if (c == '?' && !optopt)
       st = nnt_fail(NNT_EINVAL, "unknown option %s (nnt %s --help lists the options)", argv[optind - 1], cmd->name);
     else {

@@ -37,5 +37,9 @@ void cli_record_dir(const char *out, int created);
  * error of writing results.json. A run that refused its input (exit 2) and left the folder it
  * created empty removes it. */
 int cli_record_finish(int status);
+/* run.json's "config": every option of the table with its value in cfg (the config the run used). */
+struct cJSON *cli_record_config(const cli_cmd *cmd, const void *cfg, int quick);
+/* Forgets the previous command's record and --config file: each nnt_cli_run starts afresh. */
+void cli_record_reset(void);
 
 #endif

@@ -8,7 +8,8 @@
 #include "nnt_progress.h"
 #include "nnt_tm.h"
 
-void nnt_tm_cfg_default(nnt_tm_cfg *cfg, int quick) {
+void nnt_tm_cfg_default(nnt_tm_cfg *cfg, nnt_preset preset) {
+  int quick = preset == NNT_PRESET_QUICK;
   memset(cfg, 0, sizeof *cfg);
   cfg->steps = -1;
   cfg->max_steps = quick ? 200 : 0;
@@ -33,6 +34,16 @@ static int load(const nnt_tm_cfg *cfg, nnt_tm *tm, long *T) {
   }
   if (cfg->max_steps > 0 && *T > cfg->max_steps) *T = cfg->max_steps;
   return NNT_OK;
+}
+
+int nnt_tm_sim_check(const nnt_tm_cfg *cfg) {
+  nnt_tm tm;
+  if (!cfg->machine) return nnt_fail(NNT_EINVAL, "no machine");
+  int st = nnt_tm_load(cfg->machine, &tm);
+  if (st) return st;
+  if (cfg->input) st = nnt_tm_set_input(&tm, cfg->input);
+  nnt_tm_free(&tm);
+  return st;
 }
 
 int nnt_tm_sim_run(const nnt_tm_cfg *cfg, nnt_tm_sim_result *res) {
@@ -86,11 +97,21 @@ static double beta_min(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_tra
   return hi;
 }
 
-int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
-  memset(res, 0, sizeof *res);
+int nnt_tm_compile_check(const nnt_tm_cfg *cfg) {
   if (cfg->attention == NNT_TM_SOFTMAX && !(cfg->beta > 0)) return nnt_fail(NNT_EINVAL, "--attention softmax needs --beta B");
   if (cfg->beta > 0 && cfg->attention != NNT_TM_SOFTMAX) return nnt_fail(NNT_EINVAL, "--beta needs --attention softmax");
-  int st = load(cfg, &res->tm, &res->T);
+  nnt_tm tm;
+  long T;
+  int st = load(cfg, &tm, &T);
+  if (!st) nnt_tm_free(&tm);
+  return st;
+}
+
+int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
+  memset(res, 0, sizeof *res);
+  int st = nnt_tm_compile_check(cfg);
+  if (st) return st;
+  st = load(cfg, &res->tm, &res->T);
   if (st) return st;
   nnt_tm_trace tr;
   nnt_tm_net net;
