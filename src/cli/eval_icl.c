@@ -33,7 +33,9 @@ static void defaults(void *v, int quick) {
   opts *o = v;
   memset(o, 0, sizeof *o);
   nnt_icl_eval_cfg_default(&o->e, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);
-  o->nex = 3, o->examples[0] = 15, o->examples[1] = 30, o->examples[2] = 45;
+  /* Figure 3's 15/30/45 examples; the quick preset's micro model has 40 points per prompt */
+  if (quick) o->nex = 3, o->examples[0] = 5, o->examples[1] = 10, o->examples[2] = 20;
+  else o->nex = 3, o->examples[0] = 15, o->examples[1] = 30, o->examples[2] = 45;
   o->preset = quick ? NNT_ICL_PRESET_MICRO : NNT_ICL_PRESET_MINI, o->attn = NNT_ATTN_SOFTMAX, o->target_depth = 3;
 }
 
@@ -73,7 +75,7 @@ static const cli_opt depth_opts[] = {
     CLI_CHOICE("preset", S, preset, nnt_icl_preset_names, "--layers: the training preset"),
     CLI_CHOICE("attn", S, attn, nnt_icl_attn_names, "--layers: attention scores"),
     CLI_INT("target-depth", S, target_depth, 2, 12, "--layers: layers of the target networks"),
-    CLI_LONG("steps", S, steps, 0, 1000000000L, "--layers: optimizer steps (0: the preset's)"),
+    CLI_LONG("steps", S, steps, 1, 1000000000L, "--layers: optimizer steps (default: the preset's)"),
     CLI_INTS("examples", S, examples, nex, 0, 199, "numbers of in-context examples reported"),
     CLI_INT("n", S, e.task.n, 1, 200, "test points per prompt (default: the largest --examples + 1)"),
     CLI_INT("prompts", S, e.prompts, 2, 10000000, "test prompts (a multiple of --batch)"),

@@ -18,7 +18,7 @@
 
 typedef struct {
   int preset, attn, depth;
-  long steps; /* 0: the preset's (likewise below) */
+  long steps; /* 0: not given, the preset's (likewise below; the options refuse 0) */
   double lr;
   int batch, ckpt_every;
 } train_cli;
@@ -34,10 +34,10 @@ static const cli_opt train_opts[] = {
                "paper's d = 20 task, hours), paper (GPU-scale: 12 layers, 256 wide, 500k steps)"),
     CLI_CHOICE("attn", C, attn, nnt_icl_attn_names, "attention scores"),
     CLI_INT("target-depth", C, depth, 2, 12, "layers N of the random ReLU target networks (3, 4, 6 in the paper)"),
-    CLI_LONG("steps", C, steps, 0, 100000000, "optimizer steps (default: the preset's)"),
-    CLI_DOUBLE("lr", C, lr, 0, 1e9, "Adam learning rate (default: the preset's)"),
-    CLI_INT("batch", C, batch, 0, 100000, "prompts per step (default: the preset's)"),
-    CLI_INT("ckpt-every", C, ckpt_every, 0, 100000000, "steps between checkpoints (default: the preset's)"),
+    CLI_LONG("steps", C, steps, 1, 100000000, "optimizer steps (default: the preset's)"),
+    CLI_DOUBLE("lr", C, lr, 1e-300, 1e9, "Adam learning rate (default: the preset's)"),
+    CLI_INT("batch", C, batch, 1, 100000, "prompts per step (default: the preset's)"),
+    CLI_INT("ckpt-every", C, ckpt_every, 1, 100000000, "steps between checkpoints (default: the preset's)"),
     {0}};
 #undef C
 
