@@ -38,10 +38,16 @@ int cli_drive(const cli_cmd *cmd, int argc, char **argv) {
   }
   if ((st = cli_prepare_out(run.out))) goto done;
   double t0 = nnt_now();
-  if ((st = cmd->run(cfg, &run, res))) goto done;
+  /* NNT_ECHECK from run: a verification failed, the result is whole and reported */
+  int checked = cmd->run(cfg, &run, res);
+  if (checked && checked != NNT_ECHECK) {
+    st = checked;
+    goto done;
+  }
   ran = 1;
   run.seconds = nnt_now() - t0;
   if (cmd->report) st = cmd->report(cfg, res, &run);
+  if (!st) st = checked;
   /* run.json after a report that ran to the end (NNT_OK, or NNT_ECHECK: a failed verification) */
   if ((!st || st == NNT_ECHECK) && run.out && !nnt_mpi_rank()) {
     int w = nnt_runinfo_write(run.out, cmd->name, cli_record_config(cmd, cfg, run.quick), run.seed, run.threads,
