@@ -394,7 +394,8 @@ int cli_icl_sweep_depth(int argc, char **argv) {
   if (o.nlayers) { /* train first (each run resumes from its checkpoint), then evaluate as --models */
     nnt_icl_train_cfg tc[8];
     for (int i = 0; i < o.nlayers && !st; i++) {
-      nnt_icl_train_cfg_default(&tc[i], (nnt_icl_preset)o.preset, (nnt_attn_score)o.attn, o.target_depth);
+      nnt_icl_train_cfg_default(&tc[i], (nnt_icl_preset)o.preset);
+      tc[i].arch.attn = (nnt_attn_score)o.attn, tc[i].task.depth = o.target_depth;
       tc[i].arch.n_layer = o.layers[i];
       if (o.steps) tc[i].steps = o.steps;
       st = nnt_icl_train_check(&tc[i]);

@@ -106,7 +106,8 @@ int cli_icl_train(int argc, char **argv) {
   if (st || a.co.help) return st;
   if (!a.co.out) return nnt_fail(NNT_EINVAL, "--out DIR is required (the checkpoint and the loss log go there)");
   nnt_icl_train_cfg c;
-  nnt_icl_train_cfg_default(&c, o.preset, o.attn, o.depth);
+  nnt_icl_train_cfg_default(&c, o.preset);
+  c.arch.attn = o.attn, c.task.depth = o.depth;
   c.seed = a.co.seed;
   if (o.steps) c.steps = o.steps;
   if (o.lr > 0) c.lr = o.lr;

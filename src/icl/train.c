@@ -20,7 +20,7 @@
 
 const char *const nnt_icl_preset_names[] = {"micro", "mini", "small", "paper", NULL};
 
-void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p, nnt_attn_score attn, int target_depth) {
+void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p) {
   /* d, points, width, layers, heads, batch, steps, lr, target width, checkpoint and log intervals.
    * mini: 3000 steps, measured at 0.66-1.3 s per step on the shared 2-core machine (docs/icl.md), so
    * that a run stays near 1 h; small and paper are longer runs (hours, GPU-scale). */
@@ -38,11 +38,11 @@ void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p, nnt_attn_
   };
   const row *q = &P[p];
   memset(c, 0, sizeof *c);
-  nnt_icl_task_default(&c->task, q->d, q->n, target_depth);
+  nnt_icl_task_default(&c->task, q->d, q->n, 3); /* the paper's main target depth */
   c->task.width = q->K;
   /* 4n position slots: prompts up to twice the training length (eval's extrapolation, spec §7.6) */
   c->arch = (nnt_icl_gpt_arch){.d = q->d, .n_embd = q->E, .n_layer = q->L, .n_head = q->H, .n_pos = 4 * q->n,
-                               .attn = attn, .relu_norm = NNT_RELU_NORM_VISIBLE};
+                               .attn = NNT_ATTN_SOFTMAX, .relu_norm = NNT_RELU_NORM_VISIBLE};
   c->batch = q->B, c->steps = q->steps, c->lr = q->lr, c->seed = 1;
   c->ckpt_every = q->ckpt_every, c->log_every = q->log_every;
 }

@@ -1,16 +1,25 @@
-/* report_qstr.h — seed 001's results into files (CSV, run.json, plots) and console tables. */
+/* report_qstr.h — seed 001's results into files (CSV, plots) and console tables. dir NULL: console
+ * only (run.json is the driver's). */
 #ifndef REPORT_QSTR_H
 #define REPORT_QSTR_H
-#include "cli.h"
 #include "nnt_qstr.h"
 
-/* dir NULL: console only. */
-int cli_qstr_sweep_report(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *r, const char *dir, const char *cmdline);
-/* One plot of the samples.csv of several sweep folders into co->out. */
-int cli_qstr_plot(int ndirs, char **dirs, const cli_common *co);
-int cli_qstr_attention_report(const nnt_qstr_attention_cfg *c, const nnt_qstr_attention_result *r, const char *dir, double wall);
-int cli_qstr_heads_report(const nnt_qstr_heads_cfg *c, const nnt_qstr_heads_result *r, const char *dir, double wall);
-int cli_qstr_construct_report(const nnt_qstr_construct_cfg *c, const nnt_qstr_construct_result *r, const char *dir, double wall);
-int cli_qstr_ffn_bound_report(const nnt_qstr_ffn_bound_cfg *c, const nnt_qstr_ffn_bound_result *r, const char *dir, double wall);
+int nnt_report_qstr_sweep(const char *dir, const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *r);
+int nnt_report_qstr_attention(const char *dir, const nnt_qstr_attention_cfg *c, const nnt_qstr_attention_result *r);
+int nnt_report_qstr_heads(const char *dir, const nnt_qstr_heads_cfg *c, const nnt_qstr_heads_result *r);
+int nnt_report_qstr_construct(const char *dir, const nnt_qstr_construct_cfg *c, const nnt_qstr_construct_result *r);
+int nnt_report_qstr_ffn_bound(const char *dir, const nnt_qstr_ffn_bound_cfg *c, const nnt_qstr_ffn_bound_result *r);
+
+/* Sample-complexity curves (median and min-max per N) of several sweeps, for one plot: from sweeps
+ * in memory (the tour), or read back from the samples.csv of sweep folders (nnt qstr plot). */
+typedef struct nnt_report_qstr_curves nnt_report_qstr_curves;
+nnt_report_qstr_curves *nnt_report_qstr_curves_new(void);
+void nnt_report_qstr_curves_add(nnt_report_qstr_curves *c, const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *r);
+/* NNT_EIO / NNT_EFORMAT naming the file when a folder's samples.csv is missing or malformed. */
+int nnt_report_qstr_read(int ndirs, char **dirs, nnt_report_qstr_curves **c);
+int nnt_report_qstr_curves_count(const nnt_report_qstr_curves *c);
+/* dir/samples.png and .svg */
+int nnt_report_qstr_plot(const char *dir, const nnt_report_qstr_curves *c);
+void nnt_report_qstr_curves_free(nnt_report_qstr_curves *c);
 
 #endif

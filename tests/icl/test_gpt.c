@@ -192,7 +192,7 @@ static void test_precision_threads(void) {
 /* Shapes and errors: the paper's 12 × 789,760 block parameters (acceptance 15), the HF init. */
 static void test_shapes_init(void) {
   nnt_icl_train_cfg c;
-  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER, NNT_ATTN_SOFTMAX, 3);
+  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER);
   nnt_icl_gpt *m = NULL;
   CHECK(nnt_icl_gpt_new(&c.arch, &c.task, 0, &m) == NNT_OK);
   nnt_params *P = nnt_icl_gpt_params(m);

@@ -49,7 +49,8 @@ static const char *sub(const char *name) {
 /* Smaller than the micro preset, so that the test stays fast at every kernel level (the generic
  * level's exact FMA runs at ~1 GFLOP/s); the micro preset itself is trained by the CLI tests. */
 static void tiny(nnt_icl_train_cfg *c, nnt_attn_score attn, long long steps) {
-  nnt_icl_train_cfg_default(c, NNT_ICL_PRESET_MICRO, attn, 3);
+  nnt_icl_train_cfg_default(c, NNT_ICL_PRESET_MICRO);
+  c->arch.attn = attn;
   c->arch.n_embd = 16, c->arch.n_layer = 1, c->arch.n_head = 2, c->arch.n_pos = 24;
   c->task.n = 10, c->batch = 8;
   c->steps = steps, c->ckpt_every = 20, c->log_every = 10;
