@@ -280,14 +280,9 @@ cJSON *cli_record_config(const cli_cmd *cmd, const void *cfg, int quick) {
 }
 
 void cli_record_reset(void) {
-  cJSON_Delete(rec.fields);
-  free(rec.dir);
-  cJSON_Delete(config.doc);
-  free(config.args);
-  memset(&rec, 0, sizeof rec);
-  memset(&config, 0, sizeof config);
-  nnt_runinfo_hook(NULL);
-  nnt_results_forget();
+  cJSON_Delete(rec.fields), cJSON_Delete(config.doc), free(rec.dir), free(config.args);
+  memset(&rec, 0, sizeof rec), memset(&config, 0, sizeof config);
+  nnt_runinfo_hook(NULL), nnt_results_forget();
 }
 
 void cli_record_dir(const char *out, int created) {

@@ -17,6 +17,9 @@
 
 /* options.c: one option's value from its command-line text (range-checked, "--name: ..." on error). */
 int cli_opt_set(const cli_opt *o, const char *arg, void *cfg);
+/* options.c: the number of options in the table; the config of the preset (cfg_default). */
+int cli_nopts(const cli_cmd *cmd);
+void cli_cfg_defaults(const cli_cmd *cmd, void *cfg, int quick);
 
 /* Called by cli_parse. Finds --config in argv and reads the file (*quick set from its "quick"); NNT_OK
  * when there is none. */
