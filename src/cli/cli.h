@@ -36,6 +36,8 @@ int cli_begin(const cli_common *co);
 int cli_threads(int threads);
 /* The --out folder: created (with its parents) and checked writable; recorded for run.json. */
 int cli_prepare_out(const char *out);
+/* "family argv[0] argv[1] ..." into buf (truncated to n), for the provenance of exported files. */
+char *cli_command_line(char *buf, size_t n, const char *family, int argc, char **argv);
 
 /* ---------------------------------------------------------------- declarative options
  * A subcommand declares its options once, as a table of fields of its config struct, and itself
@@ -91,6 +93,8 @@ typedef struct {
   int resume, force;       /* sweeps */
   int npos;
   char **pos;              /* positional arguments */
+  int argc;
+  char **argv;             /* the command's own (argv[0]: its name), for provenance (cli_command_line) */
   double seconds;          /* for report: the wall time of run */
 } cli_run;
 

@@ -131,16 +131,55 @@ static const cli_cmd verify_cmd = {
     .result_free = verify_free, .cfg_free = verify_cfg_free, .npos_min = 1, .npos_max = 1, .common = CLI_OUT,
 };
 
+/* ---- claim35: Claim 3.5's toy, run */
+typedef struct {
+  int depths[32], ndepths, samples;
+  uint64_t seed;
+} claim35_cfg;
+typedef struct {
+  nnt_circuit_claim35_row rows[32];
+} claim35_res;
+static void claim35_default(void *c, nnt_preset p) {
+  *(claim35_cfg *)c = (claim35_cfg){{1, 2, 4, 8, 16, 32, 64}, 7, p == NNT_PRESET_QUICK ? 200 : 2000, 1};
+}
+static int claim35_validate(void *c, const cli_run *r) { return ((claim35_cfg *)c)->seed = r->seed, NNT_OK; }
+static int claim35_run(void *cfg, const cli_run *r, void *res) {
+  const claim35_cfg *c = cfg;
+  return (void)r, nnt_circuit_claim35(c->depths, c->ndepths, c->samples, c->seed, ((claim35_res *)res)->rows);
+}
+static int claim35_report(const void *cfg, const void *res, const cli_run *r) {
+  const claim35_cfg *c = cfg;
+  return nnt_report_circuit_claim35(r->out, c->ndepths, ((const claim35_res *)res)->rows);
+}
+static const cli_opt claim35_opts[] = {
+    CLI_INTS("depths", claim35_cfg, depths, ndepths, 1, 4096, "depths d of the toy"),
+    CLI_INT("samples", claim35_cfg, samples, 0, 1000000, "random directions tried on the corrected toy per depth"),
+    {0}};
+static const cli_cmd claim35_cmd = {
+    .name = "circuit claim35",
+    .example = "nnt circuit claim35 --depths 1,2,4,8,16,32,64",
+    .about = "Claim 3.5 as the paper states it: f = (W_d...W_1) x - 1/2 with every W_i = 1 at x = 1, and the same\n"
+             "with round between the layers. Runs the toy: the claim's perturbation delta_i = -1/d (norm 1/sqrt(d))\n"
+             "and the exact margin without corrections (bisected, and sqrt(d)(1 - 2^(-1/d))); with corrections,\n"
+             "perturbations of norm just below 1/3 (every coordinate, the symmetric and random directions, both\n"
+             "signs) and the smallest flip found. With --out, DIR/claim35.csv. Exit 1 when a row contradicts the claim.",
+    .opts = claim35_opts, .cfg_size = sizeof(claim35_cfg), .res_size = sizeof(claim35_res),
+    .cfg_default = claim35_default, .validate = claim35_validate, .run = claim35_run, .report = claim35_report,
+    .common = CLI_OUT,
+};
+
 static int cmd_compile(int argc, char **argv) { return cli_drive(&compile_cmd, argc, argv); }
 static int cmd_verify(int argc, char **argv) { return cli_drive(&verify_cmd, argc, argv); }
 static int cmd_margin(int argc, char **argv) { return cli_drive(&cli_circuit_margin_cmd, argc, argv); }
 static int cmd_learn(int argc, char **argv) { return cli_drive(&cli_circuit_learn_cmd, argc, argv); }
+static int cmd_claim35(int argc, char **argv) { return cli_drive(&claim35_cmd, argc, argv); }
 
 static const cli_sub subs[] = {
     {"compile", cmd_compile, "FILE --save NET: the ReLU net of Lemma B.1 (--correct: Lemma 3.3's corrections)"},
     {"verify", cmd_verify, "FILE: the compiled net against direct evaluation on every input"},
     {"margin", cmd_margin, "[FILE]: all-layer margins per input, or their sweep over circuit depth"},
     {"learn", cmd_learn, "[FILE]: test error of trained ReLU nets vs samples and width"},
+    {"claim35", cmd_claim35, "Claim 3.5's toy: margin <= 1/sqrt(d) without corrections, >= 1/3 with"},
 };
 
-int cmd_circuit(int argc, char **argv) { return cli_dispatch("circuit", subs, 4, argc, argv); }
+int cmd_circuit(int argc, char **argv) { return cli_dispatch("circuit", subs, 5, argc, argv); }

@@ -10,17 +10,28 @@ static const char *const task_names[] = {"1str", "simple", NULL};
 static const char *const testtask_names[] = {"same", "simple", NULL};
 static const char *const enc_names[] = {"code", "paper", NULL};
 static const char *const link_names[] = {"linear", "normsq", "relu", NULL};
+static const char *const law_names[] = {"uniform", "adversarial", NULL};
+static const char *const figure_names[] = {"none", "1a", "1b", NULL};
 
 /* The area's functions as a descriptor's (cli.h); validate and report differ per experiment. */
 #define EXPERIMENT(x)                                                                                          \
   static void x##_default(void *c, nnt_preset p) { nnt_qstr_##x##_cfg_default(c, p); }                       \
   static int x##_run(void *c, const cli_run *r, void *res) { return (void)r, nnt_qstr_##x##_run(c, res); }     \
   static int x##_report(const void *c, const void *res, const cli_run *r) { return nnt_report_qstr_##x(r->out, c, res); }
-EXPERIMENT(sweep)
+/* --figure 1a|1b is a preset: the panel's protocol becomes the defaults the other options override
+ * (so --help and run.json's options show it); run_sweep finds it before the driver parses. */
+static int sweep_figure;
+static void sweep_default(void *c, nnt_preset p) {
+  nnt_qstr_sweep_cfg_default(c, p);
+  if (sweep_figure) nnt_qstr_sweep_figure(c, sweep_figure, p);
+}
+static int sweep_run(void *c, const cli_run *r, void *res) { return (void)r, nnt_qstr_sweep_run(c, res); }
+static int sweep_report(const void *c, const void *res, const cli_run *r) { return nnt_report_qstr_sweep(r->out, c, res); }
 EXPERIMENT(attention)
 EXPERIMENT(heads)
 EXPERIMENT(construct)
 EXPERIMENT(ffn_bound)
+EXPERIMENT(rnn_oracle)
 static void sweep_free(void *res) { nnt_qstr_sweep_result_free(res); }
 static void attention_free(void *res) { nnt_qstr_attention_result_free(res); }
 #define SEEDED(x)                                                                                              \
@@ -28,6 +39,7 @@ static void attention_free(void *res) { nnt_qstr_attention_result_free(res); }
 SEEDED(attention)
 SEEDED(construct)
 SEEDED(ffn_bound)
+SEEDED(rnn_oracle)
 #define DRIVEN(x, ...) .cfg_default = x##_default, .validate = x##_validate, .run = x##_run, .report = x##_report, __VA_ARGS__
 
 /* ---------------------------------------------------------------- sweep */
@@ -57,12 +69,14 @@ static const cli_opt sweep_opts[] = {
     CLI_INT("heads", S, heads, 1, 64, "trp: heads"),
     CLI_INTS("hidden", S, hidden, n_hidden, 0, 1000000, "ffn: hidden widths, 0 = N*d"),
     CLI_INT("hidden-size", S, hidden_size, 1, 100000, "rnn/relurnn: hidden size per direction"),
+    CLI_CHOICE("figure", S, figure, figure_names, "a panel's protocol (options given as well override it)"),
     {0}};
 #undef S
 static const cli_cmd sweep_cmd = {
     .name = "qstr sweep",
     .example = "nnt qstr sweep --model tr --quick --out runs/tr\n"
-               "nnt qstr sweep --model ffn --task 1str --test-task simple --out runs/fig1a_ffn",
+               "nnt qstr sweep --model ffn --figure 1a --out runs/fig1a_ffn\n"
+               "nnt qstr sweep --model rnn --figure 1b --quick --out runs/fig1b_rnn",
     .about = "Samples needed to reach a test-MSE threshold vs N (Figure 1). Writes samples.csv, summary.csv,\n"
     "samples.png, run.json and results.sqlite (every finished run, so --resume continues a killed sweep).",
     .opts = sweep_opts,
@@ -77,7 +91,16 @@ static int sweep_validate(void *c, const cli_run *r) {
   s->seed = r->seed, s->threads = r->threads, s->progress = 1, s->dir = r->out, s->resume = r->resume;
   return nnt_qstr_sweep_check(s);
 }
-static int run_sweep(int argc, char **argv) { return cli_drive(&sweep_cmd, argc, argv); }
+static int run_sweep(int argc, char **argv) {
+  sweep_figure = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *v = !strcmp(argv[i], "--figure") && i + 1 < argc ? argv[i + 1] : !strncmp(argv[i], "--figure=", 9) ? argv[i] + 9 : NULL;
+    if (v) sweep_figure = !strcmp(v, "1a") ? 1 : !strcmp(v, "1b") ? 2 : 0;
+    else if (!strncmp(argv[i], "--fi", 4) && strcmp(argv[i], "--figure")) /* getopt would take the abbreviation */
+      return nnt_fail(NNT_EINVAL, "%s: write it in full, --figure 1a or --figure 1b", argv[i]);
+  }
+  return cli_drive(&sweep_cmd, argc, argv);
+}
 
 /* ---------------------------------------------------------------- plot */
 static const cli_opt no_opts[] = {{0}};
@@ -93,7 +116,7 @@ static int plot_run(void *c, const cli_run *r, void *res) { return (void)c, (voi
 static int plot_report(const void *c, const void *res, const cli_run *r) {
   const nnt_report_qstr_curves *cv = ((const plot_cfg *)c)->curves;
   int st = nnt_report_qstr_plot(r->out, cv);
-  if (!st) printf("plot: %d curve(s) -> %s/samples.png\n", nnt_report_qstr_curves_count(cv), r->out);
+  if (!st) printf("plot: %d curve(s) -> %s/samples.png\n", nnt_report_qstr_curves_count(cv), r->out), nnt_report_qstr_slopes(cv);
   return (void)res, st;
 }
 static void plot_cfg_free(void *c) { nnt_report_qstr_curves_free(((plot_cfg *)c)->curves); }
@@ -166,13 +189,15 @@ static const cli_opt heads_opts[] = {
     CLI_INT("batch", H, batch, 1, 100000, "prompts per step"),
     CLI_INT("n-test", H, n_test, 1, 10000000, "test prompts"),
     CLI_INT("check-every", H, check_every, 1, 100000000, "steps between test evaluations"),
+    CLI_CHOICE("law", H, law, law_names, "index law (adversarial: Prop. 3's, where its bound is proven and checked)"),
     {0}};
 #undef H
 static const cli_cmd heads_cmd = {
     .name = "qstr heads",
     .example = "nnt qstr heads --q 2 --H 1,2,3 --quick --out runs/heads",
     .about = "Trained error of the H-head merged-QK transformer (trp) on the norm-squared link vs the bounds\n"
-    "1 - H(q+d)/(qd) and 1 - H/q; the construction's error for H >= q.",
+    "1 - H(q+d)/(qd) (Prop. 3) and 1 - H/q (Prop. 21, d = 1); the construction's error for H >= q. Under the\n"
+    "adversarial law (default) exit 1 when a trained error is below Prop. 3's bound by more than 5 standard errors.",
     .opts = heads_opts,
     .cfg_size = sizeof(nnt_qstr_heads_cfg),
     .res_size = sizeof(nnt_qstr_heads_result),
@@ -227,6 +252,32 @@ static const cli_cmd bound_cmd = {
 
 static int run_bound(int argc, char **argv) { return cli_drive(&bound_cmd, argc, argv); }
 
+/* ---------------------------------------------------------------- rnn-oracle */
+#define O nnt_qstr_rnn_oracle_cfg
+static const cli_opt oracle_opts[] = {
+    CLI_INTS("N", O, Ns, nN, 2, 4096, "sequence lengths"),
+    CLI_INT("d", O, d, 1, 4096, "token dimension"),
+    CLI_INT("q", O, q, 1, 64, "sparsity (the oracle; the 1STR width table is q = 1)"),
+    CLI_CHOICE("link", O, link, link_names, "link g (linear or relu: exact two-layer ReLU nets)"),
+    CLI_DOUBLE("bound", O, B, 1e-6, 1e6, "token bound r_x (exact while every |x_k| <= bound)"),
+    CLI_DOUBLE("target", O, target, 1e-9, 1, "the 1STR MSE the width table asks for"),
+    CLI_INT("n", O, n, 2, 100000000, "prompts per measurement"),
+    {0}};
+#undef O
+static const cli_cmd oracle_cmd = {
+    .name = "qstr rnn-oracle",
+    .example = "nnt qstr rnn-oracle --quick\nnnt qstr rnn-oracle --N 4,8,16,32,64,128 --out runs/rnn-oracle",
+    .about = "Theorem 7 / Prop. 28: the oracle bidirectional RNN for simple-qSTR as an explicit ReLU network, its error\n"
+    "against the task (exit 1 above 1e-12), size and norm per N; Prop. 8: the width per direction an RNN with\n"
+    "state linear in the tokens needs on 1STR, (N-1-r)(N-r)/N^2 <= target, met by a shift-register RNN (exit 1\n"
+    "when its measured error is more than 5 standard errors off the bound).",
+    .opts = oracle_opts,
+    .cfg_size = sizeof(nnt_qstr_rnn_oracle_cfg),
+    .res_size = sizeof(nnt_qstr_rnn_oracle_result),
+    DRIVEN(rnn_oracle, .result_free = NULL),
+    .common = CLI_OUT};
+static int run_oracle(int argc, char **argv) { return cli_drive(&oracle_cmd, argc, argv); }
+
 int cmd_qstr(int argc, char **argv) {
   static const cli_sub subs[] = {
       {"sweep", run_sweep, "samples needed to reach a test-MSE threshold vs N (Figure 1)"},
@@ -235,6 +286,7 @@ int cmd_qstr(int argc, char **argv) {
       {"heads", run_heads, "trained error of the H-head transformer vs the head lower bounds"},
       {"construct", run_construct, "eq. (A.2) weights: closed-form MSE vs Monte Carlo"},
       {"ffn-bound", run_bound, "Theorem 6: min-norm least squares vs 1 - n/(Nd)"},
+      {"rnn-oracle", run_oracle, "Theorem 7 / Prop. 28 oracle RNN; Prop. 8 width on 1STR vs N"},
   };
   return cli_dispatch("qstr", subs, (int)(sizeof subs / sizeof subs[0]), argc, argv);
 }

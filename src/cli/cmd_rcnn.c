@@ -34,7 +34,8 @@ static int snapshot_validate(void *c, const cli_run *r) {
 
 #define C nnt_rcnn_learn_cfg
 static const cli_opt learn_opts[] = {
-    CLI_CHOICE("learner", C, learner, nnt_rcnn_tm2d_learner_names, "the 2-D TM run inside the RCNN"),
+    CLI_STR("learner", C, learner, "the 2-D TM run inside the RCNN: first-label, dictator, majority, gauss-parity, or any\n"
+                                   "FILE.tm2d valid under tm2d check that can run in an RCNN (it parks: exit 2 otherwise)"),
     CLI_INT("d", C, d, 1, 64, "input bits of the parity"),
     CLI_INT("m", C, m, 1, 10000, "training examples"),
     CLI_INT("tests", C, tests, 1, 1000000, "fresh test points"),
@@ -51,6 +52,7 @@ static const cli_opt learn_opts[] = {
 static const cli_cmd learn_cmd = {
     .name = "rcnn learn",
     .example = "nnt rcnn learn --d 8 --m 18 --tests 5\n"
+               "nnt rcnn learn --learner examples/rcnn/majority.tm2d --d 4 --m 9 --tests 10\n"
                "nnt rcnn learn --d 4 --m 10 --tests 5 --level nn",
     .about = "Draws m examples of a random parity on d bits (--seed), trains the rule-level RCNN by Algorithm 1\n"
              "(W = 0, one SGD pass, the dummy example last, eta = 1/54, exact integer arithmetic) and predicts\n"
@@ -73,7 +75,7 @@ static const char *const compilers[] = {"structured", "lemma", NULL};
 
 #define C nnt_rcnn_compile_cfg
 static const cli_opt compile_opts[] = {
-    CLI_CHOICE("learner", C, learner, nnt_rcnn_tm2d_learner_names, "the 2-D TM whose f̄ is compiled"),
+    CLI_STR("learner", C, learner, "the 2-D TM whose f̄ is compiled: a bundled learner's name or a FILE.tm2d (as rcnn learn)"),
     CLI_INT("d", C, d, 1, 16, "input bits of the parity of the check roll-out"),
     CLI_INT("m", C, m, 1, 64, "training examples of the check roll-out"),
     CLI_INT("tests", C, tests, 0, 10000, "predictions in the check roll-out"),
@@ -132,14 +134,54 @@ static const cli_cmd snapshot_cmd = {
     .result_free = snapshot_free,
     .common = CLI_OUT};
 
+/* ---- restarts: Corollary 2's wrapper on a toy with a known success probability */
+static void restarts_default(void *c, nnt_preset p) { nnt_rcnn_restarts_cfg_default(c, p); }
+static int restarts_validate(void *c, const cli_run *r) { return ((nnt_rcnn_restarts_cfg *)c)->seed = r->seed, NNT_OK; }
+static int restarts_run(void *c, const cli_run *r, void *res) { return (void)r, nnt_rcnn_restarts_run(c, res); }
+static int restarts_report(const void *c, const void *res, const cli_run *r) { return nnt_report_rcnn_restarts(r->out, c, res); }
+#define C nnt_rcnn_restarts_cfg
+static const cli_opt restarts_opts[] = {
+    CLI_INT("d", C, d, 1, 10, "input bits of each trial's parity (every one of the 2^d inputs gives the exact error)"),
+    CLI_INT("m", C, m, 1, 200, "training examples"),
+    CLI_DOUBLE("eps", C, eps, 1e-6, 0.999999, "Corollary 2's epsilon"),
+    CLI_DOUBLE("delta", C, delta, 1e-6, 0.999999, "Corollary 2's delta"),
+    CLI_INT("trials", C, trials, 1, 100000, "datasets drawn"),
+    CLI_INT("seqs", C, seqs, 1, 1000000, "runs of the wrapper per dataset"),
+    CLI_LONG("restarts", C, restarts, 0, 1000000, "restarts M (0: Corollary 2's ceil(ln(2/delta) K))"),
+    CLI_LONG("validation", C, validation, 0, 100000, "validation points N (0: Corollary 2's ceil(2 ln(2M/delta) / eps^2))"),
+    {0}};
+#undef C
+static const cli_cmd restarts_cmd = {
+    .name = "rcnn restarts",
+    .example = "nnt rcnn restarts --quick\n"
+               "nnt rcnn restarts --restarts 4     # too few: fails",
+    .about = "Corollary 2's restarts-and-validation wrapper run on a toy with a known success probability: a\n"
+             "restart draws the RCNN's learner uniformly from the K = 4 bundled 2-D TMs (p >= 1/K, the role of\n"
+             "|U_s|^-P), trains the rule-level RCNN by Algorithm 1 on a random parity and predicts; the wrapper\n"
+             "keeps the restart with the smallest validation error (Algorithm 2's argmin). Measures the restart\n"
+             "success rate, the rate of runs without a success against (1 - p)^M <= delta/2, the selection's\n"
+             "failures against Hoeffding's delta/2, and the overall failure against delta. Exit 1 when one is\n"
+             "outside 4 binomial standard deviations of its bound.",
+    .opts = restarts_opts,
+    .cfg_size = sizeof(nnt_rcnn_restarts_cfg),
+    .res_size = sizeof(nnt_rcnn_restarts_result),
+    .cfg_default = restarts_default,
+    .validate = restarts_validate,
+    .run = restarts_run,
+    .report = restarts_report,
+    .common = CLI_OUT,
+};
+
 static int run_learn(int argc, char **argv) { return cli_drive(&learn_cmd, argc, argv); }
 static int run_compile(int argc, char **argv) { return cli_drive(&compile_cmd, argc, argv); }
 static int run_snapshot(int argc, char **argv) { return cli_drive(&snapshot_cmd, argc, argv); }
+static int run_restarts(int argc, char **argv) { return cli_drive(&restarts_cmd, argc, argv); }
 
 static const cli_sub subs[] = {
     {"learn", run_learn, "a parity learned by a 2-D TM inside the rule-level RCNN, checked against the direct TM"},
     {"compile", run_compile, "f̄ compiled into a sparse ReLU MLP per cell, checked on every visited patch"},
     {"snapshot", run_snapshot, "grid snapshots of the memorisation and compute phases as images (the paper's Figure 3)"},
+    {"restarts", run_restarts, "Corollary 2's restarts and validation run on a toy, measured against its bounds"},
 };
 
-int cmd_rcnn(int argc, char **argv) { return cli_dispatch("rcnn", subs, 3, argc, argv); }
+int cmd_rcnn(int argc, char **argv) { return cli_dispatch("rcnn", subs, 4, argc, argv); }

@@ -74,10 +74,21 @@ static const cli_opt compile_opts[] = {
     CLI_DOUBLE("beta", nnt_tm_cfg, beta, 1e-6, 1e9, "softmax inverse temperature, required with softmax (no default)"),
     CLI_CHOICE("precision", nnt_tm_cfg, precision, precisions, "arithmetic of the run"),
     CLI_FLAG("beta-search", nnt_tm_cfg, beta_search, "find the smallest softmax beta that keeps every step exact, f32 and f64"),
+    CLI_STR("export", nnt_tm_cfg, export_path, "write the compiled net to FILE.safetensors (python/nnt loads it into PyTorch)"),
+    CLI_STR("dump", nnt_tm_cfg, dump_dir, "write DIR/dump.safetensors (residual stream after every layer, every attention weight; T <= 2000) and heatmaps of one step's attention"),
+    CLI_LONG("dump-step", nnt_tm_cfg, dump_step, 0, 1000000, "the machine step whose attention --dump draws (default: T)"),
     {0}};
+/* The area's config (first, so the options' offsets hold) and the command line its exported
+ * files record. */
+typedef struct {
+  nnt_tm_cfg c;
+  char command[4096];
+} compile_cfg;
 static void compile_default(void *cfg, nnt_preset preset) { nnt_tm_cfg_default(cfg, preset); }
 static int compile_validate(void *cfg, const cli_run *r) {
-  ((nnt_tm_cfg *)cfg)->machine = r->pos[0];
+  compile_cfg *w = cfg;
+  w->c.machine = r->pos[0];
+  w->c.version = nnt_version(), w->c.command = cli_command_line(w->command, sizeof w->command, "nnt tm", r->argc, r->argv);
   return nnt_tm_compile_check(cfg);
 }
 static int compile_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_tm_compile_run(cfg, res); }
@@ -99,7 +110,7 @@ static const cli_cmd compile_cmd = {
              "and written symbol against the simulation at every step; prints steps_checked=T mismatches=N\n"
              "and the sizes; exit 1 on a mismatch.\n" MACHINE,
     .opts = compile_opts,
-    .cfg_size = sizeof(nnt_tm_cfg),
+    .cfg_size = sizeof(compile_cfg),
     .res_size = sizeof(nnt_tm_compile_result),
     .cfg_default = compile_default,
     .validate = compile_validate,

@@ -1,4 +1,5 @@
 /* Reports of nnt circuit: results in memory -> console, CSV, plots, net files (run.json is the driver's). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,4 +176,28 @@ int nnt_report_circuit_compile(const char *file, const nnt_smlp *net, int dense)
   int st = nnt_mlp_save(&d, file);
   nnt_mlp_free(&d);
   return st;
+}
+
+int nnt_report_circuit_claim35(const char *dir, int n, const nnt_circuit_claim35_row *rows) {
+  printf("Claim 3.5: f = (W_d...W_1) x - 1/2, W_i = 1, x = 1; perturbations of (W_1..W_d); corrected: round between layers\n");
+  printf("%5s %12s %8s %14s %14s | %16s %14s %14s\n", "d", "1/sqrt(d)", "flips", "margin (run)", "sqrt(d)(1-2^-1/d)",
+         "flips < 1/3", "corrected <=", "claim >= 1/3");
+  nnt_csv csv;
+  int bad = 0, st = nnt_csv_open(&csv, dir, "claim35.csv",
+                                 "d,claim_norm,claim_flips,margin_run,margin_closed,corrected_flips_below,corrected_tried,"
+                                 "corrected_upper,holds");
+  if (st) return st;
+  for (int k = 0; k < n; k++) {
+    const nnt_circuit_claim35_row *r = &rows[k];
+    int ok = r->claim_flips && r->plain <= r->claim_norm && fabs(r->plain - r->plain_closed) < 1e-9 && r->corr_keeps &&
+             r->corr_below_flips == 0 && r->corr_upper >= 1.0 / 3;
+    bad += !ok;
+    printf("%5d %12.6f %8s %14.6f %14.6f | %9ld of %-5ld %14.6f %14s\n", r->d, r->claim_norm, r->claim_flips ? "yes" : "NO",
+           r->plain, r->plain_closed, r->corr_below_flips, r->corr_tried, r->corr_upper, ok ? "holds" : "VIOLATED");
+    nnt_csv_row(&csv, "%d,%.17g,%d,%.17g,%.17g,%ld,%ld,%.17g,%d", r->d, r->claim_norm, r->claim_flips, r->plain,
+                r->plain_closed, r->corr_below_flips, r->corr_tried, r->corr_upper, ok);
+  }
+  if ((st = nnt_csv_close(&csv))) return st;
+  if (bad) return nnt_fail(NNT_ECHECK, "Claim 3.5 fails at %d of %d depths", bad, n);
+  return NNT_OK;
 }

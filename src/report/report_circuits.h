@@ -19,4 +19,7 @@ int nnt_report_circuit_margin_sweep(const char *dir, const nnt_circuit_margin_cf
 /* Console table, dir/learn.csv, trained_w<w>.json and the two plots of nnt circuit learn. */
 int nnt_report_circuit_learn(const char *dir, const nnt_circuit_learn_cfg *cfg, const nnt_circuit_learn_result *res);
 
+/* Claim 3.5's toy per depth (console table, dir/claim35.csv); NNT_ECHECK when a row contradicts the claim. */
+int nnt_report_circuit_claim35(const char *dir, int n, const nnt_circuit_claim35_row *rows);
+
 #endif

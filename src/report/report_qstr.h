@@ -8,6 +8,7 @@ int nnt_report_qstr_sweep(const char *dir, const nnt_qstr_sweep_cfg *s, const nn
 int nnt_report_qstr_attention(const char *dir, const nnt_qstr_attention_cfg *c, const nnt_qstr_attention_result *r);
 int nnt_report_qstr_heads(const char *dir, const nnt_qstr_heads_cfg *c, const nnt_qstr_heads_result *r);
 int nnt_report_qstr_construct(const char *dir, const nnt_qstr_construct_cfg *c, const nnt_qstr_construct_result *r);
+int nnt_report_qstr_rnn_oracle(const char *dir, const nnt_qstr_rnn_oracle_cfg *c, const nnt_qstr_rnn_oracle_result *r);
 int nnt_report_qstr_ffn_bound(const char *dir, const nnt_qstr_ffn_bound_cfg *c, const nnt_qstr_ffn_bound_result *r);
 
 /* Sample-complexity curves (median and min-max per N) of several sweeps, for one plot: from sweeps
@@ -20,6 +21,8 @@ int nnt_report_qstr_read(int ndirs, char **dirs, nnt_report_qstr_curves **c);
 int nnt_report_qstr_curves_count(const nnt_report_qstr_curves *c);
 /* dir/samples.png and .svg */
 int nnt_report_qstr_plot(const char *dir, const nnt_report_qstr_curves *c);
+/* One console line per curve: the log-log least-squares slope of its medians against N. */
+void nnt_report_qstr_slopes(const nnt_report_qstr_curves *c);
 void nnt_report_qstr_curves_free(nnt_report_qstr_curves *c);
 
 #endif

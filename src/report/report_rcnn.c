@@ -1,5 +1,6 @@
 /* report_rcnn.c — what nnt rcnn writes: console reports, CSV tables and heat maps of the rcnn
  * area's results (run.json is the driver's). dir NULL: the console report only. */
+#include <math.h>
 #include <stdio.h>
 
 #include "nnt_error.h"
@@ -20,7 +21,7 @@ static int learn_tables(const char *dir, const nnt_rcnn_learn_cfg *c, const nnt_
   if ((st = nnt_csv_open(&csv, dir, "learn.csv",
                          "learner,level,d,m,tests,work,L,t_max,K,agree_tm,correct,w_exact,fzero_steps,values_ok,train_s,test_s")))
     return st;
-  nnt_csv_row(&csv, "%s,%s,%d,%d,%d,%d,%d,%ld,%d,%d,%d,%d,%d,%d,%.3f,%.3f", nnt_rcnn_tm2d_learner_names[c->learner],
+  nnt_csv_row(&csv, "%s,%s,%d,%d,%d,%d,%d,%ld,%d,%d,%d,%d,%d,%d,%.3f,%.3f", c->learner,
               levels[c->level], c->d, c->m, r->tests, r->work, r->L, r->t_max, r->K, r->agree, r->correct, r->w_exact,
               r->fzero_steps, r->values_ok, r->train_s, r->test_s);
   return nnt_csv_close(&csv);
@@ -28,7 +29,7 @@ static int learn_tables(const char *dir, const nnt_rcnn_learn_cfg *c, const nnt_
 
 /* The console report; NNT_ECHECK when a check failed. */
 static int learn_console(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_learn_result *r) {
-  printf("rcnn learn: %s (%d states), parity d=%d m=%d seed=%llu, level %s\n", nnt_rcnn_tm2d_learner_names[c->learner], r->nstates,
+  printf("rcnn learn: %s (%d states), parity d=%d m=%d seed=%llu, level %s\n", c->learner, r->nstates,
          c->d, c->m, (unsigned long long)c->seed, levels[c->level]);
   printf("grid %d x %d (work %d), depth L=%d (largest TM step count t=%ld), K=%d trits after the point\n", c->m + 1,
          c->d + 1 + r->work, r->work, r->L, r->t_max, r->K);
@@ -74,7 +75,7 @@ static int compile_table(const char *dir, const nnt_rcnn_compile_cfg *c, const n
   int st = nnt_csv_open(&csv, dir, "compile.csv",
                         "learner,compiler,d,m,tests,K,patches,nonzeros,max_value_err,max_grad_err,compile_s,check_s");
   if (st) return st;
-  nnt_csv_row(&csv, "%s,%s,%d,%d,%d,%d,%ld,%ld,%.17g,%.17g,%.3f,%.3f", nnt_rcnn_tm2d_learner_names[c->learner],
+  nnt_csv_row(&csv, "%s,%s,%d,%d,%d,%d,%ld,%ld,%.17g,%.17g,%.3f,%.3f", c->learner,
               c->compiler ? "lemma" : "structured", c->d, c->m, c->tests, r->K, r->patches, r->nonzeros, r->max_verr,
               r->max_gerr, r->compile_s, r->check_s);
   return nnt_csv_close(&csv);
@@ -85,7 +86,7 @@ static int compile_console(const nnt_rcnn_compile_cfg *c, const nnt_rcnn_compile
   if (c->compiler == 1) {
     static const char *const maps[5] = {"W1", "W1'", "W1+", "W2'", "W2+"};
     printf("rcnn compile: %s (%d states), K=%d, the paper's Lemma 5/6 compiler on the visited patches\n",
-           nnt_rcnn_tm2d_learner_names[c->learner], r->nstates, r->K);
+           c->learner, r->nstates, r->K);
     printf("domain X: %ld distinct patches (rule level, parity d=%d m=%d seed=%llu: Algorithm 1 and %d predictions), d_in = 5, d_out = 1,"
            " |X_i| = %d coordinate values, |Y_i| = %d output values, G = {0, 1}\n",
            r->patches, c->d, c->m, (unsigned long long)c->seed, c->tests, r->l_nxi, r->l_nyi);
@@ -105,7 +106,7 @@ static int compile_console(const nnt_rcnn_compile_cfg *c, const nnt_rcnn_compile
     return NNT_OK;
   }
   printf("rcnn compile: %s (%d states), K=%d, value universe %d (10 + 4|Q|, p included), structured compiler\n",
-         nnt_rcnn_tm2d_learner_names[c->learner], r->nstates, r->K, r->nvals);
+         c->learner, r->nstates, r->K, r->nvals);
   printf("cell MLP (input the 3x3 patch; the 4 diagonal columns of V1 are empty):\n");
   printf("  layer 1  V1 %d x 9, %ld nonzeros, + bias: %d ReLUs (4 per position and value, 2 per slope value)\n", r->h1, r->nnz_v1, r->h1);
   printf("  V3       %d x %d, %ld nonzeros: %d indicators + %d ramps (no bias, no ReLU)\n", r->nf, r->h1, r->nnz_v3, r->nind, r->nf - r->nind);
@@ -155,4 +156,30 @@ int nnt_report_rcnn_snapshot(const char *dir, const nnt_rcnn_snapshot_cfg *c, co
     printf("wrote %s/{memorise,memory,compute,final}.{png,svg}\n", dir);
   }
   return st;
+}
+
+int nnt_report_rcnn_restarts(const char *dir, const nnt_rcnn_restarts_cfg *c, const nnt_rcnn_restarts_result *r) {
+  printf("rcnn restarts: parity d=%d m=%d, K=%d learners drawn uniformly (p >= 1/K = %.4g), eps=%g delta=%g, seed=%llu\n", c->d,
+         c->m, r->K, r->p_lb, c->eps, c->delta, (unsigned long long)c->seed);
+  printf("Corollary 2 (corrected): M = ceil(ln(2/delta) / p) = %ld, N = ceil(2 ln(2M/delta) / eps^2) = %ld; used M=%ld%s N=%ld%s\n",
+         r->M_formula, r->N_formula, r->M, c->restarts ? " (--restarts)" : "", r->N, c->validation ? " (--validation)" : "");
+  printf("trials: %d datasets, %d learners each (RCNN vs direct TM: %ld disagreements), opt = 0 on %ld; %ld wrapper runs\n",
+         c->trials, r->K, r->disagree, r->opt_zero, r->seqs);
+  printf("restart success rate       %.4f   (bound: >= %.4f)   %s\n", r->p_hat, r->p_lb, r->p_ok ? "ok" : "VIOLATED");
+  printf("no successful restart      %.4f   (expected %.4f; (1-p)^M = %.4g, bound delta/2 = %g)   %s\n", r->q_hat, r->q_exact,
+         pow(1 - r->p_lb, (double)r->M), c->delta / 2, r->q_ok ? "ok" : "VIOLATED");
+  printf("selection > best + eps     %.4f   (bound: delta/2 = %g)   %s\n", r->select_hat, c->delta / 2, r->select_ok ? "ok" : "VIOLATED");
+  printf("output > opt + eps         %.4f   (bound: delta = %g)   %s\n", r->fail_hat, c->delta, r->fail_ok ? "ok" : "VIOLATED");
+  printf("time: %.2f s\n", r->seconds);
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, dir, "restarts.csv",
+                        "d,m,eps,delta,K,M,N,p_hat,p_lb,q_hat,q_exact,select_hat,fail_hat,disagree,seconds");
+  if (st) return st;
+  nnt_csv_row(&csv, "%d,%d,%.17g,%.17g,%d,%ld,%ld,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%ld,%.2f", c->d, c->m, c->eps, c->delta, r->K,
+              r->M, r->N, r->p_hat, r->p_lb, r->q_hat, r->q_exact, r->select_hat, r->fail_hat, r->disagree, r->seconds);
+  if ((st = nnt_csv_close(&csv))) return st;
+  if (r->disagree) return nnt_fail(NNT_ECHECK, "the RCNN disagrees with the direct TM on %ld predictions", r->disagree);
+  if (!(r->p_ok && r->q_ok && r->select_ok && r->fail_ok))
+    return nnt_fail(NNT_ECHECK, "a measured rate is outside its Corollary 2 bound (4 standard deviations)");
+  return NNT_OK;
 }

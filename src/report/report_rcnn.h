@@ -10,4 +10,6 @@ int nnt_report_rcnn_learn(const char *dir, const nnt_rcnn_learn_cfg *c, const nn
 int nnt_report_rcnn_compile(const char *dir, const nnt_rcnn_compile_cfg *c, const nnt_rcnn_compile_result *r);
 int nnt_report_rcnn_snapshot(const char *dir, const nnt_rcnn_snapshot_cfg *c, const nnt_rcnn_snapshot_result *r);
 
+int nnt_report_rcnn_restarts(const char *dir, const nnt_rcnn_restarts_cfg *c, const nnt_rcnn_restarts_result *r);
+
 #endif
