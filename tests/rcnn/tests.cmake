@@ -146,3 +146,13 @@ nnt_cli_test(rcnn_compile_lemma_big 2 "the limit is 2000" rcnn compile --compile
 # The MLP's online regime (one pass, each sample once) beside the sample-limited one.
 nnt_cli_test(parity_mlp_online 0 "\n +4 +64 +mlp +[0-9.]+ .*\n +4 +64 +mlp-online +[0-9.]+"
              parity bench --quick --d 4 --m 64 --learners mlp,mlp-online --reps 1 --force --out ${CMAKE_BINARY_DIR}/parity-online)
+
+# The one driver: a --depth below the construction's m+d+1 layers is a bad option (exit 2 saying what
+# to give), not a failed check; learn and compile write their tables into --out.
+nnt_cli_test(rcnn_learn_depth_invariant 2 "--depth 3: the construction needs at least m\\+d\\+1 = 13 layers.*give --depth 13 or more"
+             rcnn learn --d 4 --m 8 --tests 2 --depth 3)
+add_test(NAME cli/rcnn_learn_compile_out
+         COMMAND sh -c "rm -rf $1 $2 && $0 rcnn learn --quick --out $1 >/dev/null && test -s $1/points.csv && test -s $1/learn.csv && \
+$0 rcnn compile --d 2 --m 2 --tests 1 --out $2 >/dev/null && test -s $2/compile.csv"
+                 ${NNT_EXE} ${CMAKE_BINARY_DIR}/rcnn-learn-out ${CMAKE_BINARY_DIR}/rcnn-compile-out)
+set_tests_properties(cli/rcnn_learn_compile_out PROPERTIES LABELS cli TIMEOUT 300)
