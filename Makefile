@@ -2,7 +2,8 @@
 #   make run    install deps, build, run the tour  (nnt tour --quick --out nnt-tour)
 #   make test   install deps (chromium and yosys too), build, run the test suite (ctest), then again under ASan+UBSan
 #               (all but the tests labelled slow; leaks inside the font stack are suppressed), and,
-#               when mpicc is present, builds $(BUILD)-mpi with -DNNT_MPI=ON and runs its tests labelled mpi
+#               when mpicc is present, builds $(BUILD)-mpi with -DNNT_MPI=ON and runs its tests labelled mpi;
+#               then `make fuzz` and `make clang` (below)
 # and `make install` (PREFIX=/usr/local, DESTDIR for staging): nnt, its man page, libnnt.so, the
 # headers and nnt.pc (README.md, "Install and link").
 BUILD ?= build
@@ -10,7 +11,7 @@ JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: deps deps-test build run test test-fast asan mpi bench install clean
+.PHONY: deps deps-test build run test test-fast asan mpi fuzz clang bench install clean
 
 deps:
 	@bash scripts/deps.sh
@@ -43,7 +44,28 @@ mpi: deps-test
 	  cd $(BUILD)-mpi && ctest --output-on-failure -j $(JOBS) -L mpi; \
 	else echo "make mpi: no mpicc, the MPI build is not tested"; fi
 
-test: test-fast asan mpi
+# The fuzz targets (docs/reliability.md, "Fuzzing"), built by CMake from the library's own targets in
+# $(BUILD)-fuzz (-DNNT_FUZZ=ON, clang), each run FUZZ_SECONDS on its seeds and the regression inputs
+# of the reader bugs fuzzing found: a crash, leak, undefined behaviour or failed round trip fails.
+FUZZ_SECONDS ?= 4
+fuzz: deps-test
+	@if command -v clang >/dev/null; then FUZZ_DIR=$(BUILD)-fuzz bash fuzz/run.sh $(FUZZ_SECONDS); \
+	else echo "make fuzz: no clang, the fuzz targets are not built"; fi
+
+# The second compiler: the suite built with clang in $(BUILD)-clang (all but the tests labelled
+# slow; install/example_cross builds the example with gcc against the clang-built library), and the
+# golden cases (scripts/golden.sh) computed by the clang build, compared with the GCC build's.
+clang: deps-test build
+	@if command -v clang >/dev/null; then \
+	  CC=clang cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release >/dev/null && \
+	  cmake --build $(BUILD)-clang -j $(JOBS) && \
+	  (cd $(BUILD)-clang && ctest --output-on-failure -j $(JOBS) -LE slow) && \
+	  rm -rf $(abspath $(BUILD))-clang/golden-gcc && \
+	  NNT=$(abspath $(BUILD))/nnt bash scripts/golden.sh record $(abspath $(BUILD))-clang/golden-gcc >/dev/null 2>&1 && \
+	  NNT=$(abspath $(BUILD))-clang/nnt bash scripts/golden.sh check $(abspath $(BUILD))-clang/golden-gcc 2>/dev/null; \
+	else echo "make clang: no clang, the clang build is not tested"; fi
+
+test: test-fast asan mpi fuzz clang
 
 bench: build
 	$(BUILD)/nnt bench core
@@ -52,4 +74,4 @@ install: build
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-mpi
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-mpi $(BUILD)-fuzz $(BUILD)-clang

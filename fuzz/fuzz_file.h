@@ -23,7 +23,7 @@ static const char *fuzz_name(int slot, const char *tag, const char *suffix) {
 }
 
 /* Writes n bytes to "nnt-fuzz-<tag>.<pid>" and returns that path (slot 0-3). */
-static const char *fuzz_file(int slot, const char *tag, const void *data, size_t n) {
+static inline const char *fuzz_file(int slot, const char *tag, const void *data, size_t n) {
   const char *path = fuzz_name(slot, tag, "");
   FILE *f = fopen(path, "wb");
   if (!f || (n && fwrite(data, 1, n, f) != n) || fclose(f)) abort();
@@ -31,6 +31,6 @@ static const char *fuzz_file(int slot, const char *tag, const void *data, size_t
 }
 
 /* The path a writer saves the round trip to (slot 0-3). */
-static const char *fuzz_out_path(int slot, const char *tag) { return fuzz_name(4 + slot, tag, "-out"); }
+static inline const char *fuzz_out_path(int slot, const char *tag) { return fuzz_name(4 + slot, tag, "-out"); }
 
 #endif

@@ -28,7 +28,7 @@ static int fuzz_tm_reader(tm_reader read, const unsigned char *data, size_t size
     nnt_tm_net net;
     if (nnt_tm_simulate(&tm, T, &tr) || nnt_tm_compile(&tm, T, &net)) abort();
     for (int p = 0; p < 2; p++) {
-      nnt_tm_run_opts o = {NNT_TM_HARD, 0, p ? NNT_TM_F32 : NNT_TM_F64, 0};
+      nnt_tm_run_opts o = {.attention = NNT_TM_HARD, .precision = p ? NNT_TM_F32 : NNT_TM_F64};
       nnt_tm_run_result r;
       if (nnt_tm_net_run(&net, &tm, &tr, &o, &r) || r.mismatches || r.nonbinary || r.steps_checked != T) abort();
     }

@@ -1,8 +1,8 @@
 """The one exception the package raises (nnt.Error), with a code after nnt_error.h."""
 
 
-class Error(Exception):
-    """A file nnt cannot use, or an argument it cannot take.
+class Error(ValueError):
+    """A file nnt cannot use, or an argument it cannot take (a ValueError).
 
     ``code`` says which, after the C library's status codes (nnt_error.h): ``"EFORMAT"`` for a
     malformed or truncated file, ``"EIO"`` for one that cannot be read, ``"EINVAL"`` for a bad

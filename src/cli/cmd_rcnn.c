@@ -1,6 +1,7 @@
 /* nnt rcnn learn — seed 002's RCNN learning a parity at rule level: Algorithm 1 memorises the
  * data in W, then each test point's depth-L roll-out runs the learner TM; every output is checked
  * against the direct 2-D TM simulator (exit 1 on any disagreement or failed invariant). */
+#include <math.h>
 #include <stdio.h>
 
 #include "commands.h"
@@ -14,7 +15,8 @@ static void learn_defaults(void *c, int quick) { nnt_rcnn_learn_cfg_default(c, q
 
 #define C nnt_rcnn_learn_cfg
 static const cli_opt learn_opts[] = {
-    CLI_CHOICE("learner", C, learner, nnt_rcnn_tm2d_learner_names, "the 2-D TM run inside the RCNN"),
+    CLI_STR("learner", C, learner, "the 2-D TM run inside the RCNN: first-label, dictator, majority, gauss-parity, or any\n"
+                                   "FILE.tm2d valid under tm2d check that can run in an RCNN (it parks: exit 2 otherwise)"),
     CLI_INT("d", C, d, 1, 64, "input bits of the parity"),
     CLI_INT("m", C, m, 1, 10000, "training examples"),
     CLI_INT("tests", C, tests, 1, 1000000, "fresh test points"),
@@ -31,6 +33,7 @@ static const cli_opt learn_opts[] = {
 static const cli_cmd learn_cmd = {
     .name = "rcnn learn",
     .example = "nnt rcnn learn --d 8 --m 18 --tests 5\n"
+               "nnt rcnn learn --learner examples/rcnn/majority.tm2d --d 4 --m 9 --tests 10\n"
                "nnt rcnn learn --d 4 --m 10 --tests 5 --level nn",
     .about = "Draws m examples of a random parity on d bits (--seed), trains the rule-level RCNN by Algorithm 1\n"
              "(W = 0, one SGD pass, the dummy example last, eta = 1/54, exact integer arithmetic) and predicts\n"
@@ -54,7 +57,7 @@ static int run_learn(int argc, char **argv) {
   if ((st = cli_begin(&a.co))) return st;
   nnt_rcnn_learn_result r;
   if ((st = nnt_rcnn_learn_run(&c, &r))) return st;
-  printf("rcnn learn: %s (%d states), parity d=%d m=%d seed=%llu, level %s\n", nnt_rcnn_tm2d_learner_names[c.learner], r.nstates,
+  printf("rcnn learn: %s (%d states), parity d=%d m=%d seed=%llu, level %s\n", c.learner, r.nstates,
          c.d, c.m, a.co.seed, levels[c.level]);
   printf("grid %d x %d (work %d), depth L=%d (largest TM step count t=%ld), K=%d trits after the point\n", c.m + 1,
          c.d + 1 + r.work, r.work, r.L, r.t_max, r.K);
@@ -96,7 +99,7 @@ static void compile_defaults(void *c, int quick) { nnt_rcnn_compile_cfg_default(
 
 #define C nnt_rcnn_compile_cfg
 static const cli_opt compile_opts[] = {
-    CLI_CHOICE("learner", C, learner, nnt_rcnn_tm2d_learner_names, "the 2-D TM whose f̄ is compiled"),
+    CLI_STR("learner", C, learner, "the 2-D TM whose f̄ is compiled: a bundled learner's name or a FILE.tm2d (as rcnn learn)"),
     CLI_INT("d", C, d, 1, 16, "input bits of the parity of the check roll-out"),
     CLI_INT("m", C, m, 1, 64, "training examples of the check roll-out"),
     CLI_INT("tests", C, tests, 0, 10000, "predictions in the check roll-out"),
@@ -132,7 +135,7 @@ static int run_compile(int argc, char **argv) {
   if (c.compiler == 1) {
     static const char *const maps[5] = {"W1", "W1'", "W1+", "W2'", "W2+"};
     printf("rcnn compile: %s (%d states), K=%d, the paper's Lemma 5/6 compiler on the visited patches\n",
-           nnt_rcnn_tm2d_learner_names[c.learner], r.nstates, r.K);
+           c.learner, r.nstates, r.K);
     printf("domain X: %ld distinct patches (rule level, parity d=%d m=%d seed=%llu: Algorithm 1 and %d predictions), d_in = 5, d_out = 1,"
            " |X_i| = %d coordinate values, |Y_i| = %d output values, G = {0, 1}\n",
            r.patches, c.d, c.m, a.co.seed, c.tests, r.l_nxi, r.l_nyi);
@@ -152,7 +155,7 @@ static int run_compile(int argc, char **argv) {
     return NNT_OK;
   }
   printf("rcnn compile: %s (%d states), K=%d, value universe %d (10 + 4|Q|, p included), structured compiler\n",
-         nnt_rcnn_tm2d_learner_names[c.learner], r.nstates, r.K, r.nvals);
+         c.learner, r.nstates, r.K, r.nvals);
   printf("cell MLP (input the 3x3 patch; the 4 diagonal columns of V1 are empty):\n");
   printf("  layer 1  V1 %d x 9, %ld nonzeros, + bias: %d ReLUs (4 per position and value, 2 per slope value)\n", r.h1, r.nnz_v1, r.h1);
   printf("  V3       %d x %d, %ld nonzeros: %d indicators + %d ramps (no bias, no ReLU)\n", r.nf, r.h1, r.nnz_v3, r.nind, r.nf - r.nind);
@@ -235,10 +238,68 @@ static int run_snapshot(int argc, char **argv) {
   return st;
 }
 
+static void restarts_defaults(void *c, int quick) { nnt_rcnn_restarts_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
+
+#define C nnt_rcnn_restarts_cfg
+static const cli_opt restarts_opts[] = {
+    CLI_INT("d", C, d, 1, 10, "input bits of each trial's parity (every one of the 2^d inputs gives the exact error)"),
+    CLI_INT("m", C, m, 1, 200, "training examples"),
+    CLI_DOUBLE("eps", C, eps, 1e-6, 0.999999, "Corollary 2's epsilon"),
+    CLI_DOUBLE("delta", C, delta, 1e-6, 0.999999, "Corollary 2's delta"),
+    CLI_INT("trials", C, trials, 1, 100000, "datasets drawn"),
+    CLI_INT("seqs", C, seqs, 1, 1000000, "runs of the wrapper per dataset"),
+    CLI_LONG("restarts", C, restarts, 0, 1000000, "restarts M (0: Corollary 2's ceil(ln(2/delta) K))"),
+    CLI_LONG("validation", C, validation, 0, 100000, "validation points N (0: Corollary 2's ceil(2 ln(2M/delta) / eps^2))"),
+    {0}};
+#undef C
+static const cli_cmd restarts_cmd = {
+    .name = "rcnn restarts",
+    .example = "nnt rcnn restarts --quick\n"
+               "nnt rcnn restarts --restarts 4     # too few: fails",
+    .about = "Corollary 2's restarts-and-validation wrapper run on a toy with a known success probability: a\n"
+             "restart draws the RCNN's learner uniformly from the K = 4 bundled 2-D TMs (p >= 1/K, the role of\n"
+             "|U_s|^-P), trains the rule-level RCNN by Algorithm 1 on a random parity and predicts; the wrapper\n"
+             "keeps the restart with the smallest validation error (Algorithm 2's argmin). Measures the restart\n"
+             "success rate, the rate of runs without a success against (1 - p)^M <= delta/2, the selection's\n"
+             "failures against Hoeffding's delta/2, and the overall failure against delta. Exit 1 when one is\n"
+             "outside 4 binomial standard deviations of its bound.",
+    .opts = restarts_opts,
+    .cfg_size = sizeof(nnt_rcnn_restarts_cfg),
+    .defaults = restarts_defaults,
+};
+
+static int run_restarts(int argc, char **argv) {
+  nnt_rcnn_restarts_cfg c;
+  cli_args a;
+  int st = cli_parse(&restarts_cmd, argc, argv, &c, &a);
+  if (st || a.co.help) return st;
+  c.seed = a.co.seed;
+  if ((st = cli_begin(&a.co))) return st;
+  nnt_rcnn_restarts_result r;
+  if ((st = nnt_rcnn_restarts_run(&c, &r))) return st;
+  printf("rcnn restarts: parity d=%d m=%d, K=%d learners drawn uniformly (p >= 1/K = %.4g), eps=%g delta=%g, seed=%llu\n", c.d, c.m,
+         r.K, r.p_lb, c.eps, c.delta, a.co.seed);
+  printf("Corollary 2 (corrected): M = ceil(ln(2/delta) / p) = %ld, N = ceil(2 ln(2M/delta) / eps^2) = %ld; used M=%ld%s N=%ld%s\n",
+         r.M_formula, r.N_formula, r.M, c.restarts ? " (--restarts)" : "", r.N, c.validation ? " (--validation)" : "");
+  printf("trials: %d datasets, %d learners each (RCNN vs direct TM: %ld disagreements), opt = 0 on %ld; %ld wrapper runs\n",
+         c.trials, r.K, r.disagree, r.opt_zero, r.seqs);
+  printf("restart success rate       %.4f   (bound: >= %.4f)   %s\n", r.p_hat, r.p_lb, r.p_ok ? "ok" : "VIOLATED");
+  printf("no successful restart      %.4f   (expected %.4f; (1-p)^M = %.4g, bound delta/2 = %g)   %s\n", r.q_hat, r.q_exact,
+         pow(1 - r.p_lb, (double)r.M), c.delta / 2, r.q_ok ? "ok" : "VIOLATED");
+  printf("selection > best + eps     %.4f   (bound: delta/2 = %g)   %s\n", r.select_hat, c.delta / 2, r.select_ok ? "ok" : "VIOLATED");
+  printf("output > opt + eps         %.4f   (bound: delta = %g)   %s\n", r.fail_hat, c.delta, r.fail_ok ? "ok" : "VIOLATED");
+  printf("time: %.2f s\n", r.seconds);
+  if (r.disagree) return nnt_fail(NNT_ECHECK, "the RCNN disagrees with the direct TM on %ld predictions", r.disagree);
+  if (!(r.p_ok && r.q_ok && r.select_ok && r.fail_ok))
+    return nnt_fail(NNT_ECHECK, "a measured rate is outside its Corollary 2 bound (4 standard deviations)");
+  return NNT_OK;
+}
+
 static const cli_sub subs[] = {
     {"learn", run_learn, "a parity learned by a 2-D TM inside the rule-level RCNN, checked against the direct TM"},
     {"compile", run_compile, "f̄ compiled into a sparse ReLU MLP per cell, checked on every visited patch"},
     {"snapshot", run_snapshot, "grid snapshots of the memorisation and compute phases as images (the paper's Figure 3)"},
+    {"restarts", run_restarts, "Corollary 2's restarts and validation run on a toy, measured against its bounds"},
 };
 
-int cmd_rcnn(int argc, char **argv) { return cli_dispatch("rcnn", subs, 3, argc, argv); }
+int cmd_rcnn(int argc, char **argv) { return cli_dispatch("rcnn", subs, 4, argc, argv); }

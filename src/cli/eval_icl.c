@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "icl_task_opts.h"
 #include "nnt_blas.h"
 #include "nnt_file.h"
 #include "nnt_icl_eval.h"
@@ -27,12 +28,14 @@ typedef struct {
   int nlayers, layers[8]; /* sweep-depth: train one model per depth */
   int preset, attn, target_depth;
   long steps;             /* 0: the preset's */
+  nnt_icl_task task;      /* eval: the task options given replace the model's own */
 } opts;
 
 static void defaults(void *v, int quick) {
   opts *o = v;
   memset(o, 0, sizeof *o);
   nnt_icl_eval_cfg_default(&o->e, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);
+  o->task = o->e.task;
   o->nex = 3, o->examples[0] = 15, o->examples[1] = 30, o->examples[2] = 45;
   o->preset = quick ? NNT_ICL_PRESET_MICRO : NNT_ICL_PRESET_MINI, o->attn = NNT_ATTN_SOFTMAX, o->target_depth = 3;
 }
@@ -58,13 +61,18 @@ static const cli_opt baselines_opts[] = {
     CLI_INT("width", S, e.task.width, 1, 100000, "target hidden width"),
     CLI_DOUBLE("w-std", S, e.task.w_std, 0, 1e6, "target weight std (0: He scaling)"),
     CLI_DOUBLE("w-mean", S, e.task.w_mean, -1e6, 1e6, "target weight mean (in units of the std under He scaling)"),
-    CLI_DOUBLE("mu", S, e.task.mu, -1e6, 1e6, "mixture component means ±mu·1"),
+    CLI_DOUBLE("mu", S, e.task.mu, -1e6, 1e6, "mixture components N(-mu·1, I) and N(+mu·1, I) (the second: see --mu2)"),
     CLI_DOUBLE("y-scale", S, e.task.y_scale, -1e6, 1e6, "global multiplier on y"),
+    CLI_CHOICE("target-act", S, e.task.act, nnt_icl_act_names, "hidden activation of the target networks"),
+    CLI_DOUBLE("mu2", S, e.task.mu2, -1e6, 1e6, "the second mixture component is N(+mu2·1, I) (default: mu)"),
+    CLI_FLAG("per-prompt", S, e.task.per_prompt, "draw the mixture component once per prompt (default: per point)"),
+    CLI_DOUBLE("noise", S, e.task.noise, 0, 1e6, "label noise: y += noise·N(0, 1)"),
     EVAL_OPTS,
     {0}};
 static const cli_opt eval_opts[] = {
     CLI_STR("model", S, model, "checkpoint written by nnt icl train (required)"),
     CLI_INT("n", S, e.task.n, 1, 200, "test points per prompt (default: 1.5× the training examples + 1, within the model's slots)"),
+    ICL_TASK_OPTS(S),
     EVAL_OPTS,
     {0}};
 static const cli_opt depth_opts[] = {
@@ -126,6 +134,9 @@ static cJSON *cfg_json(const nnt_icl_eval_cfg *c, const char *model) {
   cJSON_AddNumberToObject(j, "depth", t->depth), cJSON_AddNumberToObject(j, "width", t->width);
   cJSON_AddNumberToObject(j, "w_mean", t->w_mean), cJSON_AddNumberToObject(j, "w_std", t->w_std);
   cJSON_AddNumberToObject(j, "mu", t->mu), cJSON_AddNumberToObject(j, "y_scale", t->y_scale);
+  cJSON_AddNumberToObject(j, "mu2", t->mu2), cJSON_AddNumberToObject(j, "noise", t->noise);
+  cJSON_AddStringToObject(j, "target_act", nnt_icl_act_names[t->act]);
+  cJSON_AddStringToObject(j, "mixture", t->per_prompt ? "per prompt" : "per point");
   cJSON *m = cJSON_AddArrayToObject(j, "mix");
   for (int i = 0; i < c->nmix; i++) cJSON_AddItemToArray(m, cJSON_CreateNumber(c->mix[i]));
   cJSON_AddNumberToObject(j, "w_shift", c->w_shift);
@@ -316,6 +327,7 @@ int cli_icl_baselines(int argc, char **argv) {
   int st = parse(&baselines_cmd, argc, argv, &o, &a);
   if (st || a.co.help) return st;
   if (!cli_given(&baselines_cmd, &a, "direct-k")) keep_ks_below(&o.e, o.e.task.n);
+  if (!cli_given(&baselines_cmd, &a, "mu2")) o.e.task.mu2 = o.e.task.mu;
   if ((st = nnt_icl_eval_check(&o.e)) || (a.co.out && (st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force))) ||
       (st = cli_begin(&a.co)))
     return st;
@@ -340,6 +352,7 @@ static int model_task(const cli_cmd *cmd, const cli_args *a, nnt_icl_gpt *m, opt
     return nnt_fail(NNT_EINVAL, "--n %d needs %d position slots; the model has %d", n, 2 * n, ar->n_pos);
   o->e.task = *t;
   o->e.task.n = n;
+  icl_task_given(cmd, a, &o->task, &o->e.task); /* the test task: the model's own, but what was given */
   if (!cli_given(cmd, a, "direct-k")) keep_ks_below(&o->e, n);
   return NNT_OK;
 }
@@ -428,8 +441,7 @@ int cli_icl_sweep_depth(int argc, char **argv) {
   for (int i = 0; i < nm && !st; i++) {
     if ((st = nnt_icl_gpt_load(paths[i], &m[i]))) break;
     const nnt_icl_task *t = nnt_icl_gpt_task(m[i]), *t0 = nnt_icl_gpt_task(m[0]);
-    if (t->d != t0->d || t->depth != t0->depth || t->width != t0->width || t->w_mean != t0->w_mean ||
-        t->w_std != t0->w_std || t->mu != t0->mu || t->y_scale != t0->y_scale || t->mix2 != t0->mix2)
+    if (!nnt_icl_task_same(t, t0, 1))
       st = nnt_fail(NNT_EINVAL, "--models: %s was trained on another task than %s", paths[i], paths[0]);
     else if (2 * n > nnt_icl_gpt_arch_of(m[i])->n_pos)
       st = nnt_fail(NNT_EINVAL, "--n %d needs %d position slots; %s has %d", n, 2 * n, paths[i], nnt_icl_gpt_arch_of(m[i])->n_pos);

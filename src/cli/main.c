@@ -55,7 +55,9 @@ int main(int argc, char **argv) {
   nnt_mpi_init(&argc, &argv);
   int rank = nnt_mpi_rank();
   if (rank && !freopen("/dev/null", "w", stdout)) return 2;
+  nnt_stdout_begin();
   int code = run(argc, argv);
+  if (nnt_stdout_end() && !code) fprintf(stderr, "nnt: %s\n", nnt_errmsg()), code = 2; /* a lost result is a failure */
   nnt_mpi_finalize(code, code);
   return code;
 }

@@ -86,7 +86,7 @@ int tour_rcnn(cli_tour *t) {
                   "| W == (1/3)[y·x, y] after SGD (Lemma 3) | %s |\n| f == 0 at every SGD step | %d/%d |\n"
                   "| values held within the 10 + 4·(states) allowed | %ld of %ld, %s |\n| RCNN output == direct 2-D TM | %d/%d |\n"
                   "| RCNN output == true parity label | %d/%d |\n\n",
-                  lc.d, lc.m, lc.tests, lr.L, nnt_rcnn_tm2d_learner_names[lc.learner], lr.w_exact ? "yes" : "**NO**",
+                  lc.d, lc.m, lc.tests, lr.L, lc.learner, lr.w_exact ? "yes" : "**NO**",
                   lr.fzero_steps, lc.m + 1, lr.nvalues, lr.nuniverse, lr.values_ok ? "yes" : "**NO**", lr.agree, lr.tests,
                   lr.correct, lr.tests);
   cli_tour_checks(t, ok, !ok);

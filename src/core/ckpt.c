@@ -1,6 +1,7 @@
 #include "nnt_ckpt.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,55 @@ static int is_json(const char *s, size_t n) {
   return j != NULL;
 }
 
+/* Index of the first non-finite value among numel float32 or float64 values at p, or -1. */
+static long first_nonfinite(const unsigned char *p, uint32_t dtype, size_t numel) {
+  for (size_t i = 0; i < numel; i++) {
+    double x;
+    if (dtype == NNT_F32) {
+      float f;
+      memcpy(&f, p + 4 * i, 4);
+      x = f;
+    } else
+      memcpy(&x, p + 8 * i, 8);
+    if (!isfinite(x)) return (long)i;
+  }
+  return -1;
+}
+
+/* Values nnt never saves (training stops at a non-finite gradient, before any checkpoint): a file
+ * holding one was made or edited elsewhere, and resuming from it would only spread NaN. */
+static int check_finite(const char *path, const parsed *c) {
+  static const char *part[3] = {"", " (optimizer m)", " (optimizer v)"};
+  for (uint32_t i = 0; i < c->ntensors; i++) {
+    const tensor_rec *t = &c->t[i];
+    const unsigned char *data[3] = {t->data, c->has_optim && c->has_m ? t->m : NULL, c->has_optim && c->has_v ? t->v : NULL};
+    for (int k = 0; k < 3; k++) {
+      long e = data[k] ? first_nonfinite(data[k], t->dtype, t->numel) : -1;
+      if (e >= 0)
+        return nnt_fail(NNT_EFORMAT, "%s: tensor %.*s%s: element %ld is not a finite number", path, (int)t->name_len, t->name,
+                        part[k], e);
+    }
+  }
+  const nnt_optim_config *o = &c->cfg;
+  double h[7] = {o->lr, o->weight_decay, o->momentum, o->dampening, o->beta1, o->beta2, o->eps};
+  static const char *hname[7] = {"lr", "weight_decay", "momentum", "dampening", "beta1", "beta2", "eps"};
+  for (int k = 0; c->has_optim && k < 7; k++)
+    if (!isfinite(h[k])) return nnt_fail(NNT_EFORMAT, "%s: optimizer %s is not a finite number", path, hname[k]);
+  if (c->meta_len) {
+    char *z = nnt_xmalloc(c->meta_len + 1);
+    memcpy(z, c->meta, c->meta_len);
+    z[c->meta_len] = 0;
+    cJSON *j = cJSON_ParseWithOpts(z, NULL, 1);
+    free(z);
+    char where[600];
+    snprintf(where, sizeof where, "%s: metadata", path);
+    int st = j ? nnt_json_check_finite(where, j) : NNT_OK;
+    cJSON_Delete(j);
+    if (st) return st;
+  }
+  return NNT_OK;
+}
+
 static int parse(const char *path, parsed *c) {
   memset(c, 0, sizeof *c);
   size_t n = 0;
@@ -251,7 +301,7 @@ static int parse(const char *path, parsed *c) {
     }
   }
   if (r.off != r.n) return bad(path, broken);
-  return NNT_OK;
+  return check_finite(path, c);
 }
 
 static int kind_is(const parsed *c, const char *kind) {

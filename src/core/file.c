@@ -2,6 +2,9 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,13 +98,73 @@ void nnt_afile_unlink_open(void) {
   }
 }
 
+static const char *kind_name(mode_t m) {
+  return S_ISDIR(m) ? "a directory" : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+int nnt_file_target(const char *path, char *real, size_t n, int *inplace) {
+  struct stat ls, st;
+  *inplace = 0;
+  if (lstat(path, &ls) != 0) {
+    if (errno != ENOENT) return nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
+    if (snprintf(real, n, "%s", path) >= (int)n) return nnt_fail(NNT_EIO, "path too long: %s", path);
+    return NNT_OK; /* a new name */
+  }
+  st = ls;
+  if (S_ISLNK(ls.st_mode) && stat(path, &st) != 0)
+    return nnt_fail(NNT_EIO, "cannot write %s: it is a symbolic link to %s (%s)", path,
+                    errno == ENOENT ? "a missing file" : "something unreadable", strerror(errno));
+  if (S_ISREG(st.st_mode)) {
+    /* a link is followed: its target is replaced, next to itself, and the link stays */
+    if (!S_ISLNK(ls.st_mode)) return snprintf(real, n, "%s", path) >= (int)n ? nnt_fail(NNT_EIO, "path too long: %s", path) : NNT_OK;
+    char buf[PATH_MAX];
+    if (!realpath(path, buf)) return nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
+    if (snprintf(real, n, "%s", buf) >= (int)n) return nnt_fail(NNT_EIO, "path too long: %s", buf);
+    return NNT_OK;
+  }
+  if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) { /* /dev/null, a terminal, a pipe: written in place */
+    if (snprintf(real, n, "%s", path) >= (int)n) return nnt_fail(NNT_EIO, "path too long: %s", path);
+    *inplace = 1;
+    return NNT_OK;
+  }
+  return nnt_fail(NNT_EIO, "cannot write %s: it is %s, which nnt does not replace", path, kind_name(st.st_mode));
+}
+
+/* A character device or FIFO, opened for writing without truncating or blocking: a FIFO nobody
+ * reads is refused (ENXIO) rather than waited on. */
+static FILE *open_inplace(const char *path) {
+  int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  int fl = fcntl(fd, F_GETFL);
+  if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  FILE *f = fdopen(fd, "w");
+  if (!f) close(fd);
+  return f;
+}
+
 int nnt_afile_open(nnt_afile *a, const char *path) {
-  snprintf(a->path, sizeof a->path, "%s", path);
-  snprintf(a->tmp, sizeof a->tmp, "%s.%ld.tmp", path, (long)getpid());
-  if (nnt_mpi_rank()) a->tmp[0] = 0; /* rank 0 alone writes (nnt_mpi.h): the others write nowhere */
-  a->f = fopen(*a->tmp ? a->tmp : "/dev/null", "w");
-  if (!a->f) return nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
-  if (*a->tmp) tmp_track(a->tmp);
+  a->f = NULL;
+  a->tmp[0] = 0;
+  a->inplace = 0;
+  if (nnt_mpi_rank()) { /* rank 0 alone writes (nnt_mpi.h): the others write nowhere */
+    snprintf(a->path, sizeof a->path, "%s", path);
+    a->f = fopen("/dev/null", "w");
+    return a->f ? NNT_OK : nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
+  }
+  int st = nnt_file_target(path, a->path, sizeof a->path, &a->inplace);
+  if (st) return st;
+  if (a->inplace) {
+    a->f = open_inplace(a->path);
+    if (!a->f)
+      return nnt_fail(NNT_EIO, "cannot write %s: %s", path, errno == ENXIO ? "a FIFO that no process reads" : strerror(errno));
+    return NNT_OK;
+  }
+  snprintf(a->tmp, sizeof a->tmp, "%s.%ld.tmp", a->path, (long)getpid());
+  a->f = fopen(a->tmp, "w");
+  if (!a->f) return a->tmp[0] = 0, nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
+  struct stat old; /* a replaced file keeps its permissions */
+  if (stat(a->path, &old) == 0) fchmod(fileno(a->f), old.st_mode & 07777);
+  tmp_track(a->tmp);
   return NNT_OK;
 }
 
@@ -113,6 +176,7 @@ int nnt_afile_commit(nnt_afile *a) {
   int err = fflush(a->f) != 0 || ferror(a->f) ? (errno ? errno : EIO) : 0;
   if (fclose(a->f) != 0 && !err) err = errno ? errno : EIO;
   a->f = NULL;
+  if (a->inplace) return err ? nnt_fail(NNT_EIO, "cannot write %s: %s", a->path, strerror(err)) : NNT_OK;
   if (!*a->tmp) return NNT_OK; /* a rank other than 0 wrote nowhere */
   tmp_untrack(a->tmp);
   if (!err && rename(a->tmp, a->path) != 0) err = errno;
@@ -143,6 +207,29 @@ int nnt_json_write(const char *path, const cJSON *json) {
   return st;
 }
 
+/* The first number in j that is not finite (a JSON text can only spell one by overflowing, as
+ * 1e400), its field path written into buf ("layers[0].W[2][1]"); 1 when found. */
+static int find_nonfinite(const cJSON *j, char *buf, size_t n, size_t len, double *x) {
+  if (cJSON_IsNumber(j)) return !isfinite(*x = j->valuedouble);
+  int i = 0;
+  for (const cJSON *e = j->child; e; e = e->next, i++) {
+    size_t k = len;
+    if (len < n) k += (size_t)(cJSON_IsArray(j) ? snprintf(buf + len, n - len, "[%d]", i)
+                                                : snprintf(buf + len, n - len, len ? ".%s" : "%s", e->string ? e->string : "?"));
+    if (find_nonfinite(e, buf, n, k < n ? k : n, x)) return 1;
+    if (len < n) buf[len] = 0;
+  }
+  return 0;
+}
+
+int nnt_json_check_finite(const char *path, const cJSON *json) {
+  char field[256] = "";
+  double x;
+  if (!find_nonfinite(json, field, sizeof field, 0, &x)) return NNT_OK;
+  return nnt_fail(NNT_EFORMAT, "%s: field %s is not a finite number (it reads as %s)", path,
+                  *field ? field : "(the whole text)", isnan(x) ? "NaN" : x > 0 ? "+Inf" : "-Inf");
+}
+
 int nnt_json_read(const char *path, cJSON **out) {
   *out = NULL;
   char *buf;
@@ -157,6 +244,8 @@ int nnt_json_read(const char *path, cJSON **out) {
     return nnt_fail(NNT_EFORMAT, "%s:%d: malformed JSON", path, line);
   }
   free(buf);
+  st = nnt_json_check_finite(path, j);
+  if (st) return cJSON_Delete(j), st;
   *out = j;
   return NNT_OK;
 }

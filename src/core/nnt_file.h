@@ -1,7 +1,10 @@
 /* nnt_file.h — files the compute modules write and read: folders, atomic writes, JSON files.
  *
  * Every file nnt writes goes through nnt_afile: written to "<path>.<pid>.tmp" and renamed into place on
- * commit, so an interrupted run never leaves a half-written result behind.
+ * commit, so an interrupted run never leaves a half-written result behind. Nothing a user points at
+ * is destroyed (nnt_file_target): only a regular file or a new name is replaced that way; a symbolic
+ * link is followed (its target is replaced, the link stays); a character device (/dev/null, a
+ * terminal) or a FIFO is written in place, every write checked; anything else is refused.
  */
 #ifndef NNT_FILE_H
 #define NNT_FILE_H
@@ -19,10 +22,17 @@ int nnt_file_open_read(const char *path, FILE **f);
  * NULL); NNT_EIO as nnt_file_open_read, or when the file exceeds max bytes. */
 int nnt_file_read(const char *path, size_t max, char **buf, size_t *len);
 
+/* Where a write to path goes: into real[n] the file to replace atomically (path itself, or the
+ * regular file a symbolic link names) with *inplace = 0, or path with *inplace = 1 for a character
+ * device or FIFO, written in place. NNT_EIO with one line for a directory, block device, socket or
+ * dangling link. */
+int nnt_file_target(const char *path, char *real, size_t n, int *inplace);
+
 typedef struct {
   FILE *f;
-  char path[1024];
-  char tmp[1040];
+  char path[1024]; /* the file written (a symbolic link's target) */
+  char tmp[1040];  /* its temporary; "" when written in place or nowhere */
+  int inplace;     /* a character device or FIFO: no temporary, no rename */
 } nnt_afile;
 
 int nnt_afile_open(nnt_afile *a, const char *path);
@@ -37,7 +47,10 @@ void nnt_afile_unlink_open(void);
 struct cJSON;
 /* Writes JSON to a file atomically (pretty-printed). */
 int nnt_json_write(const char *path, const struct cJSON *json);
-/* Reads and parses a JSON file; NNT_EFORMAT with "file:line: ..." on a parse error. */
+/* Reads and parses a JSON file; NNT_EFORMAT with "file:line: ..." on a parse error, and with
+ * "file: field F: ... is not a finite number" for a number that overflows a double (1e400). */
 int nnt_json_read(const char *path, struct cJSON **out);
+/* NNT_EFORMAT naming path and the field when json holds a non-finite number; NNT_OK otherwise. */
+int nnt_json_check_finite(const char *path, const struct cJSON *json);
 
 #endif

@@ -7,7 +7,8 @@
  *
  * Points run on an OpenMP team, longest first (by the caller's cost estimate), each single-threaded
  * (OpenBLAS at 1 thread inside the team): the engine owns that policy. With a folder, every
- * finished point is committed in its own transaction to DIR/results.sqlite (table `points`, one
+ * finished point is committed in its own transaction to DIR/results.sqlite (created with the first
+ * point, so that a sweep refused or failing before it leaves no database; table `points`, one
  * column per declared record field, key `id`; table `meta` with the sweep's name and config text),
  * so a killed sweep loses at most the points in flight. `resume` keeps the stored points and
  * computes only the others; the records handed back are always read from the database, so a
@@ -56,12 +57,16 @@ typedef struct {
   size_t rec_size;
   const nnt_sweep_col *cols;  /* the record's fields; nothing else of a record survives storage */
   int ncols;
+  int nkeys;                  /* the first nkeys columns are the point's parameters: progress lines
+                                 name a finished point by them ("N=12 rep=3"), else by its id */
   /* Computes point i (id ids[i]) into the zeroed record rec; NNT_OK or an error status (the sweep
    * then stops starting new points; finished ones stay stored). Runs on any thread. */
   int (*point)(void *ctx, int i, void *rec);
   void *ctx;
   int threads;                /* team size (0: nnt_threads_get()) */
-  int progress;               /* progress on stderr: a bar on a terminal, one line per point otherwise */
+  int progress;               /* progress on stderr: a bar on a terminal; otherwise one line per
+                                 finished point (its parameters, time, points done, time left) and a
+                                 heartbeat line when none came for 30 s (nnt_progress.h) */
   const char *dir;            /* folder of results.sqlite (created if missing); NULL: nothing stored */
   int resume;                 /* keep the points already stored in dir */
 } nnt_sweep;
@@ -76,6 +81,12 @@ typedef struct {
  * is empty is fine; one with files needs resume (continue) or force (results.sqlite removed, the
  * other files are overwritten as the sweep writes them); otherwise NNT_EINVAL with one line. */
 int nnt_sweep_prepare_dir(const char *dir, int resume, int force);
+/* A folder is written by one process at a time: nnt_sweep_prepare_dir (on a folder that exists)
+ * and nnt_sweep_run lock it (flock on the folder, no file left behind), and a second process is
+ * refused at once with NNT_EIO, "DIR is in use by another nnt process ...". nnt_sweep_run releases
+ * a lock it took itself when it returns; the lock of nnt_sweep_prepare_dir lasts until the process
+ * ends or this call (for hosts that run several commands in one process). */
+void nnt_sweep_unlock_dir(const char *dir);
 /* Runs the points not yet stored and fills recs[npoints] (rec_size bytes each) in point order.
  * NNT_EINVAL before any work when dir holds a sweep with another name or config; NNT_EIO when the
  * database cannot be written; a point's error status otherwise. */

@@ -10,6 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "nnt_blas.h"
@@ -23,10 +27,59 @@ char *nnt_sweep_db_path(char *buf, size_t n, const char *dir) {
   return buf;
 }
 
+/* The folders this process holds locked: an exclusive flock on the folder itself (no lock file
+ * that a later run would find), taken without waiting, so that a second process sweeping or resuming
+ * into the same folder is refused at once instead of interleaving its writes. The kernel drops the
+ * lock when the process ends, however it ends. */
+#define MAX_LOCKS 16
+static struct {
+  dev_t dev;
+  ino_t ino;
+  int fd;
+} held[MAX_LOCKS];
+static int nheld;
+static pthread_mutex_t held_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* 1: locked now by this call; 0: this process held it already; or an error status (negated) */
+static int dir_lock(const char *dir) {
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return -nnt_fail(NNT_EIO, "%s: %s", dir, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0) return close(fd), -nnt_fail(NNT_EIO, "%s: %s", dir, strerror(errno));
+  int r;
+  pthread_mutex_lock(&held_mu);
+  int i = 0;
+  while (i < nheld && !(held[i].dev == st.st_dev && held[i].ino == st.st_ino)) i++;
+  if (i < nheld) r = 0, close(fd);
+  else if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+    r = -nnt_fail(NNT_EIO, errno == EWOULDBLOCK ? "%s is in use by another nnt process (a run writing there); wait for it to end, or choose another --out"
+                                                : "cannot lock %s: %s", dir, strerror(errno)),
+    close(fd);
+  else if (nheld == MAX_LOCKS) r = -nnt_fail(NNT_EIO, "cannot lock %s: more than %d folders locked", dir, MAX_LOCKS), close(fd);
+  else held[nheld++] = (__typeof__(held[0])){st.st_dev, st.st_ino, fd}, r = 1;
+  pthread_mutex_unlock(&held_mu);
+  return r;
+}
+
+void nnt_sweep_unlock_dir(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) != 0) return;
+  pthread_mutex_lock(&held_mu);
+  for (int i = 0; i < nheld; i++)
+    if (held[i].dev == st.st_dev && held[i].ino == st.st_ino) {
+      close(held[i].fd); /* closing the only descriptor releases the flock */
+      held[i] = held[--nheld];
+      break;
+    }
+  pthread_mutex_unlock(&held_mu);
+}
+
 int nnt_sweep_prepare_dir(const char *dir, int resume, int force) {
   if (nnt_mpi_rank()) return NNT_OK; /* rank 0 alone owns the folder: a late rank must not delete its database */
   DIR *d = opendir(dir);
   if (!d) return errno == ENOENT ? NNT_OK : nnt_fail(NNT_EIO, "%s: %s", dir, strerror(errno));
+  int lk = dir_lock(dir); /* before anything is read or deleted; held until nnt_sweep_unlock_dir or exit */
+  if (lk < 0) return closedir(d), -lk;
   int files = 0;
   for (struct dirent *e; (e = readdir(d));)
     if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) files++;
@@ -47,6 +100,7 @@ int nnt_sweep_prepare_dir(const char *dir, int resume, int force) {
 typedef struct {
   sqlite3 *db;
   sqlite3_stmt *insert;
+  const char *path; /* DIR/results.sqlite, opened (created) when the first point is stored if absent */
 } store;
 
 static int db_fail(sqlite3 *db, const char *path, const char *what) {
@@ -75,6 +129,7 @@ static int meta_get(sqlite3 *db, const char *key, char *buf, size_t n) {
 /* Opens (creating if needed) the database and checks it holds this sweep. */
 static int store_open(store *S, const nnt_sweep *s, const char *path) {
   memset(S, 0, sizeof *S);
+  S->path = path;
   if (sqlite3_open_v2(path, &S->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
     return db_fail(S->db, path, "cannot open");
   sqlite3_busy_timeout(S->db, 10000);
@@ -215,16 +270,51 @@ typedef struct {
   char msg[512];                      /* the first failure's message (nnt_errmsg is per thread) */
 } team;
 
+/* "N=12 rep=3": the point's parameters, its first nkeys fields (its id when none are declared). */
+static void point_label(const nnt_sweep *s, int i, const char *rec, char *buf, size_t n) {
+  size_t k = 0;
+  buf[0] = 0;
+  for (int c = 0; c < s->nkeys && c < s->ncols && k < n; c++) {
+    const char *f = rec + s->cols[c].off, *sep = c ? " " : "";
+    switch (s->cols[c].type) {
+      case NNT_SWEEP_T_INT: k += (size_t)snprintf(buf + k, n - k, "%s%s=%d", sep, s->cols[c].name, *(const int *)f); break;
+      case NNT_SWEEP_T_I64:
+        k += (size_t)snprintf(buf + k, n - k, "%s%s=%lld", sep, s->cols[c].name, (long long)*(const int64_t *)f);
+        break;
+      case NNT_SWEEP_T_DOUBLE: k += (size_t)snprintf(buf + k, n - k, "%s%s=%g", sep, s->cols[c].name, *(const double *)f); break;
+    }
+  }
+  if (!buf[0]) snprintf(buf, n, "point %llu", (unsigned long long)s->ids[i]);
+}
+
 /* Rank 0: stores point i's record (already in recs); inside the critical section. */
 static int commit(team *t, int i, double secs) {
   const nnt_sweep *s = t->s;
-  int pst = s->dir ? store_put(t->S, s, s->ids[i], (char *)t->recs + (size_t)i * s->rec_size) : NNT_OK;
+  int pst = NNT_OK;
+  if (s->dir && !t->S->db) { /* the first point: the database is created with it */
+    pst = store_open(t->S, s, t->S->path);
+    if (!pst) pst = store_put(t->S, s, s->ids[i], (char *)t->recs + (size_t)i * s->rec_size);
+    if (pst) {
+      const char *path = t->S->path;
+      if (t->S->db) store_close(t->S);
+      memset(t->S, 0, sizeof *t->S);
+      t->S->path = path;
+      unlink(path); /* held by no point: a rerun starts afresh */
+    }
+  } else if (s->dir)
+    pst = store_put(t->S, s, s->ids[i], (char *)t->recs + (size_t)i * s->rec_size);
   if (pst) return pst;
   t->stats->computed++;
   t->ndone++;
-  if (s->progress && !t->pr->tty)
-    fprintf(stderr, "%s: point %d/%d done (id %llu, %.1f s)\n", s->name, t->ndone, t->todo, (unsigned long long)s->ids[i], secs);
   if (s->progress) nnt_progress_add(t->pr, t->units[i]);
+  if (s->progress && !t->pr->tty) {
+    char what[200];
+    point_label(s, i, (const char *)t->recs + (size_t)i * s->rec_size, what, sizeof what);
+    double left = nnt_progress_eta(t->pr);
+    if (t->ndone < t->todo)
+      nnt_progress_line(t->pr, "%s done in %.1fs (%d/%d points, about %.0fs left)", what, secs, t->ndone, t->todo, left);
+    else nnt_progress_line(t->pr, "%s done in %.1fs (%d/%d points)", what, secs, t->ndone, t->todo);
+  }
   return NNT_OK;
 }
 
@@ -355,12 +445,23 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
     }
   store S = {0};
   char path[4096] = "";
+  int locked = 0;
   if (s->dir && rank == 0) {
     nnt_sweep_db_path(path, sizeof path, s->dir);
+    S.path = path;
     st = nnt_mkdirs(s->dir);
-    if (!st) st = store_open(&S, s, path);
-    if (!st && s->resume) st = store_load(&S, s, order, recs, done);
-    else if (!st) st = exec(S.db, path, "DELETE FROM points");
+    if (!st) {
+      int lk = dir_lock(s->dir);
+      if (lk < 0) st = -lk;
+      else locked = lk;
+    }
+    /* an absent database is created with the first stored point (commit): a sweep refused or
+     * failing before that leaves none behind, so the same command can simply run again */
+    if (!st && nnt_file_exists(path)) {
+      st = store_open(&S, s, path);
+      if (!st && s->resume) st = store_load(&S, s, order, recs, done);
+      else if (!st) st = exec(S.db, path, "DELETE FROM points");
+    }
   }
   /* the points still to compute, longest first */
   int todo = 0;
@@ -389,7 +490,7 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
     fprintf(stderr, "%s: resuming, %d of %d points stored, computing %d\n", s->name, stats->stored, n, todo);
   if (!st && todo) st = compute(&s1, &S, recs, order, todo, stats);
   /* what is reported is what is stored: read every record back */
-  if (!st && s->dir && rank == 0) {
+  if (!st && s->dir && rank == 0 && S.db) {
     memset(done, 0, (size_t)n);
     for (int i = 0; i < n; i++) order[i] = i;
 #pragma omp critical(nnt_sweep_sort)
@@ -402,6 +503,7 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
       if (!done[i]) st = nnt_fail(NNT_EIO, "%s: point %llu missing after the sweep", path, (unsigned long long)s->ids[i]);
   }
   if (s->dir && S.db) store_close(&S);
+  if (locked) nnt_sweep_unlock_dir(s->dir);
   if (size > 1 && !e.st) { /* every rank ends with rank 0's status and records */
     int computed = stats->computed;
     if (rank == 0) e.st = st, snprintf(e.msg, sizeof e.msg, "%s", st ? nnt_errmsg() : "");

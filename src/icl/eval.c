@@ -186,6 +186,11 @@ int nnt_icl_eval_run(const nnt_icl_eval_cfg *c, nnt_icl_eval_result *r) {
                      "d=%d n=%d depth=%d width=%d w_mean=%.17g w_std=%.17g y_scale=%.17g mu=%.17g mix=", t->d, t->n,
                      t->depth, t->width, t->w_mean, t->w_std, t->y_scale, t->mu);
   for (int i = 0; i < c->nmix; i++) len += snprintf(config + len, sizeof config - len, "%s%.17g", i ? "," : "", c->mix[i]);
+  /* the later task fields, named only where they differ from the fixed values of the older runs,
+     whose records stay valid */
+  if (t->mu2 != t->mu || t->noise != 0 || t->act != NNT_ICL_ACT_RELU || t->per_prompt || t->d_active)
+    len += snprintf(config + len, sizeof config - len, " mu2=%.17g noise=%.17g act=%s per_prompt=%d d_active=%d", t->mu2,
+                    t->noise, nnt_icl_act_names[t->act], t->per_prompt, t->d_active);
   len += snprintf(config + len, sizeof config - len, " w_shift=%.17g prompts=%d batch=%d ridge=%.17g", c->w_shift,
                   c->prompts, c->batch, c->ridge);
   if (c->direct) {
@@ -195,7 +200,7 @@ int nnt_icl_eval_run(const nnt_icl_eval_cfg *c, nnt_icl_eval_result *r) {
   }
   snprintf(config + len, sizeof config - len, " model=%s seed=%" PRIu64, c->model ? c->model_tag : "none", c->seed);
   nnt_sweep sw = {.name = "icl eval", .config = config, .npoints = np, .ids = ids, .rec_size = rec_size, .cols = cols,
-                  .ncols = ncols, .point = eval_point, .ctx = &e, .threads = c->threads, .progress = c->progress,
+                  .ncols = ncols, .nkeys = 2, .point = eval_point, .ctx = &e, .threads = c->threads, .progress = c->progress,
                   .dir = c->dir, .resume = c->resume};
   char *recs = nnt_xcalloc((size_t)np, rec_size);
   st = nnt_sweep_run(&sw, recs, &r->stats);

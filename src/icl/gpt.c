@@ -85,6 +85,7 @@ int nnt_icl_gpt_arch_check(const nnt_icl_gpt_arch *a) {
     return nnt_fail(NNT_EINVAL, "width, layers and heads must be >= 1 (got %d, %d, %d)", a->n_embd, a->n_layer, a->n_head);
   if (a->n_embd % a->n_head)
     return nnt_fail(NNT_EINVAL, "width %d is not a multiple of the head count %d", a->n_embd, a->n_head);
+  if (a->mlp < 0) return nnt_fail(NNT_EINVAL, "MLP width must be >= 1 (0: 4 x the width), got %d", a->mlp);
   if (a->n_pos < 2 || a->n_pos % 2) return nnt_fail(NNT_EINVAL, "position slots must be even and >= 2, got %d", a->n_pos);
   if ((unsigned)a->attn > NNT_ATTN_RELU || (unsigned)a->relu_norm > NNT_RELU_NORM_VISIBLE)
     return nnt_fail(NNT_EINVAL, "unknown attention type or ReLU normalisation");
@@ -93,7 +94,7 @@ int nnt_icl_gpt_arch_check(const nnt_icl_gpt_arch *a) {
 
 /* Declares the parameters in GPT-2's order (the names are HF's, read-in/out after Garg). */
 static void declare(nnt_params *P, const nnt_icl_gpt_arch *a, nnt_dtype dt) {
-  int E = a->n_embd;
+  int E = a->n_embd, F = a->mlp ? a->mlp : 4 * E;
   char name[64];
   nnt_params_add(P, "read_in.weight", dt, 2, (const int[]){E, a->d});
   nnt_params_add(P, "read_in.bias", dt, 1, (const int[]){E});
@@ -105,8 +106,8 @@ static void declare(nnt_params *P, const nnt_icl_gpt_arch *a, nnt_dtype dt) {
     ADD("attn.c_attn.weight", 2, 3 * E, E), ADD("attn.c_attn.bias", 1, 3 * E);
     ADD("attn.c_proj.weight", 2, E, E), ADD("attn.c_proj.bias", 1, E);
     ADD("ln_2.weight", 1, E), ADD("ln_2.bias", 1, E);
-    ADD("mlp.c_fc.weight", 2, 4 * E, E), ADD("mlp.c_fc.bias", 1, 4 * E);
-    ADD("mlp.c_proj.weight", 2, E, 4 * E), ADD("mlp.c_proj.bias", 1, E);
+    ADD("mlp.c_fc.weight", 2, F, E), ADD("mlp.c_fc.bias", 1, F);
+    ADD("mlp.c_proj.weight", 2, E, F), ADD("mlp.c_proj.bias", 1, E);
 #undef ADD
   }
   nnt_params_add(P, "ln_f.weight", dt, 1, (const int[]){E});
@@ -221,10 +222,11 @@ int nnt_icl_gpt_load(const char *path, nnt_icl_gpt **out) {
 }
 
 static double train_macs(const nnt_icl_gpt_arch *a, int B, int n, int all_rows) {
-  double E = a->n_embd, T = 2.0 * n, N = B * T, M = (double)B * n;
+  double E = a->n_embd, F = a->mlp ? a->mlp : 4.0 * E, T = 2.0 * n, N = B * T, M = (double)B * n;
   /* read-in, blocks (q, k, v on every row; the last block's projection and MLP on the x rows
    * only, unless all_rows), read-out */
-  double lin = N * (a->d * E + a->n_layer * 12 * E * E) - (all_rows ? 0 : (N - M) * 9 * E * E) + M * E;
+  double blk = 4 * E * E + 2 * E * F; /* q, k, v and the projection; the MLP's two products */
+  double lin = N * (a->d * E + a->n_layer * blk) - (all_rows ? 0 : (N - M) * (blk - 3 * E * E)) + M * E;
   double attn = a->n_layer * 2.0 * B * T * T * E; /* q k^T and att v, all heads */
   /* backward: two products per forward product, except the read-in's dinp (not computed) */
   return 3 * (lin + attn) - N * a->d * E;

@@ -1,6 +1,6 @@
 /* nnt_icl_gpt.h — the GPT-2-style in-context learner of seed 003 (Garg et al. 2022's model,
  * spec §7.4–7.5): decoder-only, pre-LayerNorm, learned absolute positions, causal multi-head
- * attention with softmax or ReLU scores, GELU (tanh) MLP of width 4E, read-in d -> E and
+ * attention with softmax or ReLU scores, GELU (tanh) MLP (width 4E unless arch.mlp says otherwise), read-in d -> E and
  * read-out E -> 1 linear layers; the prompt x1, ỹ1, ..., xn, ỹn (ỹ = [y, 0, ..., 0] in R^d) is
  * read in token by token, and the prediction for y_k is read at x_k's position, so one pass
  * predicts every prefix length k = 0..n-1. Made of the core's layers (nnt_nn.h), parameters in
@@ -20,6 +20,7 @@ typedef struct {
   int d;                   /* token width = the task's input dimension */
   int n_embd;              /* E; the MLP is 4E wide */
   int n_layer, n_head;     /* E % n_head == 0 */
+  int mlp;                 /* the MLP's width; 0: 4E (GPT-2's) */
   int n_pos;               /* position slots (tokens); a prompt of n points takes 2n */
   nnt_attn_score attn;     /* NNT_ATTN_SOFTMAX or NNT_ATTN_RELU */
   nnt_relu_norm relu_norm; /* ReLU scores only; VISIBLE (t+1): a prefix's outputs do not depend on n */
@@ -61,6 +62,13 @@ int nnt_icl_gpt_load(const char *path, nnt_icl_gpt **out);
  * the model's position slots (error NNT_EINVAL beyond). Float32 models only. */
 int nnt_icl_gpt_predict(nnt_icl_gpt *m, const float *xs, const float *ys, int B, int n, float *pred);
 
+/* The model as a .safetensors file (docs/export.md): its parameters as stored, named as HF's GPT-2
+ * (blocks.L.attn.c_attn.weight, ...), __metadata__ kind "icl-gpt", arch (JSON), nnt_version and
+ * command (provenance, may be NULL); python/nnt/icl.py loads it into PyTorch. _ckpt: of a
+ * model.ckpt that train wrote (errors as nnt_icl_gpt_load). */
+int nnt_icl_gpt_export(nnt_icl_gpt *m, const char *version, const char *command, const char *path);
+int nnt_icl_gpt_export_ckpt(const char *ckpt, const char *version, const char *command, const char *path);
+
 /* Wall time of the calling thread's model calls by phase, since the last reset (nnt bench icl
  * --profile); the rest of a step (prompt layout, residual adds, Adam) is the difference. */
 typedef enum { NNT_ICL_PROF_LINEAR, NNT_ICL_PROF_LINEAR_DW, NNT_ICL_PROF_ATTN, NNT_ICL_PROF_LAYERNORM,
@@ -73,9 +81,24 @@ void nnt_icl_gpt_profile(double seconds[NNT_ICL_PROF_N], int reset);
 typedef enum { NNT_ICL_PRESET_MICRO = 0, NNT_ICL_PRESET_MINI, NNT_ICL_PRESET_SMALL, NNT_ICL_PRESET_PAPER } nnt_icl_preset;
 extern const char *const nnt_icl_preset_names[]; /* "micro", "mini", "small", "paper"; NULL-terminated */
 
+/* Garg et al.'s curriculum (their src/conf/base.yaml and relu_2nn_regression.yaml, 500k steps):
+ * the active input dimensions rise 5 -> 20 by 1 and the points per prompt 26 -> 101 by 5, every
+ * 2,000 steps, so the full task is reached after 30,000 steps (6% of the run); the inactive
+ * coordinates of x are 0. nnt scales it to any task and step count: with d dimensions and n points
+ * it starts at d0 = ceil(d/4) dimensions and p0 = 1 + ceil((n-1)/4) points (Garg's 5 and 26 for
+ * d = 20, n = 101), has S = d - d0 stages of one dimension each, the points rising with them to
+ * p0 + floor((n - p0)·s/S) at stage s, and a stage lasts max(1, round(curriculum_steps/S)) steps,
+ * curriculum_steps being 6% of the preset's step count (30,000 / 15 = 2,000 at 500k steps and
+ * d = 20). It is fixed by the preset, not by --steps, so a run resumed with more steps keeps its
+ * schedule. */
+typedef enum { NNT_ICL_CURRICULUM_NONE = 0, NNT_ICL_CURRICULUM_GARG } nnt_icl_curriculum;
+extern const char *const nnt_icl_curriculum_names[]; /* "none", "garg"; NULL-terminated */
+
 typedef struct {
   nnt_icl_gpt_arch arch;
   nnt_icl_task task;   /* prompts of task.n points: 2n tokens (task.n <= arch.n_pos / 2) */
+  int curriculum;      /* nnt_icl_curriculum */
+  long long curriculum_steps; /* the curriculum's length (the full task from then on) */
   int batch;           /* prompts per step */
   long long steps;     /* total optimizer steps */
   double lr;           /* Adam (β 0.9, 0.999, ε 1e-8, no weight decay, constant lr) */
@@ -87,6 +110,11 @@ typedef struct {
 /* Preset defaults for an attention type and a target depth (3, 4 or 6). */
 void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p, nnt_attn_score attn, int target_depth);
 int nnt_icl_train_check(const nnt_icl_train_cfg *c);
+/* The curriculum at optimizer step `step` (0-based): active input dimensions and points per prompt
+ * (the full task.d and task.n without a curriculum, or once it is over). */
+void nnt_icl_curriculum_at(const nnt_icl_train_cfg *c, long long step, int *dims, int *points);
+/* Steps per stage and stages of the schedule (0, 0 without a curriculum). */
+void nnt_icl_curriculum_stages(const nnt_icl_train_cfg *c, long long *interval, int *stages);
 
 typedef struct {
   long long first_step; /* 0, or the step a resumed run continued from */

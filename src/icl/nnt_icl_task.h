@@ -1,11 +1,14 @@
 /* nnt_icl_task.h — the in-context regression task of seed 003 (§7.2–7.3): prompts of n points
- * x ~ per point (1-mix2)·N(-mu·1, I) + mix2·N(+mu·1, I), labelled by a fresh random N-layer ReLU
- * network per prompt (ReLU hidden layers of width K, linear scalar output, no bias).
+ * x ~ (1-mix2)·N(-mu·1, I) + mix2·N(+mu2·1, I), the component drawn per point (the default) or once
+ * per prompt, labelled by a fresh random N-layer network per prompt (hidden layers of width K with
+ * activation `act`, ReLU in the paper; linear scalar output, no bias), plus optional label noise.
  *
- * Prompt i is drawn from its own stream nnt_rng_init(seed, i): first the target's weights, then
- * per point the mixture component and the d coordinates. So a prompt never depends on batching,
- * and two tasks that differ only in mix2 (or w_mean) share the same targets and input noise —
- * the test conditions of `icl eval` are coupled on purpose.
+ * Prompt i is drawn from its own stream nnt_rng_init(seed, i): first the target's weights, then per
+ * point a component draw (per prompt, every point takes the first point's) and the d coordinates,
+ * then (noise > 0 only) one normal per label. So a prompt never depends on batching; two tasks
+ * that differ only in mix2, w_mean, per_prompt, the centres or the noise share the same targets
+ * and input noise — the test conditions of `icl eval` are coupled on purpose; and without noise a
+ * prompt of fewer points, or with d_active < d, is the same prompt cut short.
  *
  * Weights: per layer j with fan-in f_j, N(m_j, s_j²) where
  *   w_std > 0  (literal, the paper's N(0, 1)): s_j = w_std, m_j = w_mean;
@@ -27,15 +30,23 @@ typedef struct {
   double w_mean, w_std; /* target weights N(w_mean, w_std²); w_std <= 0: He scaling (see above) */
   double y_scale;   /* global multiplier on y */
   double mix2;      /* per point: N(+mu·1, I) with probability mix2, else N(-mu·1, I) */
-  double mu;        /* 2 in the paper */
+  double mu;        /* the first component's centre is -mu·1 (2 in the paper) */
+  double mu2;       /* the second component's centre is +mu2·1 (2 in the paper) */
+  double noise;     /* label noise: y += noise·N(0, 1) after y_scale (0 in the paper) */
+  int act;          /* the targets' hidden activation (nnt_icl_act; ReLU in the paper) */
+  int per_prompt;   /* 1: one component per prompt, drawn with probability mix2; 0: per point */
+  int d_active;     /* coordinates d_active..d-1 of x are 0 (the curriculum's truncation); 0: all d */
 } nnt_icl_task;
 
 /* Test prompts start at this stream id, so they never coincide with training prompts 0, 1, ... */
 #define NNT_ICL_TEST_FIRST (UINT64_C(1) << 62)
 
-/* The spec's scaled defaults (§9): width 32, He scaling, w_mean 0, y_scale 1, mix2 0, mu 2. */
+/* The spec's scaled defaults (§9): width 32, He scaling, w_mean 0, y_scale 1, mix2 0, mu = mu2 = 2,
+   ReLU targets, per-point mixture, no noise. */
 void nnt_icl_task_default(nnt_icl_task *t, int d, int n, int depth);
 int nnt_icl_task_check(const nnt_icl_task *t);
+/* 1 if the two tasks draw the same prompts (every field equal; with ignore_n, every field but n). */
+int nnt_icl_task_same(const nnt_icl_task *a, const nnt_icl_task *b, int ignore_n);
 /* B prompts of stream (seed, first_prompt + b), b = 0..B-1 (prompt i is the same whatever the
    batching): xs B×n×d, ys B×n, float32. */
 int nnt_icl_task_sample(const nnt_icl_task *t, uint64_t seed, uint64_t first_prompt, int B,

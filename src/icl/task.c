@@ -7,7 +7,8 @@
 
 void nnt_icl_task_default(nnt_icl_task *t, int d, int n, int depth) {
   *t = (nnt_icl_task){.d = d, .n = n, .depth = depth, .width = 32, .w_mean = 0, .w_std = 0,
-                      .y_scale = 1, .mix2 = 0, .mu = 2};
+                      .y_scale = 1, .mix2 = 0, .mu = 2, .mu2 = 2, .noise = 0, .act = NNT_ICL_ACT_RELU,
+                      .per_prompt = 0, .d_active = 0};
 }
 
 int nnt_icl_task_check(const nnt_icl_task *t) {
@@ -16,14 +17,26 @@ int nnt_icl_task_check(const nnt_icl_task *t) {
   if (t->depth < 2) return nnt_fail(NNT_EINVAL, "task: target depth must be >= 2 (got %d)", t->depth);
   if (t->width < 1) return nnt_fail(NNT_EINVAL, "task: target width must be >= 1 (got %d)", t->width);
   if (!(t->mix2 >= 0 && t->mix2 <= 1)) return nnt_fail(NNT_EINVAL, "task: mix2 must be in [0, 1] (got %g)", t->mix2);
-  if (!isfinite(t->w_mean) || !isfinite(t->w_std) || !isfinite(t->y_scale) || !isfinite(t->mu))
-    return nnt_fail(NNT_EINVAL, "task: w_mean, w_std, y_scale and mu must be finite");
+  if (!isfinite(t->w_mean) || !isfinite(t->w_std) || !isfinite(t->y_scale) || !isfinite(t->mu) || !isfinite(t->mu2))
+    return nnt_fail(NNT_EINVAL, "task: w_mean, w_std, y_scale and the mixture centres must be finite");
+  if (!(t->noise >= 0 && isfinite(t->noise))) return nnt_fail(NNT_EINVAL, "task: label noise must be >= 0 (got %g)", t->noise);
+  if ((unsigned)t->act > NNT_ICL_ACT_RELU) return nnt_fail(NNT_EINVAL, "task: unknown target activation %d", t->act);
+  if (t->per_prompt != 0 && t->per_prompt != 1) return nnt_fail(NNT_EINVAL, "task: per_prompt must be 0 or 1");
+  if (t->d_active < 0 || t->d_active > t->d)
+    return nnt_fail(NNT_EINVAL, "task: d_active must be in 0..d = %d (got %d)", t->d, t->d_active);
   if (t->y_scale == 0) return nnt_fail(NNT_EINVAL, "task: y_scale must be non-zero");
   return NNT_OK;
 }
 
+int nnt_icl_task_same(const nnt_icl_task *a, const nnt_icl_task *b, int ignore_n) {
+  return a->d == b->d && (ignore_n || a->n == b->n) && a->depth == b->depth && a->width == b->width &&
+         a->w_mean == b->w_mean && a->w_std == b->w_std && a->y_scale == b->y_scale && a->mix2 == b->mix2 &&
+         a->mu == b->mu && a->mu2 == b->mu2 && a->noise == b->noise && a->act == b->act &&
+         a->per_prompt == b->per_prompt && a->d_active == b->d_active;
+}
+
 nnt_icl_net nnt_icl_task_net(const nnt_icl_task *t) {
-  return (nnt_icl_net){.N = t->depth, .K = t->width, .dx = t->d, .dy = 1, .act = NNT_ICL_ACT_RELU,
+  return (nnt_icl_net){.N = t->depth, .K = t->width, .dx = t->d, .dy = 1, .act = (nnt_icl_act)t->act,
                        .out_act = 0, .bias = 0};
 }
 
@@ -44,13 +57,21 @@ static int prompt_ws(const nnt_icl_task *t, uint64_t seed, uint64_t prompt, doub
   nnt_rng_init(&r, seed, prompt);
   nnt_icl_net net = nnt_icl_task_net(t);
   draw_weights(t, w, &r);
+  const int da = t->d_active ? t->d_active : t->d;
+  int first = 0; /* per prompt: every point takes the first point's component */
   for (int i = 0; i < t->n; i++) {
-    double c = nnt_rng_uniform(&r) < t->mix2 ? t->mu : -t->mu;
-    for (int k = 0; k < t->d; k++) x[(size_t)i * t->d + k] = c + nnt_rng_normal(&r);
+    const int s = nnt_rng_uniform(&r) < t->mix2;
+    if (i == 0) first = s;
+    const double c = (t->per_prompt ? first : s) ? t->mu2 : -t->mu;
+    for (int k = 0; k < t->d; k++) {
+      const double z = nnt_rng_normal(&r);
+      x[(size_t)i * t->d + k] = k < da ? c + z : 0;
+    }
   }
   nnt_icl_net_forward(&net, w, x, t->n, y, ws);
   for (int i = 0; i < t->n; i++) {
     y[i] *= t->y_scale;
+    if (t->noise > 0) y[i] += t->noise * nnt_rng_normal(&r);
     if (!isfinite(y[i])) return nnt_fail(NNT_ENUMERIC, "task: target output is not finite (prompt %llu)", (unsigned long long)prompt);
   }
   return NNT_OK;

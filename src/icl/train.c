@@ -19,32 +19,60 @@
 #include "nnt_train.h"
 
 const char *const nnt_icl_preset_names[] = {"micro", "mini", "small", "paper", NULL};
+const char *const nnt_icl_curriculum_names[] = {"none", "garg", NULL};
 
 void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p, nnt_attn_score attn, int target_depth) {
-  /* d, points, width, layers, heads, batch, steps, lr, target width, checkpoint and log intervals.
-   * mini: 3000 steps, measured at 0.66-1.3 s per step on the shared 2-core machine (docs/icl.md), so
-   * that a run stays near 1 h; small and paper are longer runs (hours, GPU-scale). */
+  /* d, points, width, layers, heads, MLP (0: 4 x width), batch, steps, lr, target width, checkpoint and log
+   * intervals, curriculum. paper: the paper's App. G model (12 blocks, 8 heads, hidden and MLP 256)
+   * and Garg's schedule (batch 64, Adam 1e-4, 500k steps, curriculum). mini and small: Garg's small
+   * model (6 / 4 / 128, MLP 4E) sized for about 15 min and 1 h on 2 idle cores (0.3-0.35 s per
+   * step, docs/icl.md); micro: seconds, for CI and the tour (no curriculum: 400 steps). */
   typedef struct {
-    int d, n, E, L, H, B;
+    int d, n, E, L, H, F, B;
     long long steps;
     double lr;
-    int K, ckpt_every, log_every;
+    int K, ckpt_every, log_every, curriculum;
   } row;
+  enum { G = NNT_ICL_CURRICULUM_GARG };
   static const row P[] = {
-      [NNT_ICL_PRESET_MICRO] = {5, 20, 32, 2, 2, 16, 400, 1e-3, 32, 100, 10},
-      [NNT_ICL_PRESET_MINI] = {8, 51, 128, 6, 4, 64, 3000, 3e-4, 32, 250, 50},
-      [NNT_ICL_PRESET_SMALL] = {20, 51, 128, 6, 4, 64, 20000, 3e-4, 200, 500, 100},
-      [NNT_ICL_PRESET_PAPER] = {20, 51, 256, 12, 8, 64, 500000, 1e-4, 200, 1000, 500},
+      [NNT_ICL_PRESET_MICRO] = {5, 20, 32, 2, 2, 0, 16, 400, 1e-3, 32, 100, 10, NNT_ICL_CURRICULUM_NONE},
+      [NNT_ICL_PRESET_MINI] = {8, 51, 128, 6, 4, 0, 64, 3000, 3e-4, 32, 250, 50, G},
+      [NNT_ICL_PRESET_SMALL] = {20, 51, 128, 6, 4, 0, 64, 10000, 3e-4, 200, 500, 100, G},
+      [NNT_ICL_PRESET_PAPER] = {20, 51, 256, 12, 8, 256, 64, 500000, 1e-4, 200, 1000, 500, G},
   };
   const row *q = &P[p];
   memset(c, 0, sizeof *c);
   nnt_icl_task_default(&c->task, q->d, q->n, target_depth);
   c->task.width = q->K;
   /* 4n position slots: prompts up to twice the training length (eval's extrapolation, spec §7.6) */
-  c->arch = (nnt_icl_gpt_arch){.d = q->d, .n_embd = q->E, .n_layer = q->L, .n_head = q->H, .n_pos = 4 * q->n,
-                               .attn = attn, .relu_norm = NNT_RELU_NORM_VISIBLE};
-  c->batch = q->B, c->steps = q->steps, c->lr = q->lr, c->seed = 1;
+  c->arch = (nnt_icl_gpt_arch){.d = q->d, .n_embd = q->E, .n_layer = q->L, .n_head = q->H, .mlp = q->F,
+                               .n_pos = 4 * q->n, .attn = attn, .relu_norm = NNT_RELU_NORM_VISIBLE};
+  c->batch = q->B, c->steps = q->steps, c->lr = q->lr, c->seed = 1, c->curriculum = q->curriculum;
+  c->curriculum_steps = llround(0.06 * (double)q->steps); /* Garg's 30,000 of 500,000 */
   c->ckpt_every = q->ckpt_every, c->log_every = q->log_every;
+}
+
+void nnt_icl_curriculum_stages(const nnt_icl_train_cfg *c, long long *interval, int *stages) {
+  *interval = 0, *stages = 0;
+  if (c->curriculum != NNT_ICL_CURRICULUM_GARG) return;
+  const int d0 = (c->task.d + 3) / 4;
+  *stages = c->task.d - d0;
+  if (*stages < 1) return; /* d = 1: nothing to grow (the model needs d >= 2, the task not) */
+  const long long iv = llround((double)c->curriculum_steps / *stages);
+  *interval = iv < 1 ? 1 : iv;
+}
+
+void nnt_icl_curriculum_at(const nnt_icl_train_cfg *c, long long step, int *dims, int *points) {
+  long long iv;
+  int S;
+  nnt_icl_curriculum_stages(c, &iv, &S);
+  *dims = c->task.d, *points = c->task.n;
+  if (!S) return;
+  const int d0 = (c->task.d + 3) / 4, p0 = 1 + (c->task.n - 1 + 3) / 4;
+  const long long st = step / iv;
+  const int s = st > S ? S : (int)st;
+  *dims = d0 + s;
+  *points = p0 + (int)((long long)(c->task.n - p0) * s / S);
 }
 
 int nnt_icl_train_check(const nnt_icl_train_cfg *c) {
@@ -60,6 +88,9 @@ int nnt_icl_train_check(const nnt_icl_train_cfg *c) {
     return nnt_fail(NNT_EINVAL, "--batch %d is smaller than the %d MPI ranks that share it", c->batch, nnt_mpi_size());
   if (c->steps < 1) return nnt_fail(NNT_EINVAL, "--steps must be >= 1 (got %lld)", c->steps);
   if (!(c->lr > 0) || !isfinite(c->lr)) return nnt_fail(NNT_EINVAL, "--lr must be > 0 (got %g)", c->lr);
+  if ((unsigned)c->curriculum > NNT_ICL_CURRICULUM_GARG) return nnt_fail(NNT_EINVAL, "unknown curriculum %d", c->curriculum);
+  if (c->curriculum_steps < 0 || c->curriculum_steps > (1LL << 50))
+    return nnt_fail(NNT_EINVAL, "--curriculum-steps must be in 0..2^50 (got %lld)", c->curriculum_steps);
   if (c->log_every < 1 || c->ckpt_every < 1 || c->ckpt_every % c->log_every)
     return nnt_fail(NNT_EINVAL, "--ckpt-every (%d) must be a positive multiple of the log interval %d", c->ckpt_every,
                     c->log_every);
@@ -80,6 +111,8 @@ char *nnt_icl_meta_write(const nnt_icl_train_cfg *c, int nlog, const long long *
                      double wsum, int wcount) {
   cJSON *j = cJSON_CreateObject(), *a = cJSON_AddObjectToObject(j, "arch"), *t = cJSON_AddObjectToObject(j, "task");
   cJSON *tr = cJSON_AddObjectToObject(j, "train");
+  cJSON_AddNumberToObject(j, "format", 2);
+  cJSON_AddNumberToObject(a, "mlp", c->arch.mlp ? c->arch.mlp : 4 * c->arch.n_embd);
   cJSON_AddNumberToObject(a, "d", c->arch.d), cJSON_AddNumberToObject(a, "n_embd", c->arch.n_embd);
   cJSON_AddNumberToObject(a, "n_layer", c->arch.n_layer), cJSON_AddNumberToObject(a, "n_head", c->arch.n_head);
   cJSON_AddNumberToObject(a, "n_pos", c->arch.n_pos);
@@ -90,6 +123,11 @@ char *nnt_icl_meta_write(const nnt_icl_train_cfg *c, int nlog, const long long *
   cJSON_AddItemToObject(t, "w_mean", exact(c->task.w_mean)), cJSON_AddItemToObject(t, "w_std", exact(c->task.w_std));
   cJSON_AddItemToObject(t, "y_scale", exact(c->task.y_scale)), cJSON_AddItemToObject(t, "mix2", exact(c->task.mix2));
   cJSON_AddItemToObject(t, "mu", exact(c->task.mu));
+  cJSON_AddItemToObject(t, "mu2", exact(c->task.mu2)), cJSON_AddItemToObject(t, "noise", exact(c->task.noise));
+  cJSON_AddStringToObject(t, "act", nnt_icl_act_names[c->task.act]);
+  cJSON_AddNumberToObject(t, "per_prompt", c->task.per_prompt);
+  cJSON_AddStringToObject(tr, "curriculum", nnt_icl_curriculum_names[c->curriculum]);
+  cJSON_AddNumberToObject(tr, "curriculum_steps", (double)c->curriculum_steps);
   char seed[24];
   snprintf(seed, sizeof seed, "%" PRIu64, c->seed); /* a string: JSON numbers stop at 2^53 */
   cJSON_AddNumberToObject(tr, "batch", c->batch), cJSON_AddNumberToObject(tr, "steps", (double)c->steps);
@@ -110,6 +148,34 @@ char *nnt_icl_meta_write(const nnt_icl_train_cfg *c, int nlog, const long long *
 static double num(const cJSON *o, const char *key) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
   return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* The string at key among names (NULL-terminated), or -1. */
+static int choice(const cJSON *o, const char *key, const char *const *names) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  for (int i = 0; cJSON_IsString(v) && names[i]; i++)
+    if (!strcmp(v->valuestring, names[i])) return i;
+  return -1;
+}
+
+/* Format 2's fields (MLP width, the task's centres, noise, activation and mixture draw, the
+ * curriculum): present and valid in format 2; absent in format 1, whose checkpoints keep their
+ * fixed values (MLP 4E, mu2 = mu, no noise, ReLU targets, per-point mixture, no curriculum). */
+static int parse_format2(const cJSON *j, nnt_icl_train_cfg *c) {
+  const cJSON *fmt = cJSON_GetObjectItem(j, "format");
+  if (!fmt) return 1;
+  const cJSON *a = cJSON_GetObjectItem(j, "arch"), *t = cJSON_GetObjectItem(j, "task"), *tr = cJSON_GetObjectItem(j, "train");
+  const double mlp = num(a, "mlp"), mu2 = num(t, "mu2"), noise = num(t, "noise"), pp = num(t, "per_prompt"),
+               cs = num(tr, "curriculum_steps");
+  const int act = choice(t, "act", nnt_icl_act_names), cur = choice(tr, "curriculum", nnt_icl_curriculum_names);
+  if (!cJSON_IsNumber(fmt) || fmt->valuedouble != 2 || !(mlp >= 1 && mlp <= INT_MAX && mlp == floor(mlp)) ||
+      !isfinite(mu2) || !isfinite(noise) || !(pp == 0 || pp == 1) || act < 0 || cur < 0 ||
+      !(cs >= 0 && cs <= 1e15 && cs == floor(cs)))
+    return 0;
+  c->curriculum_steps = (long long)cs;
+  c->arch.mlp = (int)mlp, c->task.mu2 = mu2, c->task.noise = noise, c->task.per_prompt = (int)pp;
+  c->task.act = act, c->curriculum = cur;
+  return 1;
 }
 
 int nnt_icl_meta_parse(const char *path, const char *json, nnt_icl_train_cfg *c, nnt_icl_meta_log *log) {
@@ -147,10 +213,12 @@ int nnt_icl_meta_parse(const char *path, const char *json, nnt_icl_train_cfg *c,
                                  .relu_norm = strcmp(rn->valuestring, "T") ? NNT_RELU_NORM_VISIBLE : NNT_RELU_NORM_T};
     c->task = (nnt_icl_task){.d = (int)v[5], .n = (int)v[6], .depth = (int)v[7], .width = (int)v[8], .w_mean = v[9],
                              .w_std = v[10], .y_scale = v[11], .mix2 = v[12], .mu = v[13]};
+    c->task.mu2 = c->task.mu, c->task.act = NNT_ICL_ACT_RELU; /* format 1's fixed choices */
     c->batch = (int)v[14], c->steps = (long long)v[15], c->lr = v[16], c->log_every = (int)v[17];
     c->ckpt_every = c->log_every;
     c->seed = strtoull(seed->valuestring, NULL, 10);
   }
+  if (ok) ok = parse_format2(j, c);
   if (ok && log) {
     int n = cJSON_GetArraySize(ls);
     log->n = n, log->wsum = v[18], log->wcount = (int)v[19];
@@ -176,8 +244,11 @@ int nnt_icl_meta_parse(const char *path, const char *json, nnt_icl_train_cfg *c,
 
 /* Everything that fixes the trajectory must match to resume; steps may grow, intervals differ. */
 static int same_run(const nnt_icl_train_cfg *a, const nnt_icl_train_cfg *b) {
-  return !memcmp(&a->arch, &b->arch, sizeof a->arch) && !memcmp(&a->task, &b->task, sizeof a->task) &&
-         a->batch == b->batch && a->lr == b->lr && a->seed == b->seed && a->log_every == b->log_every;
+  const nnt_icl_gpt_arch *x = &a->arch, *y = &b->arch;
+  return x->d == y->d && x->n_embd == y->n_embd && x->n_layer == y->n_layer && x->n_head == y->n_head &&
+         (x->mlp ? x->mlp : 4 * x->n_embd) == (y->mlp ? y->mlp : 4 * y->n_embd) && x->n_pos == y->n_pos &&
+         x->attn == y->attn && x->relu_norm == y->relu_norm && nnt_icl_task_same(&a->task, &b->task, 0) &&
+         a->curriculum == b->curriculum && a->curriculum_steps == b->curriculum_steps && a->batch == b->batch && a->lr == b->lr && a->seed == b->seed && a->log_every == b->log_every;
 }
 
 void nnt_icl_train_result_free(nnt_icl_train_result *r) {
@@ -255,11 +326,15 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
   double t0 = nnt_now();
   for (; step < c->steps; step++) {
     double loss;
-    if ((st = nnt_icl_task_sample(&c->task, c->seed, (uint64_t)step * B + lo, Bl, xs, ys))) goto out;
-    if ((st = nnt_icl_gpt_loss_grad(m, xs, ys, Bl, n, &loss))) goto out;
+    nnt_icl_task t = c->task; /* the curriculum's task at this step (the full one without) */
+    int dims;
+    nnt_icl_curriculum_at(c, step, &dims, &t.n);
+    t.d_active = dims < t.d ? dims : 0;
+    if ((st = nnt_icl_task_sample(&t, c->seed, (uint64_t)step * B + lo, Bl, xs, ys))) goto stop;
+    if ((st = nnt_icl_gpt_loss_grad(m, xs, ys, Bl, t.n, &loss))) goto stop;
     if (K > 1) allreduce_mean(nnt_icl_gpt_params(m), (double)Bl / B, &loss);
     /* before the update: the checkpoint stays good */
-    if ((st = nnt_train_check_step(nnt_icl_gpt_params(m), step + 1, loss))) goto out;
+    if ((st = nnt_train_check_step(nnt_icl_gpt_params(m), step + 1, loss))) goto stop;
     nnt_optim_step(&opt);
     log.wsum += loss, log.wcount++;
     if ((step + 1) % c->log_every == 0) {
@@ -270,12 +345,17 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
       char *meta = nnt_icl_meta_write(c, log.n, log.step, log.loss, log.wsum, log.wcount);
       st = nnt_ckpt_save(path, ICL_CKPT_KIND, nnt_icl_gpt_params(m), &opt, step + 1, meta);
       free(meta);
-      if (st) goto out;
+      if (st) goto stop;
     }
     nnt_progress_add(&pr, 1);
   }
   /* rank 0's last checkpoint is in place before any rank goes on (icl sweep-depth loads it) */
   if (K > 1) nnt_mpi_barrier();
+stop:
+  if (st) { /* on every path: it stops the progress thread */
+    nnt_progress_fail(&pr);
+    goto out;
+  }
   nnt_progress_end(&pr);
   r->seconds = nnt_now() - t0;
   if (log.wcount) /* the final partial row, for the report only (the meta keeps the window) */

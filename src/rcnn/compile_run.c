@@ -1,8 +1,9 @@
-/* compile_run.c — nnt rcnn compile: the compiled cell MLP of a bundled learner, its sizes and weight
+/* compile_run.c — nnt rcnn compile: the compiled cell MLP of a learner (bundled or a .tm2d file), its sizes and weight
  * set, and its value and gradient against f̄ on every distinct patch that the rule level visits
  * while it runs Algorithm 1 and a few predictions on a drawn parity (the reference is the rule
  * level); the reverse pass against central finite differences on the same patches. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@
 #include "nnt_rng.h"
 
 void nnt_rcnn_compile_cfg_default(nnt_rcnn_compile_cfg *c, nnt_preset preset) {
-  *c = (nnt_rcnn_compile_cfg){.learner = 3, .d = 4, .m = 10, .tests = 5, .seed = 1};
+  *c = (nnt_rcnn_compile_cfg){.learner = "gauss-parity", .d = 4, .m = 10, .tests = 5, .seed = 1};
   if (preset == NNT_PRESET_QUICK) c->d = 3, c->m = 7, c->tests = 3;
 }
 
@@ -100,13 +101,11 @@ static int lemma_on_patches(const nnt_rcnn_cnet *cn, const vset *vs, nnt_rcnn_co
 
 int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result *r) {
   memset(r, 0, sizeof *r);
-  int nl = 0;
-  while (nnt_rcnn_tm2d_learner_names[nl]) nl++;
-  if (c->learner < 0 || c->learner >= nl) return nnt_fail(NNT_EINVAL, "rcnn compile: learner %d is not one of the %d bundled", c->learner, nl);
+  if (!c->learner) return nnt_fail(NNT_EINVAL, "rcnn compile: no learner");
   if (c->d < 1 || c->d > 16 || c->m < 1 || c->m > 64 || c->tests < 0 || c->compiler < 0 || c->compiler > 1)
     return nnt_fail(NNT_EINVAL, "rcnn compile: need 1 <= d <= 16, 1 <= m <= 64, tests >= 0, compiler 0 or 1");
   nnt_rcnn_tm2d tm;
-  int st = nnt_rcnn_tm2d_learner(&tm, nnt_rcnn_tm2d_learner_names[c->learner]);
+  int st = nnt_rcnn_tm2d_learner_open(&tm, c->learner);
   if (st) return st;
   nnt_rcnn_cnet cn;
   double t0 = nnt_now();
@@ -136,6 +135,9 @@ int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result 
     nnt_rcnn_tm2d_result tr;
     if (!(st = nnt_rcnn_tm2d_tape_xor(&tape, m, d, 1, X, y, xs + (size_t)j * d)))
       st = nnt_rcnn_tm2d_run(&tm, &tape, 100000000, &tr), nnt_rcnn_tm2d_tape_free(&tape);
+    char what[48];
+    snprintf(what, sizeof what, "test point %d", j + 1);
+    if (!st) st = nnt_rcnn_tm2d_rcnn_run_ok(&tr, c->learner, what, 100000000);
     if (!st && tr.steps > tmax) tmax = tr.steps;
   }
   int L = m + d + 1 > tmax + 1 ? m + d + 1 : (int)tmax + 1;

@@ -74,7 +74,7 @@ int nnt_rcnn_rule_w_exact(const nnt_rcnn_rule_net *net, const signed char *X, co
 
 /* ---- the experiment: a parity learned by a bundled TM inside the rule-level RCNN */
 typedef struct {
-  int learner;      /* index into nnt_rcnn_tm2d_learner_names */
+  const char *learner; /* a bundled learner's name or a .tm2d file (nnt_rcnn_tm2d_learner_open) */
   int d, m, tests;
   uint64_t seed;
   int work;         /* 1s columns */

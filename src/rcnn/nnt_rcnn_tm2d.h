@@ -96,5 +96,17 @@ int nnt_rcnn_tm2d_data_load(const char *path, int *m, int *d, signed char **X, s
 /* ---- bundled learners, by name: "first-label", "dictator", "majority", "gauss-parity" */
 extern const char *const nnt_rcnn_tm2d_learner_names[];
 int nnt_rcnn_tm2d_learner(nnt_rcnn_tm2d *tm, const char *name);
+/* A learner for the RCNN: a bundled one by name, otherwise the .tm2d file `spec` (parsed and
+ * checked as nnt tm2d check does), then nnt_rcnn_tm2d_rcnn_ready. */
+int nnt_rcnn_tm2d_learner_open(nnt_rcnn_tm2d *tm, const char *spec);
+/* What a machine valid under the conventions still needs to run inside the RCNN, checked before
+ * any work: a halting state reachable from the start state through δ's next and blocked states
+ * (else it never parks and the RCNN's output never becomes ±1), and few enough states for the
+ * ternary codec (3^9). NNT_EINVAL "name: cannot run in an RCNN: why". */
+int nnt_rcnn_tm2d_rcnn_ready(const nnt_rcnn_tm2d *tm, const char *name);
+/* The same on a run of the direct simulator (r from nnt_rcnn_tm2d_run with max_steps): NNT_EINVAL
+ * when it did not halt (it never parks on this input) or broke the readout convention (the RCNN's
+ * summed output would not be its answer); `what` names the input ("test point 3"). */
+int nnt_rcnn_tm2d_rcnn_run_ok(const nnt_rcnn_tm2d_result *r, const char *name, const char *what, long max_steps);
 
 #endif

@@ -2,6 +2,7 @@
  * run both inside the RCNN and on the direct 2-D TM simulator. */
 #include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,8 +12,11 @@
 #include "nnt_rcnn_rule.h"
 #include "nnt_rng.h"
 
+/* the direct TM's step budget per test point: the RCNN's depth L = t+1 is an int */
+enum { LEARN_MAX_STEPS = 100000000 };
+
 void nnt_rcnn_learn_cfg_default(nnt_rcnn_learn_cfg *c, nnt_preset preset) {
-  *c = (nnt_rcnn_learn_cfg){.learner = 3, .d = 8, .m = 18, .tests = 100, .seed = 1, .work = 1};
+  *c = (nnt_rcnn_learn_cfg){.learner = "gauss-parity", .d = 8, .m = 18, .tests = 100, .seed = 1, .work = 1};
   if (preset == NNT_PRESET_QUICK) c->d = 4, c->m = 10, c->tests = 20;
 }
 
@@ -73,14 +77,12 @@ static int learn_nn(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_tm2d *tm, nnt_rc
 
 int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
   memset(r, 0, sizeof *r);
-  int nl = 0;
-  while (nnt_rcnn_tm2d_learner_names[nl]) nl++;
-  if (c->learner < 0 || c->learner >= nl) return nnt_fail(NNT_EINVAL, "rcnn learn: learner %d is not one of the %d bundled", c->learner, nl);
+  if (!c->learner) return nnt_fail(NNT_EINVAL, "rcnn learn: no learner");
   if (c->d < 1 || c->d > 64 || c->m < 1 || c->m > 10000 || c->tests < 1 || c->work < 1 || c->depth < 0 || c->level < 0 || c->level > 1)
     return nnt_fail(NNT_EINVAL, "rcnn learn: need 1 <= d <= 64, 1 <= m <= 10000, tests >= 1, work >= 1, depth >= 0, level 0 or 1");
   int d = c->d, m = c->m, st;
   nnt_rcnn_tm2d tm;
-  if ((st = nnt_rcnn_tm2d_learner(&tm, nnt_rcnn_tm2d_learner_names[c->learner]))) return st;
+  if ((st = nnt_rcnn_tm2d_learner_open(&tm, c->learner))) return st;
   signed char *X = nnt_xmalloc((size_t)m * d), *y = nnt_xmalloc(m), *xs = nnt_xmalloc((size_t)c->tests * d);
   unsigned char *fz = nnt_xcalloc(m + 1, 1);
   r->pt = nnt_xcalloc(c->tests, sizeof *r->pt);
@@ -100,7 +102,10 @@ int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
     nnt_rcnn_tm2d_tape tape;
     nnt_rcnn_tm2d_result tr;
     if (!st) st = nnt_rcnn_tm2d_tape_xor(&tape, m, d, c->work, X, y, x);
-    if (!st) st = nnt_rcnn_tm2d_run(&tm, &tape, 100000000, &tr), nnt_rcnn_tm2d_tape_free(&tape);
+    if (!st) st = nnt_rcnn_tm2d_run(&tm, &tape, LEARN_MAX_STEPS, &tr), nnt_rcnn_tm2d_tape_free(&tape);
+    char what[48];
+    snprintf(what, sizeof what, "test point %d", j + 1);
+    if (!st) st = nnt_rcnn_tm2d_rcnn_run_ok(&tr, c->learner, what, LEARN_MAX_STEPS);
     if (st) break;
     p->tm = tr.output, p->steps = tr.steps;
     if (tr.steps > r->t_max) r->t_max = tr.steps;

@@ -6,9 +6,12 @@
  *   gauss-parity Gaussian elimination over GF(2)         (65 states)
  * They share a routine that blanks the main grid row by row from the bottom and then finishes on
  * row 0, which is found by collision sensing: an upward move that is blocked. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nnt_error.h"
+#include "nnt_rcnn_tern.h"
 #include "nnt_rcnn_tm2d.h"
 
 enum { N = NNT_RCNN_TM2D_N, U = NNT_RCNN_TM2D_U, D = NNT_RCNN_TM2D_D, L = NNT_RCNN_TM2D_L, R = NNT_RCNN_TM2D_R };
@@ -213,4 +216,54 @@ int nnt_rcnn_tm2d_learner(nnt_rcnn_tm2d *tm, const char *name) {
       return nnt_rcnn_tm2d_check(tm, name);
     }
   return nnt_fail(NNT_EINVAL, "unknown learner '%s' (first-label, dictator, majority, gauss-parity)", name);
+}
+
+int nnt_rcnn_tm2d_rcnn_ready(const nnt_rcnn_tm2d *tm, const char *name) {
+  if (nnt_rcnn_tern_nq_for(tm->nstates) > NNT_RCNN_TERN_MAX_NQ)
+    return nnt_fail(NNT_EINVAL, "%s: cannot run in an RCNN: %d states, the ternary cell codec holds at most 3^%d", name, tm->nstates,
+                    NNT_RCNN_TERN_MAX_NQ);
+  /* breadth-first over δ from the start state */
+  int *queue = nnt_xmalloc(sizeof *queue * (size_t)tm->nstates), n = 0, parked = 0;
+  unsigned char *seen = nnt_xcalloc((size_t)tm->nstates, 1);
+  seen[0] = 1, queue[n++] = 0;
+  for (int i = 0; i < n && !parked; i++) {
+    int q = queue[i];
+    if (tm->halting[q]) parked = 1;
+    for (int a = 0; a < 3 && !tm->halting[q]; a++) {
+      const nnt_rcnn_tm2d_rule *r = &tm->delta[3 * q + a];
+      int to[2] = {r->next, r->blocked};
+      for (int k = 0; k < 2; k++)
+        if (r->line >= 0 && !seen[to[k]]) seen[to[k]] = 1, queue[n++] = to[k];
+    }
+  }
+  free(queue), free(seen);
+  if (!parked)
+    return nnt_fail(NNT_EINVAL, "%s: cannot run in an RCNN: no halting state is reachable from the start state '%s', so the machine never "
+                                "parks and the RCNN's output never settles to +-1", name, tm->names[0]);
+  return NNT_OK;
+}
+
+int nnt_rcnn_tm2d_rcnn_run_ok(const nnt_rcnn_tm2d_result *r, const char *name, const char *what, long max_steps) {
+  if (!r->halted)
+    return nnt_fail(NNT_EINVAL, "%s: cannot run in an RCNN: on %s it has not halted after %ld steps (it never parks)", name, what, max_steps);
+  if (!r->readout_ok)
+    return nnt_fail(NNT_EINVAL, "%s: cannot run in an RCNN: on %s it halts but breaks the readout convention (%s), so the RCNN's summed "
+                                "output would not be its answer", name, what, r->why);
+  return NNT_OK;
+}
+
+int nnt_rcnn_tm2d_learner_open(nnt_rcnn_tm2d *tm, const char *spec) {
+  int bundled = 0, st;
+  for (int i = 0; nnt_rcnn_tm2d_learner_names[i]; i++) bundled |= !strcmp(spec, nnt_rcnn_tm2d_learner_names[i]);
+  if ((st = bundled ? nnt_rcnn_tm2d_learner(tm, spec) : nnt_rcnn_tm2d_load(tm, spec))) {
+    if (!bundled && st == NNT_EIO) {
+      char why[256];
+      snprintf(why, sizeof why, "%s", nnt_errmsg());
+      st = nnt_fail(NNT_EINVAL, "learner '%s' is neither bundled (first-label, dictator, majority, gauss-parity) nor a readable .tm2d file: %s",
+                    spec, why);
+    }
+    return st;
+  }
+  if ((st = nnt_rcnn_tm2d_rcnn_ready(tm, spec))) nnt_rcnn_tm2d_free(tm);
+  return st;
 }

@@ -1,9 +1,11 @@
 #include "nnt_io.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "nnt_cpu.h"
 #include "nnt_error.h"
@@ -263,4 +265,18 @@ int nnt_runinfo_write(const char *dir, const char *command, cJSON *config, unsig
   int st = nnt_json_write(nnt_path(path, sizeof path, dir, "run.json"), j);
   cJSON_Delete(j);
   return st;
+}
+
+void nnt_stdout_begin(void) {
+  if (!isatty(STDOUT_FILENO)) setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+int nnt_stdout_end(void) {
+  errno = 0;
+  int bad = fflush(stdout) != 0 || ferror(stdout), err = errno;
+  if (fclose(stdout) != 0 && !bad && errno != EBADF) bad = 1, err = errno; /* EBADF: closed, never written */
+  if (!bad) return NNT_OK;
+  /* a line-buffered write that failed earlier leaves the error flag but not its errno */
+  return err ? nnt_fail(NNT_EIO, "cannot write standard output: %s", strerror(err))
+             : nnt_fail(NNT_EIO, "cannot write standard output: a write to it failed");
 }

@@ -33,6 +33,13 @@ int nnt_runinfo_write(const char *dir, const char *command, cJSON *config, unsig
  * NULL removes it. */
 void nnt_runinfo_hook(void (*add)(const char *dir, cJSON *run));
 
+/* Standard output as a result channel: nnt_stdout_begin makes it line-buffered when it is not a
+ * terminal (a log or a pipe sees each line as it is printed); nnt_stdout_end flushes and closes it
+ * and returns NNT_EIO, "cannot write standard output: REASON", when any write to it failed (a full
+ * disk, /dev/full, a closed pipe with SIGPIPE ignored). */
+void nnt_stdout_begin(void);
+int nnt_stdout_end(void);
+
 const char *nnt_version(void);
 const char *nnt_git_commit(void);
 const char *nnt_build_type(void); /* CMAKE_BUILD_TYPE of this build: Release, Debug, ... */

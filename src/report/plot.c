@@ -367,11 +367,15 @@ static int save_both(const char *dir, const char *base, int (*draw)(const void *
   if (nnt_mpi_rank()) return NNT_OK; /* rank 0 alone writes (nnt_mpi.h) */
   static const char *dev[2] = {"pngcairo", "svgcairo"}, *ext[2] = {"png", "svg"};
   for (int i = 0; i < 2; i++) {
-    char path[1024], tmp[1100];
+    char path[1024], real[1024], tmp[1100];
     snprintf(path, sizeof path, "%s/%s.%s", dir, base, ext[i]);
-    snprintf(tmp, sizeof tmp, "%s/.%s.%s.%ld.tmp", dir, base, ext[i], (long)getpid());
-    int st = draw(arg, dev[i], tmp);
-    if (st || !nnt_file_exists(tmp) || rename(tmp, path) != 0) {
+    int inplace, st = nnt_file_target(path, real, sizeof real, &inplace);
+    if (st) return st;
+    /* PLplot writes through a file name and reports no write error: a device is not written */
+    if (inplace) return nnt_fail(NNT_EIO, "cannot write %s: it is not a regular file, which a plot needs", path);
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", real, (long)getpid());
+    st = draw(arg, dev[i], tmp);
+    if (st || !nnt_file_exists(tmp) || rename(tmp, real) != 0) {
       remove(tmp);
       return st ? st : nnt_fail(NNT_EIO, "cannot write %s", path);
     }

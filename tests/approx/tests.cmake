@@ -15,6 +15,8 @@ nnt_cli_test(approx_bad_width 2 "--widths: 0 is out of range" approx ntk --width
 nnt_cli_test(approx_bad_i 2 "--i: 25 is out of range" approx square --i 25 --out ${_o}/never)
 nnt_cli_test(approx_bad_net_missing 2 "cannot read" approx separation --n 6 --net ${_ex}/nope.json --out ${_o}/never)
 nnt_cli_test(approx_bad_net_json 2 "malformed|format" approx separation --n 6 --net ${NNT_SRC_DIR}/tests/approx/bad_net.json --out ${_o}/never)
+nnt_cli_test(approx_inf_net 2 "inf_net.json: field layers\\[0\\].W\\[0\\]\\[0\\] is not a finite number \\(it reads as \\+Inf\\)"
+             approx separation --n 6 --net ${NNT_SRC_DIR}/tests/approx/inf_net.json --out ${_o}/never)
 nnt_cli_test(approx_bad_net_2d 2 "1-D input" approx separation --n 6 --net ${NNT_SRC_DIR}/tests/approx/net_2d.json --out ${_o}/never)
 nnt_cli_test(approx_bad_n 2 "--n: 0 is out of range" approx separation --n 0 --net ${_ex}/half.json)
 nnt_cli_test(approx_unknown_demo 2 "unknown subcommand" approx frobnicate)

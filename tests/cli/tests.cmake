@@ -105,6 +105,8 @@ if(TARGET nnt_qstr)
   nnt_cli_test(config_list 2 "wrong_list.json: option \"alpha\": expected a list of numbers"
                qstr construct --config ${cfg}/wrong_list.json ${never})
   nnt_cli_test(config_range 2 "out_of_range.json: --N: 1 is out of range \\[2, 100000\\]" qstr construct --config ${cfg}/out_of_range.json ${never})
+  nnt_cli_test(config_nonfinite 2 "nonfinite.json: field options.N is not a finite number \\(it reads as -Inf\\)"
+               qstr construct --config ${cfg}/nonfinite.json ${never})
   nnt_cli_test(config_choice 2 "bad_choice.json: --enc: 'morse' is not one of" qstr construct --config ${cfg}/bad_choice.json ${never})
   nnt_cli_test(config_given 2 "bad_given.json: \"given\": nope is no option" qstr construct --config ${cfg}/bad_given.json ${never})
   nnt_cli_test(config_abbrev 2 "give it once, written out in full" qstr construct --conf ${cfg}/malformed.json ${never})
@@ -162,6 +164,12 @@ if(TARGET nnt_circuits)
            COMMAND bash ${NNT_SRC_DIR}/tests/cli/out_of_memory.sh ${NNT_EXE} ${NNT_SRC_DIR}/examples/circuits/compare4.aag
                    ${CMAKE_BINARY_DIR}/out-of-memory)
   set_tests_properties(cli/out_of_memory PROPERTIES LABELS cli TIMEOUT 60 SKIP_RETURN_CODE 77)
+endif()
+# What a user points at is never destroyed: symlinks followed, devices and FIFOs written in place or
+# refused, a failed write to standard output is exit 2 (tests/cli/write_targets.sh).
+if(TARGET nnt_rcnn AND TARGET nnt_tm AND TARGET nnt_qstr)
+  add_test(NAME cli/write_targets COMMAND bash ${NNT_SRC_DIR}/tests/cli/write_targets.sh ${NNT_EXE} ${NNT_SRC_DIR} ${CMAKE_BINARY_DIR}/write-targets)
+  set_tests_properties(cli/write_targets PROPERTIES LABELS cli TIMEOUT 120)
 endif()
 if(TARGET nnt_icl AND TARGET nnt_tm)
   add_test(NAME cli/full_disk COMMAND bash ${NNT_SRC_DIR}/tests/cli/full_disk.sh ${NNT_EXE} ${NNT_SRC_DIR} ${CMAKE_BINARY_DIR}/full-disk)

@@ -1,6 +1,7 @@
 /* Checkpoints: the documented byte layout (read back independently), bit-exact round trip of
  * parameters and optimizer state, resumption giving the uninterrupted trajectory bit for bit,
  * and one clear NNT_EFORMAT error for every kind of bad file, leaving the model untouched. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,6 +283,44 @@ int main(void) {
     memcpy(copy + n - 8, &h, 8);
     spit(bad, copy, n);
     CHECK(nnt_ckpt_load(bad, "test-model", &Q, &qo, NULL, NULL) == NNT_OK);
+  }
+  /* non-finite values, which nnt never saves (a checkpoint edited or made elsewhere): each refused
+   * with the tensor or field named, even with a valid checksum */
+  {
+    size_t opt_at = off + 4 + 69 + 57 + 93;
+    struct {
+      size_t at;
+      int f64;
+      double x;
+      const char *needle;
+    } cases[] = {
+        {off + 25 + 4 * 5, 0, INFINITY, "tensor w: element 5 is not a finite number"},
+        {off + 4 + 69 + 17 + 8 * 2, 1, NAN, "tensor b: element 2 is not a finite number"},
+        {opt_at + 84 + 4 * 1, 0, -INFINITY, "tensor w (optimizer m): element 1 is not a finite number"},
+        {opt_at + 84 + 48 + 4 * 4, 0, INFINITY, "tensor w (optimizer v): element 4 is not a finite number"},
+        {opt_at + 8, 1, INFINITY, "optimizer lr is not a finite number"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+      memcpy(copy, file, n);
+      if (cases[i].f64) memcpy(copy + cases[i].at, &cases[i].x, 8);
+      else {
+        float f = (float)cases[i].x;
+        memcpy(copy + cases[i].at, &f, 4);
+      }
+      uint64_t h = fnv(copy, n - 8);
+      memcpy(copy + n - 8, &h, 8);
+      spit(bad, copy, n);
+      expect_bad(bad, "test-model", 0, 1, NNT_OPT_ADAMW, cases[i].needle);
+    }
+    memcpy(copy, file, n);
+    CHECK(!memcmp(copy + 46 + 10, "\"test\"", 6));
+    memcpy(copy + 46 + 10, "1e999 ", 6); /* {"model": 1e999 , "width": 3} */
+    uint64_t h = fnv(copy, n - 8);
+    memcpy(copy + n - 8, &h, 8);
+    spit(bad, copy, n);
+    expect_bad(bad, "test-model", 0, 1, NNT_OPT_ADAMW, "metadata: field model is not a finite number (it reads as +Inf)");
+    nnt_ckpt_info bi;
+    CHECK(nnt_ckpt_info_read(bad, &bi) == NNT_EFORMAT && strstr(nnt_errmsg(), "field model is not a finite"));
   }
   expect_bad(path, "other-model", 0, 1, NNT_OPT_ADAMW, "model kind 'test-model', expected 'other-model'");
   expect_bad(path, "test-model", 1, 1, NNT_OPT_ADAMW, "tensor 'w' is float32 [3, 4], the model's is float32 [4, 3]");

@@ -1,13 +1,16 @@
 /* The sweep engine: results independent of threads and order, stored points reused on resume and
- * never recomputed, NaN and 64-bit fields round-trip exactly, another sweep's database refused. */
+ * never recomputed, NaN and 64-bit fields round-trip exactly, another sweep's database refused; a
+ * sweep failing before its first point leaves no database; a second process on the folder is refused. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "nnt_error.h"
+#include "nnt_file.h"
 #include "nnt_rng.h"
 #include "nnt_sweep.h"
 #include "nnt_test.h"
@@ -25,12 +28,14 @@ typedef struct {
   const uint64_t *ids;
   int calls[64];
   int fail_at; /* point index that fails (a crash stand-in), -1 for none */
+  int slow_ms;  /* every point sleeps this long first (progress lines) */
 } ctx;
 
 static int point(void *c_, int i, void *r_) {
   ctx *c = c_;
   rec *r = r_;
   if (i == c->fail_at) return nnt_fail(NNT_ENUMERIC, "point %d fails", i);
+  if (c->slow_ms) usleep((useconds_t)c->slow_ms * 1000);
 #pragma omp atomic
   c->calls[i]++;
   nnt_rng g;
@@ -120,5 +125,86 @@ int main(void) {
   char path[256];
   unlink(nnt_sweep_db_path(path, sizeof path, dir));
   rmdir(dir);
+
+  /* a sweep that fails before its first point is stored leaves no database: the same command runs
+   * again without --resume or --force (the folder holds nothing) */
+  char dir2[] = "/tmp/nnt_test_sweep_XXXXXX";
+  CHECK(mkdtemp(dir2) != NULL);
+  ctx c7 = {.fail_at = 0};
+  s = make(ids, cost, 1, &c7, dir2, 0, 1);
+  CHECK(nnt_sweep_run(&s, got, &st) == NNT_ENUMERIC && st.computed == 0);
+  CHECK_MSG(!nnt_file_exists(nnt_sweep_db_path(path, sizeof path, dir2)), "%s left behind", path);
+  CHECK(nnt_sweep_prepare_dir(dir2, 0, 0) == NNT_OK);
+  ctx c8 = {.fail_at = -1};
+  s = make(ids, cost, 1, &c8, dir2, 0, 1);
+  CHECK(nnt_sweep_run(&s, got, &st) == NNT_OK && st.computed == 1 && nnt_file_exists(path));
+  nnt_sweep_unlock_dir(dir2);
+
+  /* two processes on one folder: while a child holds it, this process is refused at once, by the
+   * folder policy as by the sweep itself, and nothing in the folder changes */
+  int up[2], down[2];
+  CHECK(pipe(up) == 0 && pipe(down) == 0);
+  pid_t child = fork();
+  CHECK(child >= 0);
+  if (child == 0) {
+    char b = nnt_sweep_prepare_dir(dir2, 1, 0) == NNT_OK ? 'y' : 'n';
+    if (write(up[1], &b, 1) != 1 || read(down[0], &b, 1) != 1) _exit(1);
+    _exit(0);
+  }
+  char b = 0;
+  CHECK(read(up[0], &b, 1) == 1 && b == 'y');
+  struct stat before_st, after_st;
+  CHECK(stat(path, &before_st) == 0);
+  CHECK(nnt_sweep_prepare_dir(dir2, 1, 0) == NNT_EIO);
+  CHECK_MSG(strstr(nnt_errmsg(), "is in use by another nnt process"), "message: '%s'", nnt_errmsg());
+  CHECK(nnt_sweep_prepare_dir(dir2, 0, 1) == NNT_EIO && nnt_file_exists(path)); /* --force deletes nothing */
+  ctx c9 = {.fail_at = -1};
+  s = make(ids, cost, 1, &c9, dir2, 1, 1);
+  CHECK(nnt_sweep_run(&s, got, &st) == NNT_EIO && c9.calls[0] == 0);
+  CHECK(stat(path, &after_st) == 0 && after_st.st_size == before_st.st_size && after_st.st_mtime == before_st.st_mtime);
+  CHECK(write(down[1], &b, 1) == 1);
+  int wst;
+  CHECK(waitpid(child, &wst, 0) == child && WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+  CHECK(nnt_sweep_prepare_dir(dir2, 1, 0) == NNT_OK); /* released when the child ended */
+  CHECK(nnt_sweep_run(&s, got, &st) == NNT_OK && st.stored == 1 && st.computed == 0);
+  nnt_sweep_unlock_dir(dir2);
+  unlink(path);
+  rmdir(dir2);
+
+  /* progress off a terminal (stderr into a file): a heartbeat line before the first point ends,
+   * then one line per finished point, named by its parameters (the first nkeys fields), with the
+   * time left */
+  {
+    char log[] = "/tmp/nnt_test_sweep_log_XXXXXX";
+    int fd = mkstemp(log), saved = dup(2);
+    CHECK(fd >= 0 && saved >= 0);
+    fflush(stderr);
+    dup2(fd, 2);
+    setenv("NNT_PROGRESS_HEARTBEAT_S", "1", 1);
+    ctx cp = {.fail_at = -1, .slow_ms = 2600};
+    s = make(ids, cost, 2, &cp, NULL, 0, 1);
+    s.progress = 1, s.nkeys = 2;
+    int rst = nnt_sweep_run(&s, got, &st);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    unsetenv("NNT_PROGRESS_HEARTBEAT_S");
+    CHECK(rst == NNT_OK);
+    char text[4096] = "";
+    FILE *f = fopen(log, "r");
+    CHECK(f != NULL);
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    text[len] = 0;
+    fclose(f);
+    unlink(log);
+    close(fd);
+    const char *beat = strstr(text, "test: still running after"), *first = strstr(text, " done in ");
+    CHECK_MSG(beat && first && beat < first, "no heartbeat before the first point ended:\n%s", text);
+    /* longest first: point 1 (cost 1) then point 0 (cost 0); k is the index, big 2^40 | id */
+    char want[128];
+    snprintf(want, sizeof want, "test: k=1 big=%lld done in ", (long long)((int64_t)1 << 40 | (int64_t)ids[1]));
+    CHECK_MSG(strstr(text, want) && strstr(text, "(1/2 points, about "), "no labelled line '%s' with the time left:\n%s", want, text);
+    CHECK_MSG(strstr(text, "k=0 big=") && strstr(text, "(2/2 points)"), "second point:\n%s", text);
+  }
   TEST_MAIN_END();
 }

@@ -12,8 +12,9 @@
 #include "nnt_icl_gpt.h"
 #include "nnt_test.h"
 
+/* The ReLU-attention model also has an MLP narrower than GPT-2's 4E (the paper's preset's kind). */
 static nnt_icl_gpt_arch small_arch(nnt_attn_score attn) {
-  return (nnt_icl_gpt_arch){.d = 3, .n_embd = 8, .n_layer = 2, .n_head = 2, .n_pos = 16, .attn = attn,
+  return (nnt_icl_gpt_arch){.d = 3, .n_embd = 8, .n_layer = 2, .n_head = 2, .mlp = attn == NNT_ATTN_RELU ? 20 : 0, .n_pos = 16, .attn = attn,
                             .relu_norm = NNT_RELU_NORM_VISIBLE};
 }
 
@@ -189,10 +190,25 @@ static void test_precision_threads(void) {
   nnt_icl_gpt_free(m64), nnt_icl_gpt_free(m32);
 }
 
-/* Shapes and errors: the paper's 12 × 789,760 block parameters (acceptance 15), the HF init. */
+/* Shapes and errors: the paper's model (App. G: hidden and MLP 256) has 12 × 395,776 block
+ * parameters; with GPT-2's MLP of 4E, the spec's count (acceptance 15), 12 × 789,760; the HF init. */
 static void test_shapes_init(void) {
   nnt_icl_train_cfg c;
   nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER, NNT_ATTN_SOFTMAX, 3);
+  CHECK(c.arch.mlp == 256 && c.arch.n_embd == 256 && c.arch.n_layer == 12 && c.arch.n_head == 8);
+  for (int mlp = 0; mlp <= 256; mlp += 256) { /* 0: 4E */
+    nnt_icl_gpt_arch a = c.arch;
+    a.mlp = mlp;
+    nnt_icl_gpt *g = NULL;
+    CHECK(nnt_icl_gpt_new(&a, &c.task, 0, &g) == NNT_OK);
+    nnt_params *Q = nnt_icl_gpt_params(g);
+    size_t blk = 0;
+    for (int i = 0; i < Q->n; i++)
+      if (Q->items[i]->name[0] == 'h') blk += Q->items[i]->value.numel;
+    CHECK_MSG(blk == 12 * (size_t)(mlp ? 395776 : 789760), "MLP %d: %zu block parameters", mlp, blk);
+    nnt_icl_gpt_free(g);
+  }
+  c.arch.mlp = 0;
   nnt_icl_gpt *m = NULL;
   CHECK(nnt_icl_gpt_new(&c.arch, &c.task, 0, &m) == NNT_OK);
   nnt_params *P = nnt_icl_gpt_params(m);

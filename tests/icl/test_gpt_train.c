@@ -1,7 +1,10 @@
 /* Training the GPT-2 in-context learner: the loss falls (the micro preset's: tests.cmake), a run
  * stopped at a checkpoint and resumed (at another thread count) ends with the same checkpoint
- * bytes as an uninterrupted one, the checkpoint loads for prediction, and bad checkpoints, other
- * configs and a diverging loss are refused without touching the last checkpoint. */
+ * bytes as an uninterrupted one, with and without the curriculum, the checkpoint loads for
+ * prediction, and bad checkpoints, other configs and a diverging loss are refused without
+ * touching the last checkpoint. The curriculum: its schedule against Garg et al.'s update rule
+ * (simulated step by step), and a run against a hand-written training loop that applies the
+ * schedule step by step (the same losses, bit for bit). Format-1 checkpoint metadata still loads. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +15,9 @@
 #include "nnt_blas.h"
 #include "nnt_ckpt.h"
 #include "nnt_error.h"
+#include "gpt_impl.h"
 #include "nnt_icl_gpt.h"
+#include "nnt_optim.h"
 #include "nnt_test.h"
 
 static char *slurp(const char *path, size_t *n) {
@@ -69,21 +74,146 @@ static void test_loss_falls(nnt_attn_score attn) {
   nnt_icl_train_result_free(&r);
 }
 
-static void test_resume(void) {
+/* Garg et al.'s Curriculum (src/curriculum.py) as they run it: the value used at step i is the
+ * value after i updates, an update adding inc when the updated step count is a multiple of the
+ * interval, capped at end. */
+static void garg_simulate(int start, int inc, int end, int interval, int nsteps, int *val) {
+  int v = start;
+  for (int i = 0; i < nsteps; i++) {
+    val[i] = v;
+    v = (i + 1) % interval == 0 ? v + inc : v;
+    v = v < end ? v : end;
+  }
+}
+
+static void test_curriculum_schedule(void) {
+  /* the paper's preset at Garg's task size (d = 20, 101 points, 500k steps) is Garg's schedule */
+  nnt_icl_train_cfg c;
+  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER, NNT_ATTN_SOFTMAX, 3);
+  CHECK(c.curriculum == NNT_ICL_CURRICULUM_GARG && c.steps == 500000 && c.task.d == 20);
+  c.task.n = 101;
+  enum { NS = 40000 };
+  static int dims[NS], pts[NS];
+  garg_simulate(5, 1, 20, 2000, NS, dims);
+  garg_simulate(26, 5, 101, 2000, NS, pts);
+  int bad = 0;
+  for (int i = 0; i < NS; i++) {
+    int d, p;
+    nnt_icl_curriculum_at(&c, i, &d, &p);
+    if ((d != dims[i] || p != pts[i]) && bad++ < 5)
+      CHECK_MSG(0, "step %d: nnt %d dims %d points, Garg %d, %d", i, d, p, dims[i], pts[i]);
+  }
+  int d, p;
+  nnt_icl_curriculum_at(&c, 499999, &d, &p);
+  CHECK(d == 20 && p == 101);
+  /* no curriculum: the full task at every step */
+  c.curriculum = NNT_ICL_CURRICULUM_NONE;
+  nnt_icl_curriculum_at(&c, 0, &d, &p);
+  CHECK(d == 20 && p == 101);
+  long long iv;
+  int S;
+  nnt_icl_curriculum_stages(&c, &iv, &S);
+  CHECK(iv == 0 && S == 0);
+}
+
+/* A curriculum run's losses, step by step, against a loop written here: d = 5, 10 points and a
+ * 12-step curriculum give stages of 12/3 = 4 steps: dims 2, 3, 4, 5 and points 4, 6, 8, 10. The
+ * inactive coordinates of every prompt are 0. */
+static void test_curriculum_run(void) {
+  nnt_icl_train_cfg c;
+  micro(&c, 20);
+  c.curriculum = NNT_ICL_CURRICULUM_GARG, c.curriculum_steps = 12, c.log_every = 1;
+  long long iv;
+  int S;
+  nnt_icl_curriculum_stages(&c, &iv, &S);
+  CHECK(iv == 4 && S == 3);
+  static const int want_d[] = {2, 3, 4, 5}, want_p[] = {4, 6, 8, 10};
+  nnt_icl_gpt *m = NULL;
+  CHECK(nnt_icl_gpt_new(&c.arch, &c.task, 0, &m) == NNT_OK);
+  nnt_icl_gpt_init(m, c.seed);
+  nnt_optim opt = {0};
+  nnt_optim_config oc = nnt_adam_defaults();
+  oc.lr = c.lr;
+  CHECK(nnt_optim_init(&opt, nnt_icl_gpt_params(m), oc) == NNT_OK);
+  const int B = c.batch, d = c.task.d;
+  float *xs = malloc(sizeof(float) * B * c.task.n * d), *ys = malloc(sizeof(float) * B * c.task.n);
+  double want[20];
+  for (int i = 0; i < 20; i++) {
+    int s = i / 4 < 3 ? i / 4 : 3, dd, pp;
+    nnt_icl_curriculum_at(&c, i, &dd, &pp);
+    CHECK_MSG(dd == want_d[s] && pp == want_p[s], "step %d: %d dims, %d points", i, dd, pp);
+    nnt_icl_task t = c.task;
+    t.n = want_p[s], t.d_active = want_d[s] < d ? want_d[s] : 0;
+    CHECK(nnt_icl_task_sample(&t, c.seed, (uint64_t)i * B, B, xs, ys) == NNT_OK);
+    int zero = 1;
+    for (int q = 0; q < B * t.n; q++)
+      for (int k = want_d[s]; k < d; k++) zero &= xs[(size_t)q * d + k] == 0;
+    CHECK_MSG(zero, "step %d: a coordinate beyond %d is not 0", i, want_d[s]);
+    CHECK(nnt_icl_gpt_loss_grad(m, xs, ys, B, t.n, &want[i]) == NNT_OK);
+    nnt_optim_step(&opt);
+  }
+  free(xs), free(ys);
+  nnt_optim_free(&opt);
+  nnt_icl_gpt_free(m);
+  nnt_icl_train_result r;
+  CHECK(nnt_icl_train_run(&c, sub("curriculum"), 0, &r) == NNT_OK);
+  CHECK(r.nlog == 20);
+  for (int i = 0; i < r.nlog && i < 20; i++)
+    CHECK_MSG(r.log_loss[i] == want[i], "step %d: the run's loss %.17g, the loop's %.17g", i + 1, r.log_loss[i], want[i]);
+  /* the same run without the curriculum differs from the first step on */
+  nnt_icl_train_result r0;
+  c.curriculum = NNT_ICL_CURRICULUM_NONE;
+  CHECK(nnt_icl_train_run(&c, sub("no-curriculum"), 0, &r0) == NNT_OK);
+  CHECK(r0.log_loss[0] != r.log_loss[0]);
+  nnt_icl_train_result_free(&r), nnt_icl_train_result_free(&r0);
+}
+
+/* Format-1 metadata (before the task options and the curriculum) loads with the fixed values of
+ * that time; format 2 round-trips every new field. */
+static void test_meta_formats(const char *format1) {
+  nnt_icl_train_cfg c, back;
+  CHECK(nnt_icl_meta_parse("old", format1, &c, NULL) == NNT_OK);
+  CHECK(c.arch.mlp == 0 && c.task.mu2 == c.task.mu && c.task.noise == 0 && c.task.act == NNT_ICL_ACT_RELU &&
+        c.task.per_prompt == 0 && c.curriculum == NNT_ICL_CURRICULUM_NONE);
+  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER, NNT_ATTN_RELU, 4);
+  c.task.mu2 = 3.25, c.task.noise = 0.125, c.task.act = NNT_ICL_ACT_TANH, c.task.per_prompt = 1, c.task.width = 17;
+  c.curriculum_steps = 777;
+  char *meta = nnt_icl_meta_write(&c, 0, NULL, NULL, 0, 0);
+  CHECK(nnt_icl_meta_parse("new", meta, &back, NULL) == NNT_OK);
+  CHECK(back.arch.mlp == 256 && back.arch.n_embd == 256 && back.arch.n_layer == 12 && back.arch.n_head == 8);
+  CHECK(nnt_icl_task_same(&back.task, &c.task, 0) && back.curriculum == NNT_ICL_CURRICULUM_GARG &&
+        back.curriculum_steps == 777);
+  /* format 2 without one of its fields is refused */
+  char *cut = strstr(meta, "\"noise\":");
+  CHECK(cut != NULL);
+  if (cut) memcpy(cut, "\"noize\"", 7);
+  CHECK(nnt_icl_meta_parse("cut", meta, &back, NULL) == NNT_EFORMAT);
+  free(meta);
+}
+
+static void test_resume_with(int curriculum) {
   nnt_icl_train_cfg c;
   nnt_icl_train_result r, r2;
   micro(&c, 60);
-  const char *A = sub("whole"), *B = sub("stopped");
+  c.curriculum = curriculum, c.curriculum_steps = 60;
+  const char *A = sub(curriculum ? "whole-cur" : "whole"), *B = sub(curriculum ? "stopped-cur" : "stopped");
   nnt_threads_set(1);
   CHECK(nnt_icl_train_run(&c, A, 0, &r) == NNT_OK);
   micro(&c, 40);
+  c.curriculum = curriculum, c.curriculum_steps = 60;
   CHECK(nnt_icl_train_run(&c, B, 0, &r2) == NNT_OK);
   nnt_icl_train_result_free(&r2);
   micro(&c, 60);
+  c.curriculum = curriculum, c.curriculum_steps = 60;
   nnt_threads_set(2);
   CHECK(nnt_icl_train_run(&c, B, 1, &r2) == NNT_OK);
   nnt_threads_set(1);
   CHECK(r2.first_step == 40 && r2.nlog == r.nlog);
+  if (curriculum) { /* the stop fell inside the schedule */
+    int d40, p40, d60, p60;
+    nnt_icl_curriculum_at(&c, 39, &d40, &p40), nnt_icl_curriculum_at(&c, 59, &d60, &p60);
+    CHECK(d40 < d60 && p40 < p60);
+  }
   for (int i = 0; i < r.nlog && i < r2.nlog; i++)
     CHECK_MSG(r.log_loss[i] == r2.log_loss[i] && r.log_step[i] == r2.log_step[i], "row %d: %lld %.17g vs %lld %.17g", i,
               r.log_step[i], r.log_loss[i], r2.log_step[i], r2.log_loss[i]);
@@ -187,6 +317,7 @@ static void test_bad_meta(void) {
   CHECK(nnt_icl_gpt_load(p, &m) == NNT_EFORMAT);
   CHECK_MSG(strstr(nnt_errmsg(), "model.ckpt: its config is invalid (") && !strstr(nnt_errmsg(), "invalid (/"), "%s", nnt_errmsg());
   nnt_params_free(&P);
+  test_meta_formats(good);
 }
 
 int main(void) {
@@ -195,7 +326,10 @@ int main(void) {
   nnt_threads_set(1);
   test_loss_falls(NNT_ATTN_SOFTMAX);
   test_loss_falls(NNT_ATTN_RELU);
-  test_resume();
+  test_resume_with(NNT_ICL_CURRICULUM_NONE);
+  test_resume_with(NNT_ICL_CURRICULUM_GARG);
+  test_curriculum_schedule();
+  test_curriculum_run();
   test_nan();
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf %s", root);

@@ -1,5 +1,7 @@
 /* The ICL task sampler: target scale (acceptance 16) against its closed forms, the per-point
- * mixture, an independent forward pass, determinism across batchings, coupling across mixtures. */
+ * mixture, an independent forward pass, determinism across batchings, coupling across mixtures;
+ * the task options: per-prompt mixtures, separate centres, label noise, the curriculum's
+ * truncation (d_active, fewer points) and the targets' activation. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +30,7 @@ int main(void) {
     nnt_icl_task_default(&t, 8, 4, depth);
     double m = mean_y2(&t, 3000, 7);
     CHECK_MSG(fabs(m / 5.0 - 1) < 0.1, "He depth %d: E[y^2] = %g, expected 5", depth, m);
-    t.mix2 = 0.5, t.mu = 1, t.y_scale = 3;
+    t.mix2 = 0.5, t.mu = t.mu2 = 1, t.y_scale = 3;
     m = mean_y2(&t, 3000, 8);
     CHECK_MSG(fabs(m / 18.0 - 1) < 0.1, "He mix depth %d: E[y^2] = %g, expected 9*2", depth, m);
   }
@@ -124,6 +126,104 @@ int main(void) {
     CHECK(nnt_icl_task_prompt(&u, 5, 107, w2, xu, yu) == NNT_OK);
     CHECK(!memcmp(w1, w2, sizeof w1));
     CHECK_CLOSE(xu[0] - x[0], 4.0, 1e-12); /* the same noise, the other component */
+  }
+  /* Per-prompt mixture: every point of a prompt in one component, the component's share over
+   * prompts mix2, the input noise the per-point prompt's (coupled), the other centre at +mu2. */
+  {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 8, 20, 3);
+    t.mix2 = 0.3, t.per_prompt = 1, t.mu2 = 5;
+    int P = 2000, plus = 0, mixed = 0;
+    float *xs = malloc(sizeof(float) * P * t.n * t.d), *ys = malloc(sizeof(float) * P * t.n);
+    CHECK(nnt_icl_task_sample(&t, 3, 0, P, xs, ys) == NNT_OK);
+    double s2 = 0;
+    long c2 = 0;
+    for (int b = 0; b < P; b++) {
+      int np = 0;
+      for (int i = 0; i < t.n; i++) {
+        const float *x = xs + ((size_t)b * t.n + i) * t.d;
+        double mx = 0;
+        for (int k = 0; k < t.d; k++) mx += x[k] / t.d;
+        np += mx > 0;
+        if (mx > 0)
+          for (int k = 0; k < t.d; k++) s2 += x[k], c2++;
+      }
+      plus += np == t.n, mixed += np > 0 && np < t.n;
+    }
+    CHECK_MSG(mixed == 0, "%d prompts mix the components", mixed);
+    CHECK_MSG(fabs((double)plus / P - 0.3) < 0.035, "share of +mu2 prompts %g", (double)plus / P);
+    CHECK_CLOSE(s2 / c2, 5.0, 0.02);
+    free(xs), free(ys);
+    double w1[8 * 32 + 32 * 32 + 32], w2[sizeof w1 / sizeof(double)], x1[160], x2[160], y1[20], y2[20];
+    nnt_icl_task u = t;
+    u.per_prompt = 0, u.mix2 = 0; /* per point, all in the first component */
+    t.mix2 = 0;                   /* per prompt, likewise: the same prompt */
+    CHECK(nnt_icl_task_prompt(&t, 3, 9, w1, x1, y1) == NNT_OK && nnt_icl_task_prompt(&u, 3, 9, w2, x2, y2) == NNT_OK);
+    CHECK(!memcmp(x1, x2, sizeof x1) && !memcmp(y1, y2, sizeof y1));
+  }
+  /* Label noise: y moves by noise·z with z ~ N(0, 1) drawn after the inputs (the same weights and x). */
+  {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 4, 400, 3);
+    nnt_icl_task u = t;
+    u.noise = 0.5;
+    static double w1[4 * 32 + 32 * 32 + 32], w2[sizeof w1 / sizeof(double)], x1[1600], x2[1600], y1[400], y2[400];
+    CHECK(nnt_icl_task_prompt(&t, 2, 1, w1, x1, y1) == NNT_OK && nnt_icl_task_prompt(&u, 2, 1, w2, x2, y2) == NNT_OK);
+    CHECK(!memcmp(w1, w2, sizeof w1) && !memcmp(x1, x2, sizeof x1));
+    double m = 0, v = 0;
+    for (int i = 0; i < 400; i++) m += (y2[i] - y1[i]) / 400;
+    for (int i = 0; i < 400; i++) v += (y2[i] - y1[i] - m) * (y2[i] - y1[i] - m) / 399;
+    CHECK_MSG(fabs(m) < 0.1 && fabs(sqrt(v) - 0.5) < 0.06, "noise mean %g sd %g", m, sqrt(v));
+    u.noise = -1;
+    CHECK(nnt_icl_task_prompt(&u, 2, 1, w2, x2, y2) == NNT_EINVAL);
+  }
+  /* The curriculum's truncation: d_active = 3 zeroes coordinates 3..7 and labels the prompt from
+   * the zeroed x (an independent evaluation with the tail columns of W1 dropped); fewer points
+   * are the same prompt cut short. */
+  {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 8, 10, 3);
+    t.width = 4;
+    double w[8 * 4 + 16 + 4], x[80], y[10], wf[sizeof w / sizeof(double)], xf[80], yf[10];
+    CHECK(nnt_icl_task_prompt(&t, 4, 2, wf, xf, yf) == NNT_OK);
+    t.d_active = 3;
+    CHECK(nnt_icl_task_prompt(&t, 4, 2, w, x, y) == NNT_OK);
+    CHECK(!memcmp(w, wf, sizeof w));
+    for (int i = 0; i < 10; i++) {
+      double h1[4], out = 0;
+      for (int k = 0; k < 8; k++) CHECK(k < 3 ? x[i * 8 + k] == xf[i * 8 + k] : x[i * 8 + k] == 0);
+      for (int u = 0; u < 4; u++) {
+        h1[u] = 0;
+        for (int k = 0; k < 3; k++) h1[u] += w[u * 8 + k] * xf[i * 8 + k];
+        h1[u] = relu(h1[u]);
+      }
+      for (int u = 0; u < 4; u++) {
+        double h2 = 0;
+        for (int k = 0; k < 4; k++) h2 += w[32 + u * 4 + k] * h1[k];
+        out += w[48 + u] * relu(h2);
+      }
+      CHECK_CLOSE(y[i], out, 1e-12);
+    }
+    nnt_icl_task s = t;
+    s.n = 4;
+    double xs[32], ys[4];
+    CHECK(nnt_icl_task_prompt(&s, 4, 2, NULL, xs, ys) == NNT_OK);
+    CHECK(!memcmp(xs, x, sizeof xs) && !memcmp(ys, y, sizeof ys));
+    t.d_active = 9;
+    CHECK(nnt_icl_task_prompt(&t, 4, 2, w, x, y) == NNT_EINVAL);
+  }
+  /* The targets' activation: tanh hidden layers (an independent evaluation). */
+  {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 2, 3, 2);
+    t.width = 3, t.act = NNT_ICL_ACT_TANH;
+    double w[6 + 3], x[6], y[3];
+    CHECK(nnt_icl_task_prompt(&t, 8, 1, w, x, y) == NNT_OK);
+    for (int i = 0; i < 3; i++) {
+      double out = 0;
+      for (int u = 0; u < 3; u++) out += w[6 + u] * tanh(w[u * 2] * x[i * 2] + w[u * 2 + 1] * x[i * 2 + 1]);
+      CHECK_CLOSE(y[i], out, 1e-12);
+    }
   }
   /* Bad input. */
   {

@@ -3,11 +3,13 @@
 # and a prefix of its own), checks what is installed (the SONAME, only nnt_* names exported, every
 # header compiling on its own), builds examples/c from a copy outside the source tree with nothing
 # but `pkg-config --cflags --libs nnt`, and checks the example's numbers against the nnt
-# executable's own simulation (`nnt tm run`) and the known busy-beaver values.
-# Usage: example.sh BUILD_DIR SOURCE_DIR NNT
+# executable's own simulation (`nnt tm run`) and the known busy-beaver values. CC compiles the
+# headers and the example (default cc): another compiler than the one that built the library
+# checks that nnt.pc names nothing compiler-specific.
+# Usage: example.sh BUILD_DIR SOURCE_DIR NNT [CC]
 set -euo pipefail
-build=$1 src=$2 nnt=$3
-stage=$build/install-test
+build=$1 src=$2 nnt=$3 cc=${4:-cc}
+stage=$build/install-test-${cc##*/}
 fail() { echo "install/example: $*" >&2; exit 1; }
 
 rm -rf "$stage"
@@ -36,16 +38,16 @@ echo "$soname: $(wc -l <<<"$exported") symbols exported, all nnt_*"
 
 # Every installed header compiles on its own with the flags pkg-config gives.
 for h in "$prefix"/include/nnt/nnt_*.h; do
-  echo "#include <nnt/${h##*/}>" | cc -std=c11 -Wall -Wextra -Werror -fsyntax-only $(pkg-config --cflags nnt) -x c - ||
+  echo "#include <nnt/${h##*/}>" | "$cc" -std=c11 -Wall -Wextra -Werror -fsyntax-only $(pkg-config --cflags nnt) -x c - ||
     fail "${h##*/} does not compile on its own"
 done
 
 # The example, built from a copy, against the stage only.
 mkdir "$stage/example"
 cp "$src"/examples/c/tm_check.c "$src"/examples/c/Makefile "$stage/example/"
-make -s -C "$stage/example" >/dev/null
+make -s -C "$stage/example" CC="$cc" >/dev/null
 # the headers the example reads, as real paths
-deps=$(cc -M $(pkg-config --cflags nnt) "$stage/example/tm_check.c" | tr -s ' \\' '\n\n' | grep '\.\(h\|inc\)$' | xargs realpath)
+deps=$("$cc" -M $(pkg-config --cflags nnt) "$stage/example/tm_check.c" | tr -s ' \\' '\n\n' | grep '\.\(h\|inc\)$' | xargs realpath)
 grep -qx "$(realpath "$prefix")/include/nnt/nnt_tm.h" <<<"$deps" || fail "nnt_tm.h not taken from the stage"
 ! grep -q "$src/src/" <<<"$deps" || fail "a header was taken from the source tree"
 # ldd's output kept whole first: `ldd | grep -q` under pipefail fails whenever grep exits before ldd has written
@@ -54,7 +56,7 @@ grep -q "libnnt.so.* => $(realpath "$libdir")/" <<<"$linked" || fail "not linked
 
 # The same program linked statically to libnnt.a, through `pkg-config --static` (its private
 # dependencies), must print the same.
-cc -std=c11 -O2 $(pkg-config --cflags nnt) -o "$stage/example/tm_check_static" "$stage/example/tm_check.c" \
+"$cc" -std=c11 -O2 $(pkg-config --cflags nnt) -o "$stage/example/tm_check_static" "$stage/example/tm_check.c" \
   $(pkg-config --static --libs nnt | sed 's/-lnnt /-l:libnnt.a /')
 linked=$(ldd "$stage/example/tm_check_static" || true) # "not a dynamic executable" exits 1
 ! grep -q libnnt <<<"$linked" || fail "tm_check_static loads libnnt.so"
@@ -74,4 +76,4 @@ for m in 1RB1LB_1LA1RZ "$src/examples/tm/bb3.tm" 1RB1LB_1LA0LC_1RZ1LD_1RD0RA; do
 done
 out=$("$stage/example/tm_check")
 grep -q "halts after 107 steps with 13 ones" <<<"$out" || fail "default machine is not BB(4): $out"
-echo "install/example: passed"
+echo "install/example: passed (library built by $(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt"), example by $cc)"

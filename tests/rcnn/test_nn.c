@@ -327,7 +327,7 @@ static void lemma5(void) {
 static void threads(void) {
   nnt_rcnn_learn_cfg c;
   nnt_rcnn_learn_cfg_default(&c, NNT_PRESET_QUICK);
-  c.learner = 0, c.d = 3, c.m = 4, c.tests = 6, c.level = 1, c.nocache = 1;
+  c.learner = "first-label", c.d = 3, c.m = 4, c.tests = 6, c.level = 1, c.nocache = 1;
   nnt_rcnn_learn_result r[2];
   for (int k = 0; k < 2; k++) {
     omp_set_num_threads(k + 1);

@@ -2,11 +2,14 @@
  * Algorithm 1's invariants (f == 0 at every SGD step, W == (1/3)[y·x, y]), the RCNN's output
  * against the direct 2-D TM simulator and, for gauss-parity, against GF(2) elimination; the full
  * sweep against the event-driven roll-out; a corrupted rule; the depth ablations; the experiment. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nnt_error.h"
 #include "nnt_rcnn_parity.h"
+#include "nnt_rcnn_nn.h"
 #include "nnt_rcnn_rule.h"
 #include "nnt_rng.h"
 #include "nnt_test.h"
@@ -202,7 +205,100 @@ static void experiment(void) {
   CHECK(nnt_rcnn_learn_run(&c, &r) == NNT_EINVAL);
 }
 
+/* A learner written here, not bundled, read from a file: query-bit predicts x_1, the test point's
+ * first bit (sweep the bottom row left carrying column 1's cell, blank every row above by a right
+ * and a left sweep, write the bit on (1,1) at the blocked U). Inside the RCNN, at rule level and
+ * as the compiled network, its output must equal x_1 computed from the point itself. */
+static const char query_bit[] =
+    "states: start A Bp Bm Rp Rm Lp Lm Fp Fm halt\nhalt: halt\n"
+    "start - -> A - N\nstart 0 -> A 0 N\nstart + -> A + N\n"
+    "A - -> A 0 L Bm\nA + -> A 0 L Bp\nA 0 -> A 0 L Bp\n"
+    "Bp 0 -> Rp 0 U Fp\nBp - -> Rp 0 U Fp\nBp + -> Rp 0 U Fp\nBm 0 -> Rm 0 U Fm\nBm - -> Rm 0 U Fm\nBm + -> Rm 0 U Fm\n"
+    "Rp - -> Rp 0 R Lp\nRp + -> Rp 0 R Lp\nRp 0 -> Lp 0 L Lp\nRm - -> Rm 0 R Lm\nRm + -> Rm 0 R Lm\nRm 0 -> Lm 0 L Lm\n"
+    "Lp 0 -> Lp 0 L Bp\nLp - -> Lp 0 L Bp\nLp + -> Lp 0 L Bp\nLm 0 -> Lm 0 L Bm\nLm - -> Lm 0 L Bm\nLm + -> Lm 0 L Bm\n"
+    "Fp - -> halt + N\nFp 0 -> halt + N\nFp + -> halt + N\nFm - -> halt - N\nFm 0 -> halt - N\nFm + -> halt - N\n";
+
+static const char *write_machine(const char *name, const char *text) {
+  static char path[4][64];
+  static int k;
+  char *p = path[k++ % 4];
+  snprintf(p, sizeof path[0], "rcnn_test_%s_%ld.tm2d", name, (long)getpid()); /* the ISA-level runs go in parallel */
+  FILE *f = fopen(p, "w");
+  CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
+  return p;
+}
+
+static void learner_file(void) {
+  const char *qb = write_machine("query_bit", query_bit);
+  for (int level = 0; level <= 1; level++) {
+    nnt_rcnn_learn_cfg c;
+    nnt_rcnn_learn_cfg_default(&c, NNT_PRESET_QUICK);
+    c.learner = qb, c.d = level ? 3 : 6, c.m = level ? 4 : 9, c.tests = 12, c.seed = 7, c.level = level, c.work = 2;
+    nnt_rcnn_learn_result r;
+    CHECK(nnt_rcnn_learn_run(&c, &r) == NNT_OK);
+    CHECK(r.nstates == 11 && r.w_exact && r.fzero_steps == c.m + 1 && r.values_ok && r.agree == c.tests);
+    if (level) CHECK(r.max_verr < 1e-9 && r.max_gerr < 1e-9 && r.w_err < 1e-12);
+    /* the reference: x_1 of each test point (drawn from stream 1 of the seed, d values a point) */
+    nnt_rng g;
+    nnt_rng_init(&g, c.seed, 1);
+    int right = 0;
+    for (int j = 0; j < c.tests; j++) {
+      int x1 = 0;
+      for (int b = 0; b < c.d; b++) {
+        int v = nnt_rng_u64(&g) >> 63 ? -1 : 1;
+        if (!b) x1 = v;
+      }
+      right += r.pt[j].rcnn == x1 && r.pt[j].tm == x1;
+    }
+    CHECK_MSG(right == c.tests, "level %d: query-bit gave x_1 on %d of %d points", level, right, c.tests);
+    nnt_rcnn_learn_result_free(&r);
+  }
+  nnt_rcnn_compile_cfg cc;
+  nnt_rcnn_compile_cfg_default(&cc, NNT_PRESET_QUICK);
+  cc.learner = qb;
+  nnt_rcnn_compile_result cr;
+  CHECK(nnt_rcnn_compile_run(&cc, &cr) == NNT_OK && cr.nstates == 11 && cr.patches > 0 && cr.max_verr < 1e-9 && cr.max_gerr < 1e-9);
+
+  /* valid under tm2d check, but unable to run in an RCNN: each an NNT_EINVAL before any training */
+  static const struct {
+    const char *name, *text, *why;
+  } bad[] = {
+      {"unreachable_halt", "states: start loop halt\nhalt: halt\nstart - -> loop - N\nstart 0 -> loop 0 N\nstart + -> loop + N\n"
+                           "loop - -> loop - L loop\nloop 0 -> loop 0 L loop\nloop + -> loop + L loop\n",
+       "no halting state is reachable"},
+      /* halting is reachable (on a blank) but the head starts on the test row's last cell, 1: it stays forever */
+      {"stuck", "states: start stay halt\nhalt: halt\nstart - -> stay - N\nstart 0 -> stay 0 N\nstart + -> stay + N\n"
+                "stay - -> stay - N\nstay + -> stay + N\nstay 0 -> halt 0 N\n",
+       "has not halted after 100000000 steps"},
+      {"no_readout", "states: start halt\nhalt: halt\nstart - -> halt - N\nstart 0 -> halt 0 N\nstart + -> halt + N\n",
+       "breaks the readout convention"},
+  };
+  const char *paths[3];
+  for (int i = 0; i < 3; i++) {
+    const char *path = paths[i] = write_machine(bad[i].name, bad[i].text);
+    nnt_rcnn_tm2d tm;
+    CHECK(nnt_rcnn_tm2d_load(&tm, path) == NNT_OK); /* valid as a machine */
+    nnt_rcnn_tm2d_free(&tm);
+    nnt_rcnn_learn_cfg c;
+    nnt_rcnn_learn_cfg_default(&c, NNT_PRESET_QUICK);
+    c.learner = path, c.tests = 2;
+    nnt_rcnn_learn_result r;
+    CHECK(nnt_rcnn_learn_run(&c, &r) == NNT_EINVAL);
+    CHECK_MSG(strstr(nnt_errmsg(), "cannot run in an RCNN") && strstr(nnt_errmsg(), bad[i].why), "%s: %s", bad[i].name, nnt_errmsg());
+    cc.learner = path;
+    CHECK(nnt_rcnn_compile_run(&cc, &cr) == NNT_EINVAL && strstr(nnt_errmsg(), bad[i].why));
+  }
+  nnt_rcnn_learn_cfg c;
+  nnt_rcnn_learn_cfg_default(&c, NNT_PRESET_QUICK);
+  c.learner = "no-such-learner";
+  nnt_rcnn_learn_result r;
+  CHECK(nnt_rcnn_learn_run(&c, &r) == NNT_EINVAL && strstr(nnt_errmsg(), "neither bundled"));
+  remove(qb);
+  for (int i = 0; i < 3; i++) remove(paths[i]);
+}
+
 int main(void) {
+  learner_file();
   head();
   patches();
   emulation();

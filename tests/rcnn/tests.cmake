@@ -82,7 +82,28 @@ nnt_cli_test(rcnn_learn_depth_short 1 "    1  none  -1    -1     1191.*DISAGREE.
 nnt_cli_test(rcnn_learn_bad_level 2 "--level: 'gpu' is not one of rule\\|nn" rcnn learn --level gpu)
 nnt_cli_test(rcnn_learn_bad_cache 2 "--no-cache: only with --level nn" rcnn learn --no-cache)
 nnt_cli_test(rcnn_learn_bad_d 2 "--d: 0 is out of range" rcnn learn --d 0)
-nnt_cli_test(rcnn_learn_bad_learner 2 "--learner: 'gauss' is not one of" rcnn learn --learner gauss)
+nnt_cli_test(rcnn_learn_bad_learner 2 "learner 'gauss' is neither bundled .* nor a readable .tm2d file" rcnn learn --learner gauss)
+# Any learner from a file: query-bit.tm2d (written for the tests, not bundled) predicts x_1; the RCNN
+# agrees with the direct TM at rule level and as the compiled network; a valid machine that never
+# parks is refused before any work (exit 2).
+nnt_cli_test(rcnn_learn_file 0 "rcnn learn: .*query-bit.tm2d \\(11 states\\).*exactly: yes; f == 0 at 10/10 SGD steps.*agree_tm=40/40"
+             rcnn learn --learner ${RCT}/query-bit.tm2d --d 5 --m 9 --tests 40 --seed 3)
+nnt_cli_test(rcnn_learn_file_nn 0 "level nn.*max gradient error 0, off the value grid 0.*agree_tm=6/6"
+             rcnn learn --learner ${RCT}/query-bit.tm2d --d 3 --m 4 --tests 6 --level nn)
+nnt_cli_test(rcnn_compile_file 0 "query-bit.tm2d \\(11 states\\).*max gradient error 0 " rcnn compile --learner ${RCT}/query-bit.tm2d --d 3 --m 5)
+nnt_cli_test(rcnn_learn_never_parks 2 "never_parks.tm2d: cannot run in an RCNN: no halting state is reachable from the start state 'start'"
+             rcnn learn --learner ${RCT}/never_parks.tm2d)
+# Corollary 2's wrapper run: every measured rate within its bound; too few restarts (M = 4: (3/4)^4 = 0.32
+# > delta/2) and too small a validation set (N = 2) each break one and exit 1.
+nnt_cli_test(rcnn_restarts 0 "M = ceil\\(ln\\(2/delta\\) / p\\) = 15, N = ceil\\(2 ln\\(2M/delta\\) / eps\\^2\\) = 320.*RCNN vs direct TM: 0 disagreements.*success rate +0\\.[0-9]+ .*ok\nno successful restart +0\\.0[0-2][0-9]+ .*ok\nselection .*ok\noutput .*ok"
+             rcnn restarts --quick --trials 6)
+nnt_cli_test(rcnn_restarts_too_few 1 "used M=4 \\(--restarts\\).*no successful restart +0\\.[23][0-9]+ .*VIOLATED.*outside its Corollary 2 bound"
+             rcnn restarts --quick --trials 6 --restarts 4)
+nnt_cli_test(rcnn_restarts_small_validation 1 "selection > best \\+ eps +0\\.[1-3][0-9]+ .*VIOLATED" rcnn restarts --quick --trials 6 --validation 2)
+nnt_cli_test(rcnn_restarts_bad 2 "--delta: 1 is out of range" rcnn restarts --delta 1)
+nnt_cli_test(rcnn_compile_never_parks 2 "cannot run in an RCNN: no halting state is reachable" rcnn compile --learner ${RCT}/never_parks.tm2d)
+nnt_cli_test(tm2d_check_never_parks 0 "never_parks.tm2d: ok: 3 states" tm2d check ${RCT}/never_parks.tm2d)
+nnt_cli_test(rcnn_learn_bad_file 2 "bad_move.tm2d:5: bad move 'X'" rcnn learn --learner ${RCT}/bad_move.tm2d)
 nnt_cli_test(rcnn_learn_bad_work 2 "--work: 0 is out of range" rcnn learn --work 0)
 
 # The compiled ReLU network (--level nn): Algorithm 1 with real gradients memorises exactly, every

@@ -1,0 +1,68 @@
+# The fuzz build (docs/reliability.md, "Fuzzing"): -DNNT_FUZZ=ON with clang compiles the whole
+# build with libFuzzer's coverage instrumentation and AddressSanitizer + UndefinedBehaviorSanitizer
+# (any report fatal), and adds one executable per fuzz/fuzz_<area>_<name>.c, linked to the very
+# library targets the nnt executable links (the same source lists, the *_isa.c files compiled at
+# every level with the same flags), so the fuzz targets cannot drift from the library.
+# Target fuzz_<area>_<name> links nnt_<area> (area cli: nnt_report), plus what
+# fuzz/<target>.sources names: CLI files (src/cli/x.c) and libraries (src/<area>).
+# `cmake --build DIR --target nnt_fuzz` builds them all; fuzz/run.sh configures, builds and runs them.
+option(NNT_FUZZ "Build the libFuzzer targets of fuzz/ (clang; the whole build instrumented with ASan+UBSan)" OFF)
+if(NOT NNT_FUZZ)
+  return()
+endif()
+if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+  message(FATAL_ERROR "NNT_FUZZ needs clang (libFuzzer): configure with CC=clang")
+endif()
+if(NNT_SANITIZE)
+  message(FATAL_ERROR "NNT_FUZZ already builds with the sanitizers: leave NNT_SANITIZE off")
+endif()
+add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+                    -fno-omit-frame-pointer -g -O1)
+add_link_options(-fsanitize=address,undefined)
+
+# The targets are added once every library target exists (at the end of the top CMakeLists.txt).
+function(nnt_fuzz_targets)
+  file(GLOB harnesses CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/fuzz/fuzz_*_*.c)
+  add_custom_target(nnt_fuzz)
+  foreach(h ${harnesses})
+    get_filename_component(t ${h} NAME_WE)
+    string(REGEX REPLACE "^fuzz_([^_]+)_.*" "\\1" area ${t})
+    set(srcs ${h})
+    set(libs)
+    if(area STREQUAL "cli")
+      set(libs nnt_report)
+    else()
+      set(libs nnt_${area})
+    endif()
+    if(EXISTS ${CMAKE_SOURCE_DIR}/fuzz/${t}.sources)
+      file(STRINGS ${CMAKE_SOURCE_DIR}/fuzz/${t}.sources extra)
+      foreach(s ${extra})
+        if(s MATCHES "\\.c$")
+          list(APPEND srcs ${CMAKE_SOURCE_DIR}/${s})
+        elseif(s MATCHES "^src/([a-z0-9]+)$")
+          list(APPEND libs nnt_${CMAKE_MATCH_1})
+        elseif(NOT s STREQUAL "")
+          message(FATAL_ERROR "fuzz/${t}.sources: '${s}' is neither src/<dir>/<file>.c nor src/<area>")
+        endif()
+      endforeach()
+    endif()
+    set(missing)
+    foreach(l ${libs})
+      if(NOT TARGET ${l})
+        list(APPEND missing ${l})
+      endif()
+    endforeach()
+    if(missing)
+      message(STATUS "nnt: fuzz target ${t} not built (no ${missing} in this build)")
+      continue()
+    endif()
+    add_executable(${t} ${srcs})
+    target_include_directories(${t} PRIVATE ${CMAKE_SOURCE_DIR}/fuzz ${CMAKE_SOURCE_DIR}/src/cli ${CMAKE_BINARY_DIR}/cli)
+    target_link_libraries(${t} PRIVATE ${libs} m)
+    target_link_options(${t} PRIVATE -fsanitize=fuzzer)
+    # DIR/<target>/<target>: next to the corpus and crash files fuzz/run.sh keeps in DIR/<target>/
+    set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/${t})
+    add_dependencies(nnt_fuzz ${t})
+  endforeach()
+endfunction()
+cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL nnt_fuzz_targets)
