@@ -1,17 +1,53 @@
-"""nnt's networks in Python (docs/export.md): ``nnt.load(path)`` reads a .safetensors file that
-nnt wrote and returns a torch.nn.Module, chosen by the file's ``__metadata__["kind"]``."""
-from . import safetensors
+"""nnt's networks outside nnt: load an export (safetensors) as a torch.nn.Module whose forward pass
+is PyTorch written from the stored tensors alone, and read a run's result tables with pandas.
 
-__all__ = ["load", "safetensors"]
+    import nnt
+    net = nnt.load("mul8.safetensors")      # a compiled circuit: net(x) on (batch, inputs) 0/1
+    tables = nnt.read_results("out/")       # {"sweep": DataFrame, ...}
+
+docs/export.md describes the files, tensor names and metadata.
+"""
+import importlib
+import json
+
+from ._errors import Error
+from .results import read_results
+from .safetensors import read as read_safetensors
+
+__all__ = ["Error", "load", "read_results", "read_safetensors", "KINDS"]
+
+# __metadata__["kind"] -> the module (nnt.<module>) whose from_safetensors(tensors, meta) builds it
+KINDS = {
+    "mlp": "mlp",
+    "mlp-sparse": "mlp",
+    "rcnn-cell": "mlp",
+    "tm-transformer": "tm",
+    "icl-gpt": "icl",
+    "icgd": "icl",
+}
 
 
 def load(path):
-    tensors, meta = safetensors.read(path)
+    """The network in the safetensors file ``path`` as a torch.nn.Module (eval mode).
+
+    Raises nnt.Error: "EIO" when the file cannot be read, "EFORMAT" when it is not a valid
+    safetensors file or its metadata or tensors do not describe a network of its kind, "EINVAL"
+    for a kind this package does not know.
+    """
+    tensors, meta = read_safetensors(path)
     kind = meta.get("kind")
-    if kind == "tm-transformer":
-        from . import tm
-        return tm.from_safetensors(tensors, meta)
-    if kind in ("icl-gpt", "icgd"):
-        from . import icl
-        return icl.from_safetensors(tensors, meta)
-    raise ValueError(f"{path}: kind {kind!r} is not a network nnt.load knows (tm-transformer, icl-gpt, icgd)")
+    if kind is None:
+        raise Error(f"{path}: no __metadata__ \"kind\": not a network exported by nnt", "EFORMAT")
+    if kind not in KINDS:
+        raise Error(f"{path}: unknown network kind {kind!r} (known: {', '.join(sorted(KINDS))})", "EINVAL")
+    if "arch" in meta:
+        try:
+            json.loads(meta["arch"])
+        except ValueError as e:
+            raise Error(f"{path}: __metadata__ \"arch\" is not JSON ({e})", "EFORMAT") from None
+    module = importlib.import_module(f"{__name__}.{KINDS[kind]}")
+    try:
+        net = module.from_safetensors(tensors, meta)
+    except Error as e:
+        raise Error(f"{path}: {e}", e.code) from None
+    return net.eval()

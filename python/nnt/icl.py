@@ -19,6 +19,8 @@ import json
 import torch
 import torch.nn.functional as F
 
+from ._errors import Error
+
 __all__ = ["ICLGPT", "ICGD", "from_safetensors"]
 
 
@@ -82,7 +84,7 @@ class ICLGPT(torch.nn.Module):
         state = {k: torch.as_tensor(v) for k, v in tensors.items()}
         missing = sorted(set(self.state_dict()) - set(state))
         if missing:
-            raise ValueError(f"not a complete icl-gpt export: tensor {missing[0]!r} missing")
+            raise Error(f"not a complete icl-gpt export: tensor {missing[0]!r} missing", "EFORMAT")
         self.load_state_dict(state, strict=True)
         self.eval()
 
@@ -119,13 +121,13 @@ class ICGD(torch.nn.Module):
             for n in names:
                 key = f"layers.{l}.{n}"
                 if key not in tensors:
-                    raise ValueError(f"not a complete icgd export: tensor {key!r} missing")
+                    raise Error(f"not a complete icgd export: tensor {key!r} missing", "EFORMAT")
                 m.register_parameter(n, torch.nn.Parameter(torch.as_tensor(tensors[key], dtype=torch.float64), requires_grad=False))
             self.layers.append(m)
         self.prompt = _prompt = torch.nn.Module()
         for n in ("H", "X", "Y", "w0"):
             if f"prompt.{n}" not in tensors:
-                raise ValueError(f"not a complete icgd export: tensor 'prompt.{n}' missing")
+                raise Error(f"not a complete icgd export: tensor 'prompt.{n}' missing", "EFORMAT")
             _prompt.register_buffer(n, torch.as_tensor(tensors[f"prompt.{n}"], dtype=torch.float64))
 
     def layer(self, l, H):

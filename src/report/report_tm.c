@@ -60,7 +60,8 @@ static int dump_heatmaps(const nnt_tm_cfg *cfg, const nnt_tm_compile_result *c) 
                           "attention layer", cfg->dump_dir, base);
   }
   if (!st && d->enc_rows) {
-    snprintf(title, sizeof title, "encoder-decoder attention at machine step %ld", d->step);
+    snprintf(title, sizeof title, "encoder-decoder attention at machine step %ld (rows: layers %d..%d)", d->step,
+             d->enc_layer[0], d->enc_layer[d->enc_rows - 1]);
     snprintf(base, sizeof base, "attn_step%ld_enc", d->step);
     st = nnt_heatmap_save(d->enc, d->enc_rows, d->enc_cols, title, "key: null, then input cells 0..m-1", "attention layer",
                           cfg->dump_dir, base);
