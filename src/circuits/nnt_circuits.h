@@ -321,4 +321,22 @@ typedef struct {
 int nnt_circuit_learn_run(const nnt_circuit_learn_cfg *cfg, nnt_circuit_learn_result *res);
 void nnt_circuit_learn_result_free(nnt_circuit_learn_result *res);
 
+/* ---- Claim 3.5 as the paper states it (claim35.c): the scalar toy f = (W_d..W_1) x - 1/2, all
+ * W_i = 1, x = 1, perturbed in (W_1..W_d), without and with round between the layers (round's
+ * own parameters unperturbed). Per depth: whether the claim's delta_i = -1/d (norm 1/sqrt(d))
+ * flips; the exact uncorrected margin, bisected along the symmetric direction (plain) and in
+ * closed form sqrt(d)(1 - 2^(-1/d)); for the corrected toy, perturbations of norm (1/3)(1 - 1e-9)
+ * along every coordinate, the symmetric direction and `samples` random directions (both signs)
+ * that flip it (the claim: none), and the smallest flip found along those directions. */
+typedef struct {
+  int d;
+  int claim_flips;        /* the claim's perturbation flips the uncorrected toy */
+  double claim_norm;      /* 1/sqrt(d) */
+  double plain, plain_closed;
+  long corr_tried, corr_below_flips;
+  double corr_upper;      /* smallest flip found with corrections (an upper bound on its margin) */
+  int corr_keeps;         /* unperturbed, the corrected toy outputs 1/2 (round(1) = 1) */
+} nnt_circuit_claim35_row;
+int nnt_circuit_claim35(const int *depths, int n, int samples, uint64_t seed, nnt_circuit_claim35_row *rows);
+
 #endif

@@ -62,18 +62,24 @@ static void print_model(const report *r) {
          nnt_bounds_ratio(m));
 }
 
+/* Points where nL is NaN (no certified gamma) are left out of the Lemma 2.3 curve. */
 static int plot_sweep(const char *out, const char *name, const char *title, const char *xlabel, int k, const double *x,
                       const double *nL, const double *nV, const char *vc_label) {
   nnt_plot *p = nnt_plot_new(title, xlabel, "samples n for the target epsilon");
   nnt_plot_log(p, 1, 1);
-  nnt_plot_add(p, k, x, nL, "Lemma 2.3 (all-layer margin)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
+  double xl[16], yl[16];
+  int kl = 0;
+  for (int i = 0; i < k && kl < 16; i++)
+    if (isfinite(nL[i])) xl[kl] = x[i], yl[kl++] = nL[i];
+  nnt_plot_add(p, kl, xl, yl, "Lemma 2.3 (all-layer margin)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
   nnt_plot_add(p, k, x, nV, vc_label, NNT_PLOT_LINE | NNT_PLOT_DASHED);
   int st = nnt_plot_save(p, out, name);
   nnt_plot_free(p);
   return st;
 }
 
-static int bounds_tm(const cli_common *co, const char *machine, long T, report *r, double gamma) {
+/* cert_max: the sweep certifies gamma up to this T (--quick: 100, else NNT_TM_MARGIN_MAX_T). */
+static int bounds_tm(const cli_common *co, const char *machine, long T, report *r, double gamma, long cert_max) {
   nnt_tm tm;
   int st = nnt_tm_load(machine, &tm);
   if (st) return st;
@@ -131,10 +137,14 @@ static int bounds_tm(const cli_common *co, const char *machine, long T, report *
   fputs(unspecified, stdout);
   int k;
   if ((st = write_bound_vs_n(co->out, r, "VC-type (w T)", &k))) return nnt_tm_free(&tm), st;
-  /* T sweep: compile only (sizes do not need a run); gamma held at the value above. */
-  printf("\nsweep over T (gamma fixed at %.4g; epsilon=%g):\n%8s %5s %4s %12s %12s %14s %14s\n", r->m.gamma, r->eps, "T", "W",
-         "d", "alpha", "p", "n Lemma 2.3", "n VC (wT)");
-  double xs[16], nLs[16], nVs[16];
+  /* T sweep: gamma per T, the certified margin of the net compiled for T (run on the machine's
+   * input) up to the certification cap; above it nothing is certified and the Lemma 2.3 column is
+   * left empty rather than filled with an unproven gamma. --gamma holds gamma fixed instead. */
+  if (gamma > 0) cert_max = 0;
+  printf("\nsweep over T (%s; epsilon=%g):\n%8s %5s %4s %12s %12s %12s %14s %14s\n",
+         gamma > 0 ? "gamma fixed by --gamma" : "gamma = the certified margin at each T", r->eps, "T", "W", "d", "alpha", "p", "gamma",
+         "n Lemma 2.3", "n VC (wT)");
+  double xs[16], nLs[16], nVs[16], gs[16];
   int ns = 0;
   double cross = -1;
   for (int e = 1; e <= 15; e++) {
@@ -142,22 +152,30 @@ static int bounds_tm(const cli_common *co, const char *machine, long T, report *
     nnt_tm_net nt;
     if ((st = nnt_tm_compile(&tm, Ts, &nt))) break;
     nnt_tm_net_stats ss = nnt_tm_net_stats_of(&nt);
+    double g = gamma > 0 ? gamma : -1;
+    if (Ts <= cert_max && !(st = nnt_tm_margin_lower(&nt, &tm, &g)) && !(g > 0)) g = -1;
     nnt_tm_net_free(&nt);
-    double nL = nnt_bounds_lemma23_n(ss.l1, (double)ss.params_dense, r->m.gamma, r->eps);
+    if (st) break;
+    double nL = g > 0 ? nnt_bounds_lemma23_n(ss.l1, (double)ss.params_dense, g, r->eps) : NAN;
     double nV = nnt_bounds_vc_n(nnt_bounds_vc_transformer(ss.max_width, (double)Ts), r->eps);
     if (cross < 0 && nL < nV) cross = (double)Ts;
-    printf("%8.0e %5d %4d %12.0f %12ld %14.4g %14.4g\n", (double)Ts, ss.max_width, ss.layers, ss.l1, ss.params_dense, nL, nV);
-    xs[ns] = (double)Ts, nLs[ns] = nL, nVs[ns++] = nV;
+    printf("%8.0e %5d %4d %12.0f %12ld ", (double)Ts, ss.max_width, ss.layers, ss.l1, ss.params_dense);
+    if (g > 0) printf("%12.4g %14.4g %14.4g\n", g, nL, nV);
+    else printf("%12s %14s %14.4g\n", Ts <= cert_max ? "0" : "-", "-", nV);
+    xs[ns] = (double)Ts, gs[ns] = g, nLs[ns] = nL, nVs[ns++] = nV;
   }
   if (st) return nnt_tm_free(&tm), st;
   r->cross = cross;
   if (cross > 0) printf("the Lemma 2.3 bound is the smaller one from T = %.0e on (constants 1)\n", cross);
-  else printf("the Lemma 2.3 bound stays above the VC-type one up to T = 1e15 (constants 1)\n");
+  else if (gamma > 0) printf("the Lemma 2.3 bound stays above the VC-type one up to T = 1e15 (constants 1)\n");
+  else printf("the Lemma 2.3 bound (certified gamma) stays above the VC-type one wherever gamma is certified (T <= %ld)\n", cert_max);
   nnt_tm_free(&tm);
   if (co->out) {
     nnt_csv csv;
-    if ((st = nnt_csv_open(&csv, co->out, "sweep.csv", "T,n_lemma23,n_vc"))) return st;
-    for (int i = 0; i < ns; i++) nnt_csv_row(&csv, "%.6g,%.6g,%.6g", xs[i], nLs[i], nVs[i]);
+    if ((st = nnt_csv_open(&csv, co->out, "sweep.csv", "T,gamma,n_lemma23,n_vc"))) return st;
+    for (int i = 0; i < ns; i++)
+      if (isfinite(nLs[i])) nnt_csv_row(&csv, "%.6g,%.6g,%.6g,%.6g", xs[i], gs[i], nLs[i], nVs[i]);
+      else nnt_csv_row(&csv, "%.6g,,,%.6g", xs[i], nVs[i]);
     if ((st = nnt_csv_close(&csv))) return st;
     if ((st = plot_sweep(co->out, "sweep", "Turing machines: samples needed vs T", "T (machine steps)", ns, xs, nLs, nVs,
                          "VC-type (w T)")))
@@ -175,6 +193,10 @@ static int bounds_tm(const cli_common *co, const char *machine, long T, report *
     st = nnt_runinfo_write(co->out, "bounds sm --tm", cfg, co->seed, co->threads, nnt_now() - t0);
   }
   if (!st && res.mismatches) st = nnt_fail(NNT_ECHECK, "the compiled transformer disagrees with the simulation");
+  if (!st) {
+    if (certify) printf("gamma_certified=%.4g gamma_attack=%.4g\n", rho_lo, ub.rho);
+    else printf("gamma_certified=none gamma_attack=%.4g\n", ub.rho);
+  }
   return st;
 }
 
@@ -215,22 +237,28 @@ static int bounds_circuit(const cli_common *co, const char *file, const char *to
   printf("margin ingredients: rounding radius sigma_zeta=1/3; lambda = max ||h||_2 = %.4g (measured, %s)\n", lam,
          c.ninputs <= 12 ? "every input" : "4096 random inputs");
   r->m = (nnt_bounds_model){W, d, p, s.l1_norm, lam, 0, nnt_bounds_vc_relu(p, d)};
-  r->m.gamma = gamma > 0 ? gamma : nnt_bounds_gamma_default(lam);
-  if (!(gamma > 0)) r->gamma_src = "illustrative sigma_zeta/(2 lambda)";
-  print_model(r);
-  /* A proven (but loose) margin: the layerwise-Lipschitz certificate of the circuits module. */
+  /* gamma: the layerwise-Lipschitz certificate of the circuits module (proven; over every input
+   * when m <= 8, else over 64 random ones: a proof at those inputs only), the illustrative
+   * sigma_zeta/(2 lambda) printed beside it; --gamma overrides. */
   long count;
-  double cert = nnt_circuit_margin_certified(&net, c.ninputs, co->seed, &count);
+  double cert = nnt_circuit_margin_certified(&net, c.ninputs, co->seed, &count), illus = nnt_bounds_gamma_default(lam);
+  if (gamma > 0) r->m.gamma = gamma;
+  else if (cert > 0)
+    r->m.gamma = cert, r->gamma_src = c.ninputs <= 8 ? "certified margin, min over every input"
+                                                      : "certified margin, min over 64 random inputs (proven at those only)";
+  else r->m.gamma = illus, r->gamma_src = "nothing certified: illustrative sigma_zeta/(2 lambda)";
+  print_model(r);
   printf("certified margin lower bound (layerwise Lipschitz, nnt_circuit_margin_lower; min over %ld %s inputs and %d "
-         "outputs): gamma >= %.4g -> Lemma 2.3 n=%.4g for epsilon=%g\n",
-         count, c.ninputs <= 8 ? "(all)" : "random", s.output_dim, cert,
-         cert > 0 ? nnt_bounds_lemma23_n(s.l1_norm, p, cert, r->eps) : INFINITY, r->eps);
+         "outputs): gamma >= %.4g; illustrative sigma_zeta/(2 lambda) = %.4g -> Lemma 2.3 n=%.4g for epsilon=%g\n",
+         count, c.ninputs <= 8 ? "(all)" : "random", s.output_dim, cert, illus, nnt_bounds_lemma23_n(s.l1_norm, p, illus, r->eps),
+         r->eps);
   fputs(unspecified, stdout);
   int k;
   if ((st = write_bound_vs_n(co->out, r, "VC-type (p d log2 p)", &k))) goto done;
   /* Width sweep: Theorem 3.1's point, the bound grows like log w while VC grows like w^2. Extra
    * units are zero (alpha, lambda, gamma unchanged); only p changes. */
-  printf("\nsweep over the network width w (alpha, gamma unchanged; epsilon=%g):\n%8s %14s %14s %14s\n", r->eps, "w", "p",
+  printf("\nsweep over the network width w (alpha, gamma = %.4g unchanged: the extra units are zero; epsilon=%g):\n%8s %14s %14s %14s\n",
+         r->m.gamma, r->eps, "w", "p",
          "n Lemma 2.3", "n VC");
   double xs[8], nLs[8], nVs[8];
   for (int i = 0; i < 7; i++) {
@@ -243,7 +271,17 @@ static int bounds_circuit(const cli_common *co, const char *file, const char *to
   int cross = -1;
   for (int i = 6; i >= 0 && nLs[i] < nVs[i]; i--) cross = i;
   if (cross >= 0) printf("the Lemma 2.3 bound is the smaller one from w = %.0f on (constants 1)\n", xs[cross]);
-  else printf("the Lemma 2.3 bound stays above the VC-type one up to w = %.0f (constants 1)\n", xs[6]);
+  else {
+    /* beyond the table: the first doubling of w where the Lemma 2.3 count is the smaller one */
+    double w = xs[6];
+    for (int i = 0; i < 60; i++) {
+      w *= 2;
+      double pw = nnt_bounds_relu_params(c.ninputs, w, d, s.output_dim);
+      if (nnt_bounds_lemma23_n(s.l1_norm, pw, r->m.gamma, r->eps) < nnt_bounds_vc_n(nnt_bounds_vc_relu(pw, d), r->eps)) break;
+    }
+    printf("the Lemma 2.3 bound stays above the VC-type one up to w = %.0f; it is the smaller one from w = %.4g = 2^%.0f W on "
+           "(constants 1; doubling w)\n", xs[6], w, log2(w / W));
+  }
   if (co->out) {
     nnt_csv csv;
     if ((st = nnt_csv_open(&csv, co->out, "sweep.csv", "w,n_lemma23,n_vc"))) goto done;
@@ -281,8 +319,8 @@ static const cli_opt sm_opts[] = {
     CLI_STR("circuit", nnt_bounds_sm_cfg, circuit, ".bench, .blif or .aag circuit, or a Verilog design (.v, .sv; needs yosys)"),
     CLI_STR("top", sm_cli, top, "--circuit Verilog: its top module (default: the one no module instantiates)"),
     CLI_DOUBLE("gamma", nnt_bounds_sm_cfg, gamma, 1e-300, 1e300,
-               "margin used in Lemma 2.3 (default: --tm the certified all-layer margin, --circuit the "
-               "illustrative sigma_zeta / (2 lambda))"),
+               "margin used in Lemma 2.3 (default: the certified all-layer margin; --circuit: min over every input\n"
+               "up to 8 inputs, else over 64 random ones)"),
     CLI_DOUBLE("eps", nnt_bounds_sm_cfg, eps, 1e-12, 1, "target error for the sample sizes"),
     {0}};
 static const cli_cmd sm_cmd = {
@@ -317,7 +355,7 @@ static int cmd_sm(int argc, char **argv) {
   if (cfg.tm) {
     if (cfg.T < 0) return nnt_fail(NNT_EINVAL, "--tm needs --steps N");
     if (cfg.max_T > 0 && cfg.T > cfg.max_T) cfg.T = cfg.max_T;
-    return bounds_tm(&a.co, cfg.tm, cfg.T, &r, cfg.gamma);
+    return bounds_tm(&a.co, cfg.tm, cfg.T, &r, cfg.gamma, cfg.max_T > 0 ? 100 : NNT_TM_MARGIN_MAX_T);
   }
   if (cfg.T >= 0) return nnt_fail(NNT_EINVAL, "--steps belongs to --tm");
 #ifdef NNT_HAVE_CIRCUITS
@@ -396,7 +434,7 @@ int tour_bounds(cli_tour *t) {
   report r;
   memset(&r, 0, sizeof r);
   r.eps = cfg.eps;
-  int st = cli_tour_checked(t, bounds_tm(&co, machine, 21, &r, 0));
+  int st = cli_tour_checked(t, bounds_tm(&co, machine, 21, &r, 0, 100));
   if (st) return st;
   const nnt_bounds_model *m = &r.m;
   double nL = nnt_bounds_lemma23_n(m->alpha, m->params, m->gamma, r.eps), nV = nnt_bounds_vc_n(m->vc, r.eps);

@@ -1,3 +1,4 @@
+#include <math.h>
 /* nnt circuit — boolean circuits compiled into ReLU nets (seed 000, Section 3 and Appendices B, D).
  * Options -> the circuits area's configs; its runs compute; report_circuits.c writes the results. */
 #include <stdlib.h>
@@ -303,14 +304,62 @@ static int cmd_learn(int argc, char **argv) {
   return st;
 }
 
+typedef struct {
+  int depths[32], ndepths, samples;
+} claim35_cfg;
+static void claim35_defaults(void *c, int quick) {
+  *(claim35_cfg *)c = (claim35_cfg){{1, 2, 4, 8, 16, 32, 64}, 7, quick ? 200 : 2000};
+}
+static const cli_opt claim35_opts[] = {
+    CLI_INTS("depths", claim35_cfg, depths, ndepths, 1, 4096, "depths d of the toy"),
+    CLI_INT("samples", claim35_cfg, samples, 0, 1000000, "random directions tried on the corrected toy per depth"),
+    {0}};
+static const cli_cmd claim35_cmd = {
+    .name = "circuit claim35",
+    .example = "nnt circuit claim35 --depths 1,2,4,8,16,32,64",
+    .about = "Claim 3.5 as the paper states it: f = (W_d...W_1) x - 1/2 with every W_i = 1 at x = 1, and the same\n"
+             "with round between the layers. Runs the toy: the claim's perturbation delta_i = -1/d (norm 1/sqrt(d))\n"
+             "and the exact margin without corrections (bisected, and sqrt(d)(1 - 2^(-1/d))); with corrections,\n"
+             "perturbations of norm just below 1/3 (every coordinate, the symmetric and random directions, both\n"
+             "signs) and the smallest flip found. Exit 1 when a row contradicts the claim.",
+    .opts = claim35_opts,
+    .cfg_size = sizeof(claim35_cfg),
+    .defaults = claim35_defaults,
+};
+
+static int cmd_claim35(int argc, char **argv) {
+  claim35_cfg c;
+  cli_args a;
+  int st = cli_parse(&claim35_cmd, argc, argv, &c, &a);
+  if (st || a.co.help) return st;
+  if ((st = cli_begin(&a.co))) return st;
+  nnt_circuit_claim35_row rows[32];
+  if ((st = nnt_circuit_claim35(c.depths, c.ndepths, c.samples, a.co.seed, rows))) return st;
+  printf("Claim 3.5: f = (W_d...W_1) x - 1/2, W_i = 1, x = 1; perturbations of (W_1..W_d); corrected: round between layers\n");
+  printf("%5s %12s %8s %14s %14s | %16s %14s %14s\n", "d", "1/sqrt(d)", "flips", "margin (run)", "sqrt(d)(1-2^-1/d)",
+         "flips < 1/3", "corrected <=", "claim >= 1/3");
+  int bad = 0;
+  for (int k = 0; k < c.ndepths; k++) {
+    const nnt_circuit_claim35_row *r = &rows[k];
+    int ok = r->claim_flips && r->plain <= r->claim_norm && fabs(r->plain - r->plain_closed) < 1e-9 && r->corr_keeps &&
+             r->corr_below_flips == 0 && r->corr_upper >= 1.0 / 3;
+    bad += !ok;
+    printf("%5d %12.6f %8s %14.6f %14.6f | %9ld of %-5ld %14.6f %14s\n", r->d, r->claim_norm, r->claim_flips ? "yes" : "NO", r->plain,
+           r->plain_closed, r->corr_below_flips, r->corr_tried, r->corr_upper, ok ? "holds" : "VIOLATED");
+  }
+  if (bad) return nnt_fail(NNT_ECHECK, "Claim 3.5 fails at %d of %d depths", bad, c.ndepths);
+  return NNT_OK;
+}
+
 static const cli_sub subs[] = {
     {"compile", cmd_compile, "FILE --out NET: the ReLU net of Lemma B.1 (--correct: Lemma 3.3's corrections)"},
     {"verify", cmd_verify, "FILE: the compiled net against direct evaluation on every input"},
     {"margin", cmd_margin, "[FILE]: all-layer margins per input, or their sweep over circuit depth"},
     {"learn", cmd_learn, "[FILE]: test error of trained ReLU nets vs samples and width"},
+    {"claim35", cmd_claim35, "Claim 3.5's toy: margin <= 1/sqrt(d) without corrections, >= 1/3 with"},
 };
 
-int cmd_circuit(int argc, char **argv) { return cli_dispatch("circuit", subs, 4, argc, argv); }
+int cmd_circuit(int argc, char **argv) { return cli_dispatch("circuit", subs, 5, argc, argv); }
 
 /* ---- tour ---- */
 

@@ -11,8 +11,17 @@ static const char *const task_names[] = {"1str", "simple", NULL};
 static const char *const testtask_names[] = {"same", "simple", NULL};
 static const char *const enc_names[] = {"code", "paper", NULL};
 static const char *const link_names[] = {"linear", "normsq", "relu", NULL};
+static const char *const law_names[] = {"uniform", "adversarial", NULL};
+static const char *const figure_names[] = {"none", "1a", "1b", NULL};
 
-static void sweep_defaults(void *c, int quick) { nnt_qstr_sweep_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
+/* --figure 1a|1b is a preset: the panel's protocol becomes the defaults the other options override
+ * (so --help and run.json's options show it); run_sweep finds it before parsing. */
+static int sweep_figure;
+static void sweep_defaults(void *c, int quick) {
+  nnt_preset preset = quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL;
+  nnt_qstr_sweep_cfg_default(c, preset);
+  if (sweep_figure) nnt_qstr_sweep_figure(c, sweep_figure, preset);
+}
 static void attention_defaults(void *c, int quick) { nnt_qstr_attention_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
 static void heads_defaults(void *c, int quick) { nnt_qstr_heads_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
 static void construct_defaults(void *c, int quick) { nnt_qstr_construct_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
@@ -44,12 +53,14 @@ static const cli_opt sweep_opts[] = {
     CLI_INT("heads", S, heads, 1, 64, "trp: heads"),
     CLI_INTS("hidden", S, hidden, n_hidden, 0, 1000000, "ffn: hidden widths, 0 = N*d"),
     CLI_INT("hidden-size", S, hidden_size, 1, 100000, "rnn/relurnn: hidden size per direction"),
+    CLI_CHOICE("figure", S, figure, figure_names, "a panel's protocol (options given as well override it)"),
     {0}};
 #undef S
 static const cli_cmd sweep_cmd = {
     .name = "qstr sweep",
     .example = "nnt qstr sweep --model tr --quick --out runs/tr\n"
-               "nnt qstr sweep --model ffn --task 1str --test-task simple --out runs/fig1a_ffn",
+               "nnt qstr sweep --model ffn --figure 1a --out runs/fig1a_ffn\n"
+               "nnt qstr sweep --model rnn --figure 1b --quick --out runs/fig1b_rnn",
     .about = "Samples needed to reach a test-MSE threshold vs N (Figure 1). Writes samples.csv, summary.csv,\n"
     "samples.png, run.json and results.sqlite (every finished run, so --resume continues a killed sweep).",
     .opts = sweep_opts,
@@ -60,6 +71,13 @@ static const cli_cmd sweep_cmd = {
 static int run_sweep(int argc, char **argv) {
   nnt_qstr_sweep_cfg s;
   cli_args a;
+  sweep_figure = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *v = !strcmp(argv[i], "--figure") && i + 1 < argc ? argv[i + 1] : !strncmp(argv[i], "--figure=", 9) ? argv[i] + 9 : NULL;
+    if (v) sweep_figure = !strcmp(v, "1a") ? 1 : !strcmp(v, "1b") ? 2 : 0;
+    else if (!strncmp(argv[i], "--fi", 4) && strcmp(argv[i], "--figure")) /* getopt would take the abbreviation */
+      return nnt_fail(NNT_EINVAL, "%s: write it in full, --figure 1a or --figure 1b", argv[i]);
+  }
   int st = cli_parse(&sweep_cmd, argc, argv, &s, &a);
   if (st || a.co.help) return st;
   if (!cli_given(&sweep_cmd, &a, "model")) return nnt_fail(NNT_EINVAL, "sweep: --model tr|trp|ffn|rnn|relurnn is required");
@@ -154,13 +172,15 @@ static const cli_opt heads_opts[] = {
     CLI_INT("batch", H, batch, 1, 100000, "prompts per step"),
     CLI_INT("n-test", H, n_test, 1, 10000000, "test prompts"),
     CLI_INT("check-every", H, check_every, 1, 100000000, "steps between test evaluations"),
+    CLI_CHOICE("law", H, law, law_names, "index law (adversarial: Prop. 3's, where its bound is proven and checked)"),
     {0}};
 #undef H
 static const cli_cmd heads_cmd = {
     .name = "qstr heads",
     .example = "nnt qstr heads --q 2 --H 1,2,3 --quick --out runs/heads",
     .about = "Trained error of the H-head merged-QK transformer (trp) on the norm-squared link vs the bounds\n"
-    "1 - H(q+d)/(qd) and 1 - H/q; the construction's error for H >= q.",
+    "1 - H(q+d)/(qd) (Prop. 3) and 1 - H/q (Prop. 21, d = 1); the construction's error for H >= q. Under the\n"
+    "adversarial law (default) exit 1 when a trained error is below Prop. 3's bound by more than 5 standard errors.",
     .opts = heads_opts,
     .cfg_size = sizeof(nnt_qstr_heads_cfg),
     .defaults = heads_defaults,
@@ -175,8 +195,10 @@ static int run_heads(int argc, char **argv) {
   if ((a.co.out && (st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force))) || (st = cli_begin(&a.co))) return st;
   double t0 = nnt_now();
   nnt_qstr_heads_result r;
-  if ((st = nnt_qstr_heads_run(&c, &r))) return st;
-  return cli_qstr_heads_report(&c, &r, a.co.out, nnt_now() - t0);
+  st = nnt_qstr_heads_run(&c, &r);
+  if (st && st != NNT_ECHECK) return st;
+  int wst = cli_qstr_heads_report(&c, &r, a.co.out, nnt_now() - t0);
+  return wst ? wst : st;
 }
 
 /* ---------------------------------------------------------------- construct */
@@ -249,6 +271,46 @@ static int run_bound(int argc, char **argv) {
   return wst ? wst : st;
 }
 
+/* ---------------------------------------------------------------- rnn-oracle */
+static void oracle_defaults(void *c, int quick) { nnt_qstr_rnn_oracle_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
+#define O nnt_qstr_rnn_oracle_cfg
+static const cli_opt oracle_opts[] = {
+    CLI_INTS("N", O, Ns, nN, 2, 4096, "sequence lengths"),
+    CLI_INT("d", O, d, 1, 4096, "token dimension"),
+    CLI_INT("q", O, q, 1, 64, "sparsity (the oracle; the 1STR width table is q = 1)"),
+    CLI_CHOICE("link", O, link, link_names, "link g (linear or relu: exact two-layer ReLU nets)"),
+    CLI_DOUBLE("bound", O, B, 1e-6, 1e6, "token bound r_x (exact while every |x_k| <= bound)"),
+    CLI_DOUBLE("target", O, target, 1e-9, 1, "the 1STR MSE the width table asks for"),
+    CLI_INT("n", O, n, 2, 100000000, "prompts per measurement"),
+    {0}};
+#undef O
+static const cli_cmd oracle_cmd = {
+    .name = "qstr rnn-oracle",
+    .example = "nnt qstr rnn-oracle --quick\nnnt qstr rnn-oracle --N 4,8,16,32,64,128 --out runs/rnn-oracle",
+    .about = "Theorem 7 / Prop. 28: the oracle bidirectional RNN for simple-qSTR as an explicit ReLU network, its error\n"
+    "against the task (exit 1 above 1e-12), size and norm per N; Prop. 8: the width per direction an RNN with\n"
+    "state linear in the tokens needs on 1STR, (N-1-r)(N-r)/N^2 <= target, met by a shift-register RNN (exit 1\n"
+    "when its measured error is more than 5 standard errors off the bound).",
+    .opts = oracle_opts,
+    .cfg_size = sizeof(nnt_qstr_rnn_oracle_cfg),
+    .defaults = oracle_defaults,
+    .common = CLI_OUT};
+
+static int run_oracle(int argc, char **argv) {
+  nnt_qstr_rnn_oracle_cfg c;
+  cli_args a;
+  int st = cli_parse(&oracle_cmd, argc, argv, &c, &a);
+  if (st || a.co.help) return st;
+  c.seed = a.co.seed;
+  if ((st = cli_begin(&a.co))) return st;
+  double t0 = nnt_now();
+  nnt_qstr_rnn_oracle_result r;
+  st = nnt_qstr_rnn_oracle_run(&c, &r);
+  if (st && st != NNT_ECHECK) return st;
+  int wst = cli_qstr_rnn_oracle_report(&c, &r, a.co.out, nnt_now() - t0);
+  return wst ? wst : st;
+}
+
 int cmd_qstr(int argc, char **argv) {
   static const cli_sub subs[] = {
       {"sweep", run_sweep, "samples needed to reach a test-MSE threshold vs N (Figure 1)"},
@@ -257,6 +319,7 @@ int cmd_qstr(int argc, char **argv) {
       {"heads", run_heads, "trained error of the H-head transformer vs the head lower bounds"},
       {"construct", run_construct, "eq. (A.2) weights: closed-form MSE vs Monte Carlo"},
       {"ffn-bound", run_bound, "Theorem 6: min-norm least squares vs 1 - n/(Nd)"},
+      {"rnn-oracle", run_oracle, "Theorem 7 / Prop. 28 oracle RNN; Prop. 8 width on 1STR vs N"},
   };
   return cli_dispatch("qstr", subs, (int)(sizeof subs / sizeof subs[0]), argc, argv);
 }

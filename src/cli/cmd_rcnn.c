@@ -1,6 +1,7 @@
 /* nnt rcnn learn — seed 002's RCNN learning a parity at rule level: Algorithm 1 memorises the
  * data in W, then each test point's depth-L roll-out runs the learner TM; every output is checked
  * against the direct 2-D TM simulator (exit 1 on any disagreement or failed invariant). */
+#include <math.h>
 #include <stdio.h>
 
 #include "commands.h"
@@ -237,10 +238,68 @@ static int run_snapshot(int argc, char **argv) {
   return st;
 }
 
+static void restarts_defaults(void *c, int quick) { nnt_rcnn_restarts_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
+
+#define C nnt_rcnn_restarts_cfg
+static const cli_opt restarts_opts[] = {
+    CLI_INT("d", C, d, 1, 10, "input bits of each trial's parity (every one of the 2^d inputs gives the exact error)"),
+    CLI_INT("m", C, m, 1, 200, "training examples"),
+    CLI_DOUBLE("eps", C, eps, 1e-6, 0.999999, "Corollary 2's epsilon"),
+    CLI_DOUBLE("delta", C, delta, 1e-6, 0.999999, "Corollary 2's delta"),
+    CLI_INT("trials", C, trials, 1, 100000, "datasets drawn"),
+    CLI_INT("seqs", C, seqs, 1, 1000000, "runs of the wrapper per dataset"),
+    CLI_LONG("restarts", C, restarts, 0, 1000000, "restarts M (0: Corollary 2's ceil(ln(2/delta) K))"),
+    CLI_LONG("validation", C, validation, 0, 100000, "validation points N (0: Corollary 2's ceil(2 ln(2M/delta) / eps^2))"),
+    {0}};
+#undef C
+static const cli_cmd restarts_cmd = {
+    .name = "rcnn restarts",
+    .example = "nnt rcnn restarts --quick\n"
+               "nnt rcnn restarts --restarts 4",
+    .about = "Corollary 2's restarts-and-validation wrapper run on a toy with a known success probability: a\n"
+             "restart draws the RCNN's learner uniformly from the K = 4 bundled 2-D TMs (p >= 1/K, the role of\n"
+             "|U_s|^-P), trains the rule-level RCNN by Algorithm 1 on a random parity and predicts; the wrapper\n"
+             "keeps the restart with the smallest validation error (Algorithm 2's argmin). Measures the restart\n"
+             "success rate, the rate of runs without a success against (1 - p)^M <= delta/2, the selection's\n"
+             "failures against Hoeffding's delta/2, and the overall failure against delta. Exit 1 when one is\n"
+             "outside 4 binomial standard deviations of its bound.",
+    .opts = restarts_opts,
+    .cfg_size = sizeof(nnt_rcnn_restarts_cfg),
+    .defaults = restarts_defaults,
+};
+
+static int run_restarts(int argc, char **argv) {
+  nnt_rcnn_restarts_cfg c;
+  cli_args a;
+  int st = cli_parse(&restarts_cmd, argc, argv, &c, &a);
+  if (st || a.co.help) return st;
+  c.seed = a.co.seed;
+  if ((st = cli_begin(&a.co))) return st;
+  nnt_rcnn_restarts_result r;
+  if ((st = nnt_rcnn_restarts_run(&c, &r))) return st;
+  printf("rcnn restarts: parity d=%d m=%d, K=%d learners drawn uniformly (p >= 1/K = %.4g), eps=%g delta=%g, seed=%llu\n", c.d, c.m,
+         r.K, r.p_lb, c.eps, c.delta, a.co.seed);
+  printf("Corollary 2 (corrected): M = ceil(ln(2/delta) / p) = %ld, N = ceil(2 ln(2M/delta) / eps^2) = %ld; used M=%ld%s N=%ld%s\n",
+         r.M_formula, r.N_formula, r.M, c.restarts ? " (--restarts)" : "", r.N, c.validation ? " (--validation)" : "");
+  printf("trials: %d datasets, %d learners each (RCNN vs direct TM: %ld disagreements), opt = 0 on %ld; %ld wrapper runs\n",
+         c.trials, r.K, r.disagree, r.opt_zero, r.seqs);
+  printf("restart success rate       %.4f   (bound: >= %.4f)   %s\n", r.p_hat, r.p_lb, r.p_ok ? "ok" : "VIOLATED");
+  printf("no successful restart      %.4f   (expected %.4f; (1-p)^M = %.4g, bound delta/2 = %g)   %s\n", r.q_hat, r.q_exact,
+         pow(1 - r.p_lb, (double)r.M), c.delta / 2, r.q_ok ? "ok" : "VIOLATED");
+  printf("selection > best + eps     %.4f   (bound: delta/2 = %g)   %s\n", r.select_hat, c.delta / 2, r.select_ok ? "ok" : "VIOLATED");
+  printf("output > opt + eps         %.4f   (bound: delta = %g)   %s\n", r.fail_hat, c.delta, r.fail_ok ? "ok" : "VIOLATED");
+  printf("time: %.2f s\n", r.seconds);
+  if (r.disagree) return nnt_fail(NNT_ECHECK, "the RCNN disagrees with the direct TM on %ld predictions", r.disagree);
+  if (!(r.p_ok && r.q_ok && r.select_ok && r.fail_ok))
+    return nnt_fail(NNT_ECHECK, "a measured rate is outside its Corollary 2 bound (4 standard deviations)");
+  return NNT_OK;
+}
+
 static const cli_sub subs[] = {
     {"learn", run_learn, "a parity learned by a 2-D TM inside the rule-level RCNN, checked against the direct TM"},
     {"compile", run_compile, "f̄ compiled into a sparse ReLU MLP per cell, checked on every visited patch"},
     {"snapshot", run_snapshot, "grid snapshots of the memorisation and compute phases as images (the paper's Figure 3)"},
+    {"restarts", run_restarts, "Corollary 2's restarts and validation run on a toy, measured against its bounds"},
 };
 
-int cmd_rcnn(int argc, char **argv) { return cli_dispatch("rcnn", subs, 3, argc, argv); }
+int cmd_rcnn(int argc, char **argv) { return cli_dispatch("rcnn", subs, 4, argc, argv); }

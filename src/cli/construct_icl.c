@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "nnt_icl_construct.h"
+#include "nnt_io.h"
 #include "report_icl.h"
 
 enum { MAX_M = 64 };
@@ -45,7 +46,10 @@ static const cli_opt construct_options[] = {
     CLI_INT("M", O, c.M, 2, 1000000, "ReLU pieces per interpolated function (r and r')"),
     COMMON_OPTS,
     CLI_DOUBLE("tol", O, tol, 0, 1e300, "exit 1 if max_err exceeds this (0: no check)"),
+    CLI_DOUBLE("bound-scale", O, c.bound_scale, 1e-300, 1,
+               "scale Theorem 1's interpolation constants by this (< 1: a fault injection the bound check must catch)"),
     CLI_FLAG("layers", O, layers, "print the layer table of one GD step and the readout"),
+    CLI_STR("export", O, c.export_path, "write the transformer and its prompt to FILE.safetensors (python/nnt loads it)"),
     {0}};
 static const cli_opt sweep_options[] = {
     CLI_INTS("N", O, Ns, nN, 2, 64, "network layers, a list"),
@@ -63,8 +67,11 @@ static const cli_cmd construct_cmd = {
              "1/T normalisation, EWML, ReLU MLPs), r and r' as sums of M ReLUs on [-R,R], the squared loss exact,\n"
              "clipping to [-B,B] as the projection. A random teacher labels n examples; the prompt carries a random w0\n"
              "in every token. Each step compares the transformer's w with direct projected GD (backprop) and prints\n"
-             "the errors, losses, the query prediction through N+1 readout layers and the invariants; ends with\n"
-             "max_err=E (largest |w_TF - w_GD|_inf). Exit 1 if an invariant fails or max_err > --tol (when given).",
+             "the errors beside Theorem 1's bounds (Lemmas 2-6 for the gradient, Corollary 1.1 for w, evaluated with\n"
+             "the construction's constants M, R, B, the data and the weights), losses, the query prediction through\n"
+             "N+1 readout layers and the invariants; ends with max_err=E (largest |w_TF - w_GD|_inf) max_bound=B\n"
+             "(largest bound on |w_TF - w_GD|_2). Exit 1 if an invariant fails, a measured error exceeds its bound\n"
+             "(sigmoid, tanh, softplus, identity) or max_err > --tol (when given).",
     .opts = construct_options,
     .cfg_size = sizeof(construct_opts),
     .defaults = defaults,
@@ -88,6 +95,8 @@ int cli_icl_construct(int argc, char **argv) {
   int st = cli_parse(&construct_cmd, argc, argv, &o, &a);
   if (st || a.co.help) return st;
   o.c.seed = a.co.seed;
+  char command[4096];
+  o.c.version = nnt_version(), o.c.command = cli_command_line(command, sizeof command, "nnt icl", argc, argv);
   if ((st = nnt_icl_construct_check(&o.c)) || (st = cli_begin(&a.co))) return st;
   if (o.layers) {
     nnt_icl_tf tf;
@@ -99,6 +108,8 @@ int cli_icl_construct(int argc, char **argv) {
   if ((st = nnt_icl_construct_run(&o.c, &r))) return st;
   st = cli_icl_construct_report(&a.co, &o.c, &r);
   if (!st && !r.invariants_ok) st = nnt_fail(NNT_ECHECK, "an invariant failed (w copies differ or scratch not cleared)");
+  if (!st && !r.bound_ok)
+    st = nnt_fail(NNT_ECHECK, "step %d: the measured error exceeds Theorem 1's bound", r.bound_step);
   if (!st && o.tol > 0 && !(r.max_err <= o.tol)) st = nnt_fail(NNT_ECHECK, "max_err=%.3e exceeds --tol %.3e", r.max_err, o.tol);
   nnt_icl_construct_result_free(&r);
   return st;

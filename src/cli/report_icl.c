@@ -31,6 +31,7 @@ static cJSON *cfg_json(const nnt_icl_construct_cfg *c) {
   cJSON_AddNumberToObject(j, "teacher_std", c->teacher_std);
   cJSON_AddNumberToObject(j, "gate", c->gate);
   cJSON_AddNumberToObject(j, "readout", c->readout);
+  cJSON_AddNumberToObject(j, "bound_scale", c->bound_scale);
   return j;
 }
 
@@ -42,24 +43,36 @@ int cli_icl_construct_report(const cli_common *co, const nnt_icl_construct_cfg *
   printf("transformer: token width D=%d, %d layers per GD step, %d steps + %d readout = %d layers, %ld heads per step "
          "(largest layer %ld)\n",
          r->D, r->layers_per_step, r->steps, r->readout_layers, r->layers, r->heads_per_step, r->max_heads_layer);
-  printf("step  |w_TF-w_GD|_2  |w_TF-w_GD|_inf  |grad_TF-grad|_2  loss(w_TF)     loss(w_GD)     pred_TF      pred_GD      invariants\n");
+  printf("step  |w_TF-w_GD|_2  bound (Cor 1.1)  |w_TF-w_GD|_inf  |grad_TF-grad|_2  bound (Lem 2-6)  L_f        "
+         "loss(w_TF)     loss(w_GD)     pred_TF      pred_GD      invariants\n");
   for (int l = 0; l < r->steps; l++) {
     const nnt_icl_construct_step *s = &r->step[l];
-    printf("%4d  %13.3e  %15.3e  %16.3e  %-13.8g  %-13.8g  %-11.7g  %-11.7g  %s\n", l + 1, s->err2, s->errinf, s->grad_err,
-           s->loss_tf, s->loss_gd, s->pred_tf, s->pred_gd, s->copies_ok && s->scratch_ok ? "ok" : "FAIL");
+    printf("%4d  %13.3e  %15.3e  %15.3e  %16.3e  %15.3e  %-9.3g  %-13.8g  %-13.8g  %-11.7g  %-11.7g  %s\n", l + 1, s->err2,
+           s->err_bound, s->errinf, s->grad_err, s->grad_bound, s->lip, s->loss_tf, s->loss_gd, s->pred_tf, s->pred_gd,
+           s->copies_ok && s->scratch_ok ? "ok" : "FAIL");
   }
   printf("|w_GD|_2=%.4g after %d steps; largest |pre-activation| %.3g (interpolation range R=%g%s); %.3f s\n", r->wgd_norm,
          r->steps, r->max_range, c->R, r->max_range > c->R ? ", exceeded: extrapolated linearly" : "", r->seconds);
   printf("invariants: w copies identical and scratch zero after every block: %s\n", r->invariants_ok ? "yes" : "NO");
-  printf("max_err=%.3e\n", r->max_err);
+  if (isnan(r->max_bound))
+    printf("Theorem 1's bound: not evaluated (%s is outside the theorem, which needs a C^4 activation)\n",
+           nnt_icl_act_names[c->net.act]);
+  else if (r->bound_ok)
+    printf("Theorem 1's bound (M=%d, R=%g, B=%g, %d steps%s): holds on every step\n", c->M, c->R, c->B, r->steps,
+           c->bound_scale != 1 ? ", constants scaled" : "");
+  else
+    printf("Theorem 1's bound: FAILS at step %d (a measured error exceeds it)\n", r->bound_step);
+  printf("max_err=%.3e max_bound=%.3e\n", r->max_err, r->max_bound);
   if (!co->out) return NNT_OK;
   nnt_csv csv;
-  int st = nnt_csv_open(&csv, co->out, "steps.csv", "step,err2,errinf,grad_err,loss_tf,loss_gd,pred_tf,pred_gd,copies_ok,scratch_ok");
+  int st = nnt_csv_open(&csv, co->out, "steps.csv",
+                         "step,err2,err_bound,errinf,grad_err,grad_bound,lip,loss_tf,loss_gd,pred_tf,pred_gd,copies_ok,scratch_ok");
   if (st) return st;
   for (int l = 0; l < r->steps; l++) {
     const nnt_icl_construct_step *s = &r->step[l];
-    nnt_csv_row(&csv, "%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d", l + 1, s->err2, s->errinf, s->grad_err, s->loss_tf,
-                s->loss_gd, s->pred_tf, s->pred_gd, s->copies_ok, s->scratch_ok);
+    nnt_csv_row(&csv, "%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d", l + 1, s->err2, s->err_bound,
+                s->errinf, s->grad_err, s->grad_bound, s->lip, s->loss_tf, s->loss_gd, s->pred_tf, s->pred_gd, s->copies_ok,
+                s->scratch_ok);
   }
   if ((st = nnt_csv_close(&csv))) return st;
   cJSON *j = cfg_json(c);
@@ -69,6 +82,8 @@ int cli_icl_construct_report(const cli_common *co, const nnt_icl_construct_cfg *
   cJSON_AddNumberToObject(j, "max_err", r->max_err);
   cJSON_AddNumberToObject(j, "max_err2", r->max_err2);
   cJSON_AddNumberToObject(j, "invariants_ok", r->invariants_ok);
+  if (!isnan(r->max_bound)) cJSON_AddNumberToObject(j, "max_bound", r->max_bound);
+  cJSON_AddNumberToObject(j, "bound_ok", r->bound_ok);
   return nnt_runinfo_write(co->out, "icl construct", j, co->seed, co->threads, r->seconds);
 }
 

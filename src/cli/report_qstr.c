@@ -32,6 +32,12 @@ static void curve_of(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *r
   }
 }
 
+static double curve_slope(const curve *cv, double *r2, int *used) {
+  double x[64];
+  for (int k = 0; k < cv->nN; k++) x[k] = cv->Ns[k];
+  return nnt_qstr_loglog_slope(cv->nN, x, cv->med, r2, used);
+}
+
 static int plot_curves(const char *dir, const curve *cv, int ncv, const char *base) {
   int band = 0; /* a min-max band needs two runs that differ (the quick preset has one run per N) */
   for (int c = 0; c < ncv; c++)
@@ -57,6 +63,8 @@ static cJSON *sweep_json(const nnt_qstr_sweep_cfg *s) {
   cJSON_AddStringToObject(j, "model", nnt_qstr_arch_names[s->arch]);
   cJSON_AddStringToObject(j, "task", task_name(s->task.simple));
   cJSON_AddStringToObject(j, "test_task", s->train.test_simple ? "simple" : "same");
+  if (s->figure) cJSON_AddStringToObject(j, "figure", s->figure == 2 ? "1b" : "1a");
+  cJSON_AddNumberToObject(j, "hidden_size", s->hidden_size);
   cJSON_AddNumberToObject(j, "reps", s->reps);
   cJSON_AddNumberToObject(j, "threshold", s->train.threshold);
   cJSON_AddNumberToObject(j, "check_every", s->train.check_every);
@@ -84,17 +92,30 @@ static int write_sweep(const char *dir, const nnt_qstr_sweep_cfg *s, const nnt_q
                 p->r.diverged, p->r.final_mse, p->r.steps, p->de, p->D, (long long)p->np);
   }
   if ((st = nnt_csv_close(&csv))) return st;
-  if ((st = nnt_csv_open(&csv, dir, "summary.csv", "model,task,N,median,min,max,censored"))) return st;
+  curve cv;
+  curve_of(s, r, &cv);
+  double slope = curve_slope(&cv, NULL, NULL);
+  /* the growth exponent of the medians, n ~ N^slope, repeated on every row */
+  if ((st = nnt_csv_open(&csv, dir, "summary.csv", "model,task,N,median,min,max,censored,loglog_slope"))) return st;
   for (int k = 0; k < s->nN; k++) {
     double med, lo, hi;
     int cens;
     nnt_qstr_sweep_stats(s, r, k, &med, &lo, &hi, &cens);
-    nnt_csv_row(&csv, "%s,%s,%d,%.1f,%.0f,%.0f,%d", mname, tname, s->Ns[k], med, lo, hi, cens);
+    nnt_csv_row(&csv, "%s,%s,%d,%.1f,%.0f,%.0f,%d,%.4f", mname, tname, s->Ns[k], med, lo, hi, cens, slope);
   }
   if ((st = nnt_csv_close(&csv))) return st;
-  curve cv;
-  curve_of(s, r, &cv);
   return plot_curves(dir, &cv, 1, "samples");
+}
+
+/* One console line: the log-log least-squares slope of a curve's medians against N. */
+static void print_slope(const curve *cv) {
+  double r2;
+  int used;
+  double slope = curve_slope(cv, &r2, &used);
+  if (isnan(slope)) printf("log-log fit %s (%s): needs two values of N\n", cv->model, cv->task);
+  else
+    printf("log-log fit %s (%s): median samples ~ N^%.3f (R^2 %.3f, %d values of N, %d..%d)\n", cv->model, cv->task, slope,
+           r2, used, cv->Ns[0], cv->Ns[cv->nN - 1]);
 }
 
 int cli_qstr_sweep_report(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *r, const char *dir, const char *cmdline) {
@@ -109,6 +130,9 @@ int cli_qstr_sweep_report(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_resu
     printf("%-6s %-7s %4d %10.0f %10.0f %10.0f %5d\n", nnt_qstr_arch_names[s->arch], task_name(s->task.simple), s->Ns[k],
            med, lo, hi, cens);
   }
+  curve cv;
+  curve_of(s, r, &cv);
+  print_slope(&cv);
   if (r->stored) printf("resumed: %d of %d runs were stored in %s/results.sqlite, %d computed now\n", r->stored, r->n, dir, r->computed);
   printf("wall time %.2f s on %d thread(s)\n", r->wall_s, nnt_threads_get());
   return NNT_OK;
@@ -181,7 +205,10 @@ int cli_qstr_plot(int ndirs, char **dirs, const cli_common *co) {
   int ncv = 0, st = NNT_OK;
   for (int i = 0; i < ndirs && !st; i++) st = read_samples(dirs[i], cv, &ncv, 16);
   if (!st && !(st = cli_begin(co)) && !(st = plot_curves(co->out, cv, ncv, "samples")))
+  {
     printf("plot: %d curve(s) -> %s/samples.png\n", ncv, co->out);
+    for (int c = 0; c < ncv; c++) print_slope(&cv[c]);
+  }
   free(cv);
   return st;
 }
@@ -233,12 +260,13 @@ int cli_qstr_attention_report(const nnt_qstr_attention_cfg *c, const nnt_qstr_at
 
 int cli_qstr_heads_report(const nnt_qstr_heads_cfg *c, const nnt_qstr_heads_result *r, const char *dir, double wall) {
   int st = NNT_OK, nH = r->nH;
+  const char *law = c->law == NNT_QSTR_LAW_ADVERSARIAL ? "adversarial" : "uniform";
   if (dir) {
     nnt_csv csv;
-    if (!(st = nnt_csv_open(&csv, dir, "heads.csv", "q,d,N,H,trained_mse,bound_general,bound_exact,construction_mse"))) {
+    if (!(st = nnt_csv_open(&csv, dir, "heads.csv", "law,q,d,N,H,trained_mse,std_err,bound_general,bound_exact,checked,below_bound,construction_mse"))) {
       for (int h = 0; h < nH; h++)
-        nnt_csv_row(&csv, "%d,%d,%d,%d,%.5f,%.5f,%.5f,%.5f", c->q, c->d, c->N, r->Hs[h], r->mse[h], r->bound[h], r->bound_exact[h],
-                    r->Hs[h] >= c->q ? r->construction_mse : NAN);
+        nnt_csv_row(&csv, "%s,%d,%d,%d,%d,%.5f,%.5f,%.5f,%.5f,%d,%d,%.5f", law, c->q, c->d, c->N, r->Hs[h], r->mse[h], r->se[h],
+                    r->bound[h], r->bound_exact[h], r->checked, r->below[h], r->Hs[h] >= c->q ? r->construction_mse : NAN);
       st = nnt_csv_close(&csv);
     }
   }
@@ -247,23 +275,33 @@ int cli_qstr_heads_report(const nnt_qstr_heads_cfg *c, const nnt_qstr_heads_resu
     for (int h = 0; h < nH; h++) x[h] = r->Hs[h];
     nnt_plot *p = nnt_plot_new("norm-squared qSTR: trained test MSE vs heads", "H (heads)", "test MSE");
     nnt_plot_add(p, nH, x, r->mse, "trained trp (online AdamW)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
-    nnt_plot_add(p, nH, x, r->bound, "bound 1 - H(q+d)/(qd)", NNT_PLOT_DASHED);
-    nnt_plot_add(p, nH, x, r->bound_exact, "bound 1 - H/q (Prop. 21)", NNT_PLOT_DASHED);
+    nnt_plot_add(p, nH, x, r->bound, "bound 1 - H(q+d)/(qd) (Prop. 3)", NNT_PLOT_DASHED);
+    if (c->d == 1) nnt_plot_add(p, nH, x, r->bound_exact, "bound 1 - H/q (Prop. 21, block-diagonal W)", NNT_PLOT_DASHED);
     st = nnt_plot_save(p, dir, "heads");
     nnt_plot_free(p);
     if (!st) {
       cJSON *j = cJSON_CreateObject();
       cJSON_AddNumberToObject(j, "q", c->q), cJSON_AddNumberToObject(j, "d", c->d), cJSON_AddNumberToObject(j, "N", c->N);
       cJSON_AddNumberToObject(j, "samples", (double)c->samples), cJSON_AddNumberToObject(j, "m", c->m);
+      cJSON_AddStringToObject(j, "law", law);
       cJSON_AddNumberToObject(j, "construction_mse", r->construction_mse);
+      cJSON_AddNumberToObject(j, "violations", r->violations);
       st = nnt_runinfo_write(dir, "qstr heads", j, c->seed, nnt_threads_get(), wall);
     }
   }
   if (st) return st;
-  printf("norm-squared link, q=%d d=%d N=%d, %ld training samples, m=%d\n%3s %12s %14s %12s\n", c->q, c->d, c->N, c->samples,
-         c->m, "H", "trained MSE", "1-H(q+d)/(qd)", "1-H/q");
-  for (int h = 0; h < nH; h++) printf("%3d %12.4f %14.4f %12.4f\n", r->Hs[h], r->mse[h], r->bound[h], r->bound_exact[h]);
+  printf("norm-squared link, %s index law, q=%d d=%d N=%d, %ld training samples, m=%d; test MSE on %d fresh prompts\n"
+         "%3s %12s %9s %14s %12s  %s\n", law, c->q, c->d, c->N, c->samples, c->m, c->n_test, "H", "trained MSE", "std err",
+         "1-H(q+d)/(qd)", "1-H/q", r->checked ? "check (Prop. 3)" : "check");
+  for (int h = 0; h < nH; h++)
+    printf("%3d %12.4f %9.4f %14.4f %12.4f  %s\n", r->Hs[h], r->mse[h], r->se[h], r->bound[h], r->bound_exact[h],
+           !r->checked ? "-" : r->below[h] ? "BELOW THE BOUND" : "ok");
   printf("construction (H = q = %d heads, alpha = 20, exact link): MSE %.4f\n", c->q, r->construction_mse);
+  if (r->checked)
+    printf("Prop. 3 (any weights, this law): %d of %d trained errors below its bound by more than 5 standard errors\n",
+           r->violations, nH);
+  else printf("no bound is proven under the uniform law: nothing checked (--law adversarial checks Prop. 3)\n");
+  if (c->d == 1) printf("1-H/q (Prop. 21) is proven for block-diagonal W^(h) only; the trained model is not held to it\n");
   return NNT_OK;
 }
 
@@ -297,6 +335,62 @@ int cli_qstr_construct_report(const nnt_qstr_construct_cfg *c, const nnt_qstr_co
   for (int k = 0; k < na; k++) printf("%8g %12.6f %12.6f %10.6f\n", c->alphas[k], r->closed[k], r->mc[k], r->se[k]);
   printf("closed form decreasing in alpha: %s; Monte Carlo within 5 standard errors: %d/%d\n", r->decreasing ? "yes" : "NO",
          r->agree, na);
+  return NNT_OK;
+}
+
+/* ---------------------------------------------------------------- rnn-oracle */
+
+int cli_qstr_rnn_oracle_report(const nnt_qstr_rnn_oracle_cfg *c, const nnt_qstr_rnn_oracle_result *r, const char *dir, double wall) {
+  int st = NNT_OK, n = r->nN;
+  nnt_csv csv;
+  if (dir && !(st = nnt_csv_open(&csv, dir, "oracle.csv",
+                                 "N,de,coherence,width,params,norm,mse_simple,se_simple,mse_general,se_general"))) {
+    for (int k = 0; k < n; k++)
+      nnt_csv_row(&csv, "%d,%d,%.4f,%d,%ld,%.4f,%.3e,%.3e,%.5f,%.5f", r->Ns[k], r->de[k], r->coherence[k], r->width[k],
+                  r->params[k], r->norm[k], r->mse[k], r->se[k], r->mse_general[k], r->se_general[k]);
+    st = nnt_csv_close(&csv);
+  }
+  if (!st && dir && !(st = nnt_csv_open(&csv, dir, "width.csv", "N,target,rmin,r,linear_bound,shift_mse,std_err"))) {
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < 2; j++)
+        nnt_csv_row(&csv, "%d,%g,%d,%d,%.5f,%.5f,%.5f", r->Ns[k], c->target, r->rmin[k], r->shift_width[k][j],
+                    r->shift_bound[k][j], r->shift_mse[k][j], r->shift_se[k][j]);
+    st = nnt_csv_close(&csv);
+  }
+  if (!st && dir) {
+    double x[32], w[32], ro[32], lin[32];
+    for (int k = 0; k < n; k++) x[k] = r->Ns[k], w[k] = r->width[k], ro[k] = r->rmin[k], lin[k] = r->Ns[k] - 1;
+    nnt_plot *p = nnt_plot_new("RNN state width per direction vs N", "N (input length)", "width");
+    nnt_plot_add(p, n, x, ro, "1STR: smallest linear-state width for the target (bound = shift register)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
+    nnt_plot_add(p, n, x, lin, "N - 1 (stores every token)", NNT_PLOT_DASHED);
+    nnt_plot_add(p, n, x, w, "simple-qSTR: the oracle RNN (qd)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
+    st = nnt_plot_save(p, dir, "width");
+    nnt_plot_free(p);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "d", c->d), cJSON_AddNumberToObject(j, "q", c->q);
+    cJSON_AddNumberToObject(j, "bound", c->B), cJSON_AddNumberToObject(j, "target", c->target);
+    cJSON_AddNumberToObject(j, "n", c->n);
+    cJSON_AddNumberToObject(j, "rmin_slope", r->rmin_slope);
+    if (!st) st = nnt_runinfo_write(dir, "qstr rnn-oracle", j, c->seed, nnt_threads_get(), wall);
+    else cJSON_Delete(j);
+  }
+  if (st) return st;
+  printf("oracle RNN (Prop. 28 / App. C), simple-qSTR, d=%d q=%d, exact while |x_k| <= %g, %d prompts per N\n", c->d, c->q,
+         c->B, c->n);
+  printf("%5s %4s %9s %6s %8s %9s %12s %16s\n", "N", "d_e", "max|<w,w>|", "width", "params", "||theta||", "MSE simple",
+         "MSE general qSTR");
+  for (int k = 0; k < n; k++)
+    printf("%5d %4d %9.3f %6d %8ld %9.2f %12.3e %9.4f +- %.4f\n", r->Ns[k], r->de[k], r->coherence[k], r->width[k], r->params[k],
+           r->norm[k], r->mse[k], r->mse_general[k], r->se_general[k]);
+  printf("oracle exact on simple-qSTR (MSE <= 1e-12): %d of %d values of N\n", n - r->exact_fail, n);
+  printf("1STR, linear link: width r per direction of a state linear in the tokens; MSE >= (N-1-r)(N-r)/N^2 (target %g)\n"
+         "%5s %6s %6s %12s %12s %10s\n", c->target, "N", "r_min", "r", "bound", "shift reg.", "std err");
+  for (int k = 0; k < n; k++)
+    for (int j = 0; j < 2; j++)
+      printf("%5d %6d %6d %12.4f %12.4f %10.4f\n", r->Ns[k], r->rmin[k], r->shift_width[k][j], r->shift_bound[k][j],
+             r->shift_mse[k][j], r->shift_se[k][j]);
+  printf("r_min ~ N^%.3f; shift register within 5 standard errors of the bound: %d of %d\n", r->rmin_slope, 2 * n - r->width_off,
+         2 * n);
   return NNT_OK;
 }
 

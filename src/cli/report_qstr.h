@@ -11,6 +11,7 @@ int cli_qstr_plot(int ndirs, char **dirs, const cli_common *co);
 int cli_qstr_attention_report(const nnt_qstr_attention_cfg *c, const nnt_qstr_attention_result *r, const char *dir, double wall);
 int cli_qstr_heads_report(const nnt_qstr_heads_cfg *c, const nnt_qstr_heads_result *r, const char *dir, double wall);
 int cli_qstr_construct_report(const nnt_qstr_construct_cfg *c, const nnt_qstr_construct_result *r, const char *dir, double wall);
+int cli_qstr_rnn_oracle_report(const nnt_qstr_rnn_oracle_cfg *c, const nnt_qstr_rnn_oracle_result *r, const char *dir, double wall);
 int cli_qstr_ffn_bound_report(const nnt_qstr_ffn_bound_cfg *c, const nnt_qstr_ffn_bound_result *r, const char *dir, double wall);
 
 #endif

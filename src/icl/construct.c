@@ -21,6 +21,7 @@ void nnt_icl_construct_cfg_default(nnt_icl_construct_cfg *c, nnt_preset p) {
       .teacher_std = 1,
       .gate = 1e4,
       .readout = 1,
+      .bound_scale = 1,
       .seed = 1,
   };
 }
@@ -37,6 +38,11 @@ int nnt_icl_construct_check(const nnt_icl_construct_cfg *c) {
   if (!(c->B > 0)) return nnt_fail(NNT_EINVAL, "--B (clip box) must be > 0 (got %g)", c->B);
   if (!(c->w0_std >= 0) || !(c->teacher_std >= 0)) return nnt_fail(NNT_EINVAL, "weight scales must be >= 0");
   if (!(c->gate > 0)) return nnt_fail(NNT_EINVAL, "--gate must be > 0 (got %g)", c->gate);
+  size_t ne = c->export_path ? strlen(c->export_path) : 0;
+  if (c->export_path && (ne < 12 || strcmp(c->export_path + ne - 12, ".safetensors")))
+    return nnt_fail(NNT_EINVAL, "--export %s: the construction exports to .safetensors", c->export_path);
+  if (!(c->bound_scale > 0 && c->bound_scale <= 1))
+    return nnt_fail(NNT_EINVAL, "--bound-scale must be in (0, 1] (got %g)", c->bound_scale);
   nnt_icl_layout L;
   nnt_icl_layout_init(&L, &c->net);
   if ((double)L.D * (c->n + 1) > 5e7)
@@ -309,6 +315,19 @@ int nnt_icl_construct_run(const nnt_icl_construct_cfg *c, nnt_icl_construct_resu
   nnt_icl_tf tf;
   int st = nnt_icl_tf_build(c, &tf);
   if (st) return st;
+  if (c->export_path) { /* the export stores every head dense: refuse a file beyond 2 GB before any work */
+    double bytes = 0;
+    for (int l = 0; l < tf.nlayers; l++) {
+      int dk = 1;
+      for (int h = 0; h < tf.layer[l].nheads; h++) dk = tf.layer[l].heads[h].dk > dk ? tf.layer[l].heads[h].dk : dk;
+      bytes += 8.0 * tf.layer[l].nheads * tf.L.D * (tf.layer[l].type == NNT_ICL_MLP ? 2 : 2.0 * dk + tf.L.D);
+    }
+    if (bytes > 2e9) {
+      nnt_icl_tf_free(&tf);
+      return nnt_fail(NNT_EINVAL, "--export: the dense export would take %.1f GB (at most 2): use a smaller --K, --N or --M",
+                      bytes / 1e9);
+    }
+  }
   const nnt_icl_net *net = &c->net;
   const nnt_icl_layout *L = &tf.L;
   const int T = c->n + 1, N = net->N, D = L->D;
@@ -321,6 +340,7 @@ int nnt_icl_construct_run(const nnt_icl_construct_cfg *c, nnt_icl_construct_resu
   double *ws = nnt_xmalloc(sizeof(double) * nnt_icl_tf_ws_size(&tf, T));
   double *nws = nnt_xmalloc(sizeof(double) * nnt_icl_net_ws_size(net, c->n));
   double *wb = nnt_xmalloc(sizeof(double) * DN), *g = nnt_xmalloc(sizeof(double) * DN),
+         *wg0 = nnt_xmalloc(sizeof(double) * DN), *gg = nnt_xmalloc(sizeof(double) * DN),
          *gh = nnt_xmalloc(sizeof(double) * DN), *fq = nnt_xmalloc(sizeof(double) * net->dy);
   r->w_gd = nnt_xmalloc(sizeof(double) * DN), r->w_tf = nnt_xmalloc(sizeof(double) * DN);
   r->step = nnt_xcalloc((size_t)c->steps, sizeof *r->step);
@@ -329,7 +349,10 @@ int nnt_icl_construct_run(const nnt_icl_construct_cfg *c, nnt_icl_construct_resu
   r->heads_per_step = nnt_icl_tf_heads(&tf, 0, tf.nstep);
   for (int l = 0; l < tf.nlayers; l++)
     if (tf.layer[l].nheads > r->max_heads_layer) r->max_heads_layer = tf.layer[l].nheads;
-  r->invariants_ok = 1;
+  r->invariants_ok = 1, r->bound_ok = 1;
+  const int covered = nnt_icl_bound_covered(net);
+  r->max_bound = covered ? 0 : NAN;
+  double bound = 0; /* Corollary 1.1's B^l */
   nnt_icl_construct_embed(&tf, &d, H);
   memcpy(r->w_gd, d.w0, sizeof(double) * DN);
   const double *xq = d.X + (size_t)c->n * net->dx;
@@ -357,8 +380,20 @@ int nnt_icl_construct_run(const nnt_icl_construct_cfg *c, nnt_icl_construct_resu
     s->copies_ok = nnt_icl_construct_copies_identical(&tf, H, T);
     s->scratch_ok = nnt_icl_construct_scratch_zero(&tf, H, T);
     r->invariants_ok &= s->copies_ok && s->scratch_ok;
-    nnt_icl_net_gd_step(net, r->w_gd, d.X, d.Y, c->n, c->eta, c->B, g, nws);
+    memcpy(wg0, r->w_gd, sizeof(double) * DN);
+    nnt_icl_net_gd_step(net, r->w_gd, d.X, d.Y, c->n, c->eta, c->B, gg, nws);
     s->err2 = norm2(H + L->w, r->w_gd, DN, &s->errinf);
+    /* Theorem 1's bound: the gradient (Lemmas 2–6) at ŵ, the trajectory (Corollary 1.1) */
+    const double dw = norm2(wb, wg0, DN, NULL);
+    s->lip = dw > 0 ? norm2(g, gg, DN, NULL) / dw : 0;
+    s->grad_bound = s->err_bound = NAN;
+    if (covered) {
+      s->grad_bound = nnt_icl_bound_grad(c, wb, d.X, d.Y) + 1e-9 * (1 + norm2(g, NULL, DN, NULL));
+      bound = c->eta * s->grad_bound + (1 + c->eta * s->lip) * bound + 1e-9 * (1 + norm2(r->w_gd, NULL, DN, NULL));
+      s->err_bound = bound;
+      r->max_bound = bound > r->max_bound ? bound : r->max_bound;
+      if (r->bound_ok && !(s->grad_err <= s->grad_bound && s->err2 <= s->err_bound)) r->bound_ok = 0, r->bound_step = l + 1;
+    }
     s->loss_tf = nnt_icl_net_loss_grad(net, H + L->w, d.X, d.Y, c->n, NULL, nws);
     s->loss_gd = nnt_icl_net_loss_grad(net, r->w_gd, d.X, d.Y, c->n, NULL, nws);
     nnt_icl_net_forward(net, r->w_gd, xq, 1, fq, nws);
@@ -376,7 +411,8 @@ int nnt_icl_construct_run(const nnt_icl_construct_cfg *c, nnt_icl_construct_resu
   r->wgd_norm = norm2(r->w_gd, NULL, DN, NULL);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   r->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  free(H), free(H2), free(ws), free(nws), free(wb), free(g), free(gh), free(fq);
+  if (!st && c->export_path) st = nnt_icl_construct_export(c, &tf, &d, r, c->export_path);
+  free(H), free(H2), free(ws), free(nws), free(wb), free(g), free(gh), free(fq), free(wg0), free(gg);
   nnt_icl_construct_data_free(&d);
   nnt_icl_tf_free(&tf);
   if (st) nnt_icl_construct_result_free(r);

@@ -88,7 +88,11 @@ typedef struct {
   double teacher_std;  /* labels y = f(w*, x), w* ~ N(0, teacher_std²); x ~ N(0, I) */
   double gate;         /* G: query gate of the loss and readout MLPs; must exceed |p̂(N) − y| */
   int readout;         /* 1: N+1 readout layers after each step give the query prediction */
+  double bound_scale;  /* 1: Theorem 1's bound as derived; < 1 scales its interpolation constants
+                          down (a fault injection: the bound must then fail the check) */
   uint64_t seed;
+  const char *export_path;       /* run: the transformer and its prompt as .safetensors, or NULL */
+  const char *version, *command; /* provenance recorded in the export */
 } nnt_icl_construct_cfg;
 /* The spec §5 reference configuration (quick: 5 steps). */
 void nnt_icl_construct_cfg_default(nnt_icl_construct_cfg *c, nnt_preset p);
@@ -114,6 +118,9 @@ typedef struct {
   double grad_err;       /* ‖∇̂ − ∇L_n(ŵ)‖₂: ∇̂ read from the w slot before the projection */
   double loss_tf, loss_gd; /* L_n at ŵ_TF and w_GD after the step */
   double pred_tf, pred_gd; /* query prediction: readout (first output), f(w_GD, x_q) */
+  double grad_bound;     /* Lemmas 2–6: bound on grad_err (NAN: activation not covered) */
+  double err_bound;      /* Corollary 1.1: bound on err2 */
+  double lip;            /* L_f along the step: ‖∇L_n(ŵ) − ∇L_n(w_GD)‖/‖ŵ − w_GD‖ at its start */
   int copies_ok, scratch_ok;
 } nnt_icl_construct_step;
 typedef struct {
@@ -124,12 +131,35 @@ typedef struct {
   double max_err2;        /* max over steps of ‖ŵ_TF − w_GD‖₂ */
   double max_range;       /* largest |pre-activation| the interpolants saw (vs R) */
   int invariants_ok;      /* copies identical and scratch zero after every block */
+  double max_bound;       /* max over steps of err_bound (NAN: not covered) */
+  int bound_ok;           /* every step: grad_err <= grad_bound and err2 <= err_bound (1 if not covered) */
+  int bound_step;         /* the first step where a bound failed (0: none) */
   double seconds;
   int steps;
   nnt_icl_construct_step *step;
   double *w_tf, *w_gd;    /* final weights, D_N each */
 } nnt_icl_construct_result;
 int nnt_icl_construct_run(const nnt_icl_construct_cfg *c, nnt_icl_construct_result *r);
+/* The transformer (one GD step's layers, then the readout) and the prompt as a .safetensors file
+ * (docs/export.md): layers.L.W_Q, W_K [heads, dk, D], W_V [heads, D, D] (attention, EWML) or
+ * layers.L.W_1 [units, D], W_2 [D, units] (MLP), float64; prompt.H (the embedded tokens), prompt.X,
+ * prompt.Y, prompt.w0; __metadata__ kind "icgd", arch (JSON: net, layout, layer types, eta, B,
+ * steps, the run's max_err). Called by nnt_icl_construct_run when c->export_path is set. */
+int nnt_icl_construct_export(const nnt_icl_construct_cfg *c, const nnt_icl_tf *tf, const nnt_icl_construct_data *d,
+                             const nnt_icl_construct_result *r, const char *path);
+
+/* ---------------------------------------------------------------- Theorem 1's bound (construct_bound.c)
+ * Per step, at the step's start ŵ (D_N), the n examples X (n × dx) and labels Y (n × dy): a bound
+ * on ‖∇̂ − ∇L_n(ŵ)‖₂ (Lemmas 2–6 with the actual constants: the interpolation errors of r and r′
+ * for M pieces on [−R, R], extended beyond R; B_x, B_y; each layer's largest row norm B_v and
+ * Frobenius norm; the Lipschitz and curvature constants of r), times cfg->bound_scale on the
+ * interpolation errors. Corollary 1.1 then gives, the projection being non-expansive,
+ *   ‖ŵ^l − w_GD^l‖₂ <= η(ε_g^l + a_g) + (1 + η L_f^l) B^{l−1} + a_w,   B^0 = 0,
+ * with L_f^l the secant Lipschitz constant of ∇L_n between ŵ^{l−1} and w_GD^{l−1} (so the step
+ * inequality holds exactly) and a_g, a_w = 1e-9·(1 + norm) allowances for double rounding, which
+ * the theorem does not model. NAN where the activation is outside the theorem (ReLU, GELU). */
+double nnt_icl_bound_grad(const nnt_icl_construct_cfg *c, const double *w, const double *X, const double *Y);
+int nnt_icl_bound_covered(const nnt_icl_net *net); /* identity, sigmoid, tanh, softplus */
 void nnt_icl_construct_result_free(nnt_icl_construct_result *r);
 
 #endif

@@ -30,6 +30,22 @@ void nnt_qstr_sweep_cfg_default(nnt_qstr_sweep_cfg *s, nnt_preset preset) {
   }
 }
 
+void nnt_qstr_sweep_figure(nnt_qstr_sweep_cfg *s, int figure, nnt_preset preset) {
+  int quick = preset == NNT_PRESET_QUICK, b = figure == 2;
+  static const int Na[] = {2, 4, 6, 8, 10, 12}, Nb[] = {25, 27, 29, 31, 33}, Nqa[] = {2, 4, 6}, Nqb[] = {8, 10};
+  s->figure = b ? 2 : 1;
+  s->task.simple = b, s->task.q = 1, s->task.d = 10, s->task.de = 0, s->task.link = NNT_QSTR_LINK_LINEAR;
+  s->task.law = NNT_QSTR_LAW_UNIFORM, s->task.enc = NNT_QSTR_ENC_CODE, s->task.no_dup_codes = 0, s->task.noise = 0;
+  s->train.threshold = b ? 0.02 : 0.7, s->train.check_every = b ? 100 : 10, s->train.test_simple = 1;
+  s->train.batch = 64, s->train.lr = 1e-3, s->train.wd = 0.01;
+  s->train.n_test = quick ? 1000 : 5000, s->train.max_samples = quick && b ? 128000 : 1000000;
+  s->reps = quick ? 1 : 5, s->hidden_size = quick ? 64 : 500, s->m = 100;
+  s->n_hidden = 2, s->hidden[0] = 0, s->hidden[1] = 1000;
+  const int *Ns = quick ? (b ? Nqb : Nqa) : (b ? Nb : Na);
+  s->nN = quick ? (b ? 2 : 3) : (b ? 5 : 6);
+  memcpy(s->Ns, Ns, sizeof(int) * (size_t)s->nN);
+}
+
 int nnt_qstr_sweep_model(const nnt_qstr_sweep_cfg *s, int N, int D, nnt_qstr_model *mo) {
   int hid[NNT_QSTR_MAXL], nh = s->arch == NNT_QSTR_FFN ? s->n_hidden : 0;
   for (int l = 0; l < nh; l++) hid[l] = s->hidden[l] ? s->hidden[l] : N * s->task.d;
@@ -139,7 +155,7 @@ int nnt_qstr_sweep_run(const nnt_qstr_sweep_cfg *s, nnt_qstr_sweep_result *res) 
   sweep_describe(s, config, sizeof config);
   nnt_sweep sw = {.name = "qstr sweep", .config = config, .npoints = n, .ids = c.ids, .cost = cost,
                   .rec_size = sizeof(nnt_qstr_point), .cols = point_cols,
-                  .ncols = (int)(sizeof point_cols / sizeof point_cols[0]), .point = sweep_point, .ctx = &c,
+                  .ncols = (int)(sizeof point_cols / sizeof point_cols[0]), .nkeys = 2, .point = sweep_point, .ctx = &c,
                   .threads = s->threads, .progress = s->progress, .dir = s->dir, .resume = s->resume};
   res->pts = nnt_xcalloc((size_t)n, sizeof *res->pts);
   res->n = n;
@@ -171,6 +187,22 @@ void nnt_qstr_sweep_stats(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_resu
   *med = R % 2 ? (double)v[R / 2] : 0.5 * ((double)v[R / 2 - 1] + (double)v[R / 2]); /* the sum in long may overflow */
   *lo = (double)v[0], *hi = (double)v[R - 1];
   free(v);
+}
+
+double nnt_qstr_loglog_slope(int n, const double *x, const double *y, double *r2, int *used) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+  int m = 0;
+  for (int k = 0; k < n; k++) {
+    if (!(x[k] > 0 && y[k] > 0 && isfinite(x[k]) && isfinite(y[k]))) continue;
+    double a = log(x[k]), b = log(y[k]);
+    sx += a, sy += b, sxx += a * a, sxy += a * b, syy += b * b, m++;
+  }
+  if (used) *used = m;
+  double vx = m ? sxx - sx * sx / m : 0, vy = m ? syy - sy * sy / m : 0, cxy = m ? sxy - sx * sy / m : 0;
+  if (r2) *r2 = NAN;
+  if (m < 2 || !(vx > 1e-12 * (sxx > 0 ? sxx : 1))) return NAN;
+  if (r2) *r2 = vy > 0 ? cxy * cxy / (vx * vy) : 1;
+  return cxy / vx;
 }
 
 /* ---------------------------------------------------------------- Figure 2: attention */
@@ -267,17 +299,21 @@ void nnt_qstr_attention_result_free(nnt_qstr_attention_result *r) {
 void nnt_qstr_heads_cfg_default(nnt_qstr_heads_cfg *c, nnt_preset preset) {
   memset(c, 0, sizeof *c);
   int quick = preset == NNT_PRESET_QUICK;
-  /* the setting of Prop. 21 (d = 1, exact bound 1 - H/q), N = 6, a 64-wide 2NN; nH = 0: H = 1..q+1 */
-  c->q = 2, c->d = 1, c->N = 6, c->m = 64, c->lr = 3e-3, c->wd = 0.01, c->batch = 64;
+  /* Prop. 3's law (tokens i >= N/2 zero and pointing at 1..q) with d large enough for its bound
+   * 1 - H(q+d)/(qd) to say something below H = q: q = 3, d = 12 give 0.583 and 0.167 at H = 1, 2;
+   * N = 6 (the law needs q <= N/2), a 64-wide 2NN; nH = 0: H = 1..q+1 */
+  c->q = 3, c->d = 12, c->N = 6, c->m = 64, c->lr = 3e-3, c->wd = 0.01, c->batch = 64;
+  c->law = NNT_QSTR_LAW_ADVERSARIAL;
   c->samples = quick ? 32000 : 256000, c->n_test = quick ? 500 : 2000, c->check_every = 100;
   c->cons_n = quick ? 200 : 2000, c->seed = 1;
 }
 
 typedef struct {
   int H;
-  double mse;
+  double mse, se;
 } heads_rec;
-static const nnt_sweep_col heads_cols[] = {NNT_SWEEP_INT(heads_rec, H), NNT_SWEEP_DOUBLE(heads_rec, mse)};
+static const nnt_sweep_col heads_cols[] = {NNT_SWEEP_INT(heads_rec, H), NNT_SWEEP_DOUBLE(heads_rec, mse),
+                                           NNT_SWEEP_DOUBLE(heads_rec, se)};
 
 typedef struct {
   const nnt_qstr_task *task;
@@ -287,12 +323,59 @@ typedef struct {
   uint64_t seed;
 } heads_ctx;
 
+/* Test MSE of the trained parameters on n fresh prompts of the task's law (stream 8 point + 5,
+ * which training does not use) and its standard error between prompts. */
+static void heads_test(const nnt_qstr_task *t, const nnt_qstr_model *mo, const float *p, int n, uint64_t seed,
+                       uint64_t point, double *mse, double *se) {
+  enum { CH = 128 };
+  int N = t->c.N, D = t->D;
+  float *X = nnt_xmalloc(sizeof(float) * CH * N * D), *y = nnt_xmalloc(sizeof(float) * CH * N);
+  float *yh = nnt_xmalloc(sizeof(float) * CH * N);
+  nnt_qstr_ws_f32 *ws = nnt_qstr_ws_new_f32(mo, CH);
+  nnt_rng r;
+  nnt_rng_init(&r, seed, 8 * point + 5);
+  double s1 = 0, s2 = 0;
+  for (int b0 = 0; b0 < n; b0 += CH) {
+    int B = n - b0 < CH ? n - b0 : CH;
+    nnt_qstr_sample_f32(t, &r, B, -1, X, y, NULL);
+    nnt_qstr_forward_f32(mo, ws, p, X, B, yh);
+    for (int b = 0; b < B; b++) {
+      double e = 0;
+      for (int i = 0; i < N; i++) {
+        double d = (double)yh[b * N + i] - y[b * N + i];
+        e += d * d;
+      }
+      e /= N;
+      s1 += e, s2 += e * e;
+    }
+  }
+  *mse = s1 / n;
+  *se = n > 1 ? sqrt(fmax(s2 / n - *mse * *mse, 0) / (n - 1)) : INFINITY;
+  nnt_qstr_ws_free_f32(ws);
+  free(X), free(y), free(yh);
+}
+
 static int heads_point(void *ctx_, int i, void *rec_) {
   const heads_ctx *c = ctx_;
   heads_rec *rec = rec_;
   nnt_qstr_result r;
-  nnt_qstr_train_online(c->task, &c->models[i], c->train, c->seed, 100000 + (uint64_t)c->Hs[i], &r);
-  rec->H = c->Hs[i], rec->mse = r.final_mse;
+  uint64_t point = 100000 + (uint64_t)c->Hs[i];
+  nnt_qstr_train_online(c->task, &c->models[i], c->train, c->seed, point, &r);
+  rec->H = c->Hs[i];
+  heads_test(c->task, &c->models[i], r.params, c->train->n_test, c->seed, point, &rec->mse, &rec->se);
+  free(r.params);
+  return NNT_OK;
+}
+
+int nnt_qstr_heads_judge(nnt_qstr_heads_result *r) {
+  r->violations = 0;
+  for (int h = 0; h < r->nH; h++) {
+    r->below[h] = r->checked && r->mse[h] + 5 * r->se[h] < r->bound[h];
+    r->violations += r->below[h];
+  }
+  if (r->violations)
+    return nnt_fail(NNT_ECHECK, "heads: %d trained error(s) below the proven bound 1 - H(q+d)/(qd) by more than 5 standard errors",
+                    r->violations);
   return NNT_OK;
 }
 
@@ -306,19 +389,21 @@ int nnt_qstr_heads_run(const nnt_qstr_heads_cfg *c, nnt_qstr_heads_result *r) {
   }
   if (c->N < 2) return nnt_fail(NNT_EINVAL, "--N: N must be >= 2 (got %d)", c->N);
   if (c->q > c->N) return nnt_fail(NNT_EINVAL, "--q: q = %d > N = %d", c->q, c->N);
+  if (c->n_test < 2) return nnt_fail(NNT_EINVAL, "--n-test: at least 2 prompts (got %d)", c->n_test);
   for (int h = 0; h < nH; h++)
     for (int g = 0; g < h; g++)
       if (Hs[g] == Hs[h]) return nnt_fail(NNT_EINVAL, "--H: %d twice", Hs[h]);
   nnt_qstr_task_cfg tc;
   nnt_qstr_task_cfg_default(&tc, c->N);
   tc.d = c->d, tc.q = c->q, tc.de = c->de, tc.link = NNT_QSTR_LINK_NORMSQ, tc.enc = NNT_QSTR_ENC_PAPER, tc.no_dup_codes = 1;
+  tc.law = c->law;
   nnt_qstr_task t;
   int st = nnt_qstr_task_init(&t, &tc, c->seed);
   if (st) return st;
   nnt_qstr_train_cfg tr;
   nnt_qstr_train_cfg_default(&tr);
   tr.threshold = 1e-300, tr.check_every = c->check_every, tr.n_test = c->n_test, tr.max_samples = c->samples;
-  tr.lr = c->lr, tr.wd = c->wd, tr.batch = c->batch;
+  tr.lr = c->lr, tr.wd = c->wd, tr.batch = c->batch, tr.keep_params = 1;
   nnt_qstr_model mos[16];
   uint64_t ids[16];
   double cost[16];
@@ -327,19 +412,21 @@ int nnt_qstr_heads_run(const nnt_qstr_heads_cfg *c, nnt_qstr_heads_result *r) {
     ids[h] = 100000 + (uint64_t)Hs[h], cost[h] = (double)mos[h].np;
   }
   char config[512];
-  snprintf(config, sizeof config, "q=%d d=%d N=%d m=%d de=%d samples=%ld n_test=%d check_every=%d lr=%.17g wd=%.17g batch=%d seed=%" PRIu64,
-           c->q, c->d, c->N, c->m, c->de, c->samples, c->n_test, c->check_every, c->lr, c->wd, c->batch, c->seed);
+  snprintf(config, sizeof config,
+           "q=%d d=%d N=%d m=%d de=%d samples=%ld n_test=%d check_every=%d lr=%.17g wd=%.17g batch=%d law=%d seed=%" PRIu64,
+           c->q, c->d, c->N, c->m, c->de, c->samples, c->n_test, c->check_every, c->lr, c->wd, c->batch, (int)c->law, c->seed);
   heads_ctx hc = {&t, mos, &tr, Hs, c->seed};
   heads_rec recs[16];
   nnt_sweep sw = {.name = "qstr heads", .config = config, .npoints = nH, .ids = ids, .cost = cost,
-                  .rec_size = sizeof(heads_rec), .cols = heads_cols, .ncols = 2, .point = heads_point, .ctx = &hc,
+                  .rec_size = sizeof(heads_rec), .cols = heads_cols, .ncols = 3, .nkeys = 1, .point = heads_point, .ctx = &hc,
                   .threads = c->threads, .dir = c->dir, .resume = c->resume};
   if (!st) st = nnt_sweep_run(&sw, recs, NULL);
   r->nH = nH;
+  r->checked = c->law == NNT_QSTR_LAW_ADVERSARIAL;
   for (int h = 0; h < nH && !st; h++) {
-    r->Hs[h] = Hs[h], r->mse[h] = recs[h].mse;
+    r->Hs[h] = Hs[h], r->mse[h] = recs[h].mse, r->se[h] = recs[h].se;
     r->bound[h] = nnt_qstr_heads_bound(Hs[h], c->q, c->d);
-    r->bound_exact[h] = nnt_qstr_heads_bound_exact(Hs[h], c->q);
+    r->bound_exact[h] = c->d == 1 ? nnt_qstr_heads_bound_exact(Hs[h], c->q) : NAN;
   }
   if (!st) { /* construction: eq. (A.2) attention with q heads and the exact link, sharp alpha */
     nnt_rng rc;
@@ -347,6 +434,7 @@ int nnt_qstr_heads_run(const nnt_qstr_heads_cfg *c, nnt_qstr_heads_result *r) {
     r->construction_mse = nnt_qstr_construct_link_mse(&t, 20.0, &rc, c->cons_n);
   }
   nnt_qstr_task_free(&t);
+  if (!st) st = nnt_qstr_heads_judge(r);
   return st;
 }
 

@@ -58,8 +58,9 @@ void nnt_qstr_task_free(nnt_qstr_task *t);
  * [B][N][q]. */
 void nnt_qstr_sample_f32(const nnt_qstr_task *t, nnt_rng *r, int B, int simple, float *X, float *y, int *idx);
 void nnt_qstr_sample_f64(const nnt_qstr_task *t, nnt_rng *r, int B, int simple, double *X, double *y, int *idx);
-/* g(xs) for the q retrieved tokens xs[q][d], taken to have unit variance (no noise). */
-double nnt_qstr_link_value(const nnt_qstr_task *t, const double *xs);
+/* g(xs) for the q retrieved tokens xs[q][d] (no noise); var[q]: the variance of each token's
+ * entries, which the norm-squared link centres by (NULL: 1, as under the uniform law). */
+double nnt_qstr_link_value(const nnt_qstr_task *t, const double *xs, const double *var);
 /* Largest |<E_i, E_j>| over i != j, and whether two rows coincide. */
 double nnt_qstr_code_coherence(const nnt_qstr_task *t, int *has_dup);
 
@@ -192,6 +193,7 @@ typedef struct {
   int n_hidden, hidden[NNT_QSTR_MAXL]; /* ffn; a value 0 means N*d (the released code's first layer) */
   int nN, Ns[64], reps;
   uint64_t seed;
+  int figure;              /* the panel whose protocol nnt_qstr_sweep_figure set (0: none, 1: 1a, 2: 1b); a label */
   /* how it runs, not what it computes */
   int progress;            /* progress on stderr */
   int threads;             /* 0: nnt_threads_get() */
@@ -213,6 +215,13 @@ typedef struct {
 } nnt_qstr_sweep_result;
 
 void nnt_qstr_sweep_cfg_default(nnt_qstr_sweep_cfg *s, nnt_preset preset);
+/* The protocol of a panel of Figure 1, as the released code ran it (spec §4.7, §5.4): 1a = 1STR
+ * trained, simple-1STR tested, N = 2..12, threshold 0.7, a test every 10 steps; 1b = simple-1STR,
+ * N = 25..33 odd, threshold 0.02, a test every 100 steps; both 5 repetitions, 5000 test prompts, a
+ * budget of 10^6 samples, the biGRU 500 wide. The quick preset keeps the protocol's task, test law,
+ * threshold and check interval at small N (1a: 2, 4, 6; 1b: 8, 10), 1 repetition, 1000 test prompts,
+ * the biGRU 64 wide (1b: budget 128,000). Sets the fields it names and s->figure; the model is kept. */
+void nnt_qstr_sweep_figure(nnt_qstr_sweep_cfg *s, int figure, nnt_preset preset);
 /* Validates the task and model of every N (NNT_EINVAL). */
 int nnt_qstr_sweep_check(const nnt_qstr_sweep_cfg *s);
 /* Builds the model of s at length N. */
@@ -226,6 +235,10 @@ void nnt_qstr_sweep_result_free(nnt_qstr_sweep_result *res);
  * number of censored runs. */
 void nnt_qstr_sweep_stats(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *res, int k, double *med,
                           double *lo, double *hi, int *censored);
+/* Least-squares fit of log y = slope log x + c over the n points with x, y > 0 (the growth exponent
+ * of a sample-complexity curve). Returns the slope (NAN with fewer than two such points and distinct
+ * x); *r2 (optional) the fit's coefficient of determination, *used the points it used. */
+double nnt_qstr_loglog_slope(int n, const double *x, const double *y, double *r2, int *used);
 
 /* Figure 2: tr trained on a fixed set; how much of W_q^T W_k is the eq. (A.2) solution block. */
 typedef struct {
@@ -256,11 +269,16 @@ int nnt_qstr_attention_run(const nnt_qstr_attention_cfg *c, nnt_qstr_attention_r
 void nnt_qstr_attention_result_free(nnt_qstr_attention_result *r);
 
 /* Props. 3 / 21: the trained error of the H-head merged-QK transformer on the norm-squared link
- * for each H, against the bounds, and the construction's error with q heads. One sweep point per H. */
+ * for each H, against the bounds, and the construction's error with q heads. One sweep point per H.
+ * Under the adversarial law (the default: the law Prop. 3 proves its bound for) a trained error
+ * below 1 - H(q+d)/(qd) by more than 5 standard errors is a failure (NNT_ECHECK): the bound holds
+ * for every weight setting of the model. Prop. 21's 1 - H/q (d = 1) assumes block-diagonal W^(h),
+ * which the trained model is not held to: shown, not checked. */
 typedef struct {
   int q, d, N, m, de, nH, Hs[16], batch, n_test, check_every, cons_n;
   long samples;
   double lr, wd;
+  nnt_qstr_law law;        /* index law of training and test prompts */
   uint64_t seed;
   int threads;             /* 0: nnt_threads_get() */
   const char *dir;         /* results.sqlite (NULL: not stored) */
@@ -268,11 +286,18 @@ typedef struct {
 } nnt_qstr_heads_cfg;
 typedef struct {
   int nH, Hs[16];          /* the head counts run */
-  double mse[16], bound[16], bound_exact[16];
+  double mse[16], se[16];  /* trained test MSE on n_test fresh prompts of the law, its standard error */
+  double bound[16], bound_exact[16]; /* 1 - H(q+d)/(qd); 1 - H/q where d = 1 (else NAN) */
+  int checked;             /* 1: the law is adversarial, so bound[] is proven for the trained model */
+  int below[16], violations; /* mse[h] + 5 se[h] < bound[h] (only when checked) */
   double construction_mse; /* eq. (A.2) attention with q heads, alpha 20, exact link */
 } nnt_qstr_heads_result;
 void nnt_qstr_heads_cfg_default(nnt_qstr_heads_cfg *c, nnt_preset preset);
+/* NNT_ECHECK (after filling r) when a trained error falls below a proven bound. */
 int nnt_qstr_heads_run(const nnt_qstr_heads_cfg *c, nnt_qstr_heads_result *r);
+/* The check of nnt_qstr_heads_run on r's errors and bounds: sets below[] and violations and
+ * returns NNT_ECHECK (with a message) when there is one. */
+int nnt_qstr_heads_judge(nnt_qstr_heads_result *r);
 
 /* Eq. (A.2): closed-form MSE against Monte Carlo through the forward pass, per sharpness alpha. */
 typedef struct {
@@ -305,6 +330,39 @@ void nnt_qstr_ffn_bound_cfg_default(nnt_qstr_ffn_bound_cfg *c, nnt_preset preset
 /* NNT_ECHECK (after filling r) when a point is off the formula. */
 int nnt_qstr_ffn_bound_run(const nnt_qstr_ffn_bound_cfg *c, nnt_qstr_ffn_bound_result *r);
 
+/* Theorem 7 / Prop. 28 / App. C and Prop. 8 / Theorem 9 (rnn_oracle.c). For each N: the oracle
+ * bidirectional RNN for simple-qSTR (width qd, transitions that ignore the state, alpha_N = 0) built
+ * as an explicit ReLU network and measured against the task (exit 1 unless its MSE is <= 1e-12), its
+ * size and weight norm; and for 1STR the smallest width per direction an RNN whose state is linear
+ * in the tokens needs for MSE <= target, from the exact bound (N-1-r)(N-r)/N^2, with a
+ * shift-register RNN of that width (and one less) measured against the bound (exit 1 when more
+ * than 5 standard errors off). */
+typedef struct {
+  int nN, Ns[32];
+  int d, q;
+  nnt_qstr_link link;      /* linear or relu (exact two-layer ReLU links) */
+  double B;                /* token bound r_x: the network is exact while every |x_k| <= B */
+  double target;           /* the MSE the 1STR width must reach */
+  int n;                   /* prompts per measurement */
+  uint64_t seed;
+} nnt_qstr_rnn_oracle_cfg;
+typedef struct {
+  int nN, Ns[32], de[32], width[32];
+  long params[32];
+  double norm[32], coherence[32];
+  double mse[32], se[32];               /* on simple-qSTR (the oracle's task) */
+  double mse_general[32], se_general[32]; /* the same network on general qSTR (shown) */
+  int exact_fail;
+  int rmin[32];                         /* smallest r with (N-1-r)(N-r)/N^2 <= target */
+  int shift_width[32][2];               /* rmin - 1 and rmin */
+  double shift_bound[32][2], shift_mse[32][2], shift_se[32][2];
+  int width_off;
+  double rmin_slope;                    /* log-log slope of rmin against N */
+} nnt_qstr_rnn_oracle_result;
+void nnt_qstr_rnn_oracle_cfg_default(nnt_qstr_rnn_oracle_cfg *c, nnt_preset preset);
+/* NNT_ECHECK (after filling r) when the oracle is not exact or the shift register is off the bound. */
+int nnt_qstr_rnn_oracle_run(const nnt_qstr_rnn_oracle_cfg *c, nnt_qstr_rnn_oracle_result *r);
+
 /* ---------------------------------------------------------------- theory */
 /* Eq. (A.2) construction as a trp model: H = q heads, W^(h) = alpha I in rows of the query's
  * code of t_ih and columns of the key's own code, 2NN a = (1, -1), W = (u; -u)/sqrt(q) on each
@@ -317,7 +375,7 @@ int nnt_qstr_construct(const nnt_qstr_task *t, double alpha, nnt_qstr_model *mo,
 void nnt_qstr_construct_mse(const nnt_qstr_task *t, double alpha, nnt_rng *r, int n, double *closed, double *mc,
                             double *mc_se);
 /* MSE of the eq. (A.2) attention (q heads, sharpness alpha) followed by the exact link applied to
- * the retrieved mixtures sum_j A^h_ij x_j: the construction's error for any link (uniform law). */
+ * the retrieved mixtures sum_j A^h_ij x_j: the construction's error for any link and either law. */
 double nnt_qstr_construct_link_mse(const nnt_qstr_task *t, double alpha, nnt_rng *r, int n);
 /* Theorem 6 mechanism: n simple-1STR training inputs x in R^{Nd} (tokens only), u uniform on the
  * sphere; for each index t the min-norm least-squares fit of y = <u, x_t> on those inputs (the
@@ -325,6 +383,30 @@ double nnt_qstr_construct_link_mse(const nnt_qstr_task *t, double alpha, nnt_rng
  * prompts with uniform t, averaged over `trials` draws (expect 1 - n/(Nd) for n <= Nd); *se is
  * the standard error between the trials' means (their test points share u and X). */
 double nnt_qstr_ffn_minnorm_mse(int N, int d, int n, int n_test, int trials, nnt_rng *r, double *se);
+/* The oracle RNN of Prop. 28 / App. C for simple-qSTR: Psi(z) = (x 1[t_l = i])_l as a ReLU net
+ * z (D) -> 2d + 2q d_e -> 2d + 2q -> 2qd -> qd (linear), the transitions h <- Pi_rh(h + Psi(z)) in
+ * both directions, the readout f_y(h-> + h<- + Psi(z_i)) = a^T relu(Wy v + by) + cy the link as a
+ * two-layer ReLU net. W[l], b[l]: layer l, rows x cols. */
+typedef struct {
+  int N, d, q, de, D, dh, m;
+  double B, rh;
+  int rows[4], cols[4];
+  double *W[4], *b[4];
+  double *Wy, *by, *ay, cy;
+} nnt_qstr_oracle;
+/* Needs simple-qSTR, the uniform law and a linear or relu link; exact for distinct codes. */
+int nnt_qstr_oracle_build(const nnt_qstr_task *t, double B, nnt_qstr_oracle *o);
+void nnt_qstr_oracle_free(nnt_qstr_oracle *o);
+/* yhat[N] for one prompt X[N][D]. */
+void nnt_qstr_oracle_forward(const nnt_qstr_oracle *o, const double *X, double *yhat);
+/* Number of parameters (every entry of every weight matrix and bias) and their Euclidean norm. */
+void nnt_qstr_oracle_size(const nnt_qstr_oracle *o, long *params, double *norm);
+/* 1STR, linear link: the MSE floor (N-1-r)(N-r)/N^2 of a bidirectional RNN with r numbers per
+ * direction of state linear in the tokens (any readout), and the smallest r meeting c. */
+double nnt_qstr_rnn_linear_bound(int N, int r);
+int nnt_qstr_rnn_min_width(int N, double c);
+/* MSE of the shift-register RNN of width r on n 1STR prompts of t (q = 1, linear link). */
+double nnt_qstr_rnn_shift_mse(const nnt_qstr_task *t, int r, nnt_rng *g, int n, double *se);
 /* Head lower bounds: 1 - H(q+d)/(qd) (Prop. 3) and 1 - H/q (Prop. 21), clipped at 0. */
 double nnt_qstr_heads_bound(int H, int q, int d);
 double nnt_qstr_heads_bound_exact(int H, int q);

@@ -134,11 +134,11 @@ static double label(const nnt_qstr_task *t, const double *x, const int *ti, cons
   return 0;
 }
 
-double nnt_qstr_link_value(const nnt_qstr_task *t, const double *xs) {
+double nnt_qstr_link_value(const nnt_qstr_task *t, const double *xs, const double *var) {
   int q = t->c.q, ti[64];
-  double var[64];
-  for (int j = 0; j < q && j < 64; j++) ti[j] = j, var[j] = 1;
-  return label(t, xs, ti, var);
+  double v[64];
+  for (int j = 0; j < q && j < 64; j++) ti[j] = j, v[j] = var ? var[j] : 1;
+  return label(t, xs, ti, v);
 }
 
 #define DEFINE_SAMPLE(SFX, REAL)                                                                    \

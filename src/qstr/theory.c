@@ -140,7 +140,7 @@ double nnt_qstr_construct_link_mse(const nnt_qstr_task *t, double alpha, nnt_rng
   int N = t->c.N, d = t->c.d, q = t->c.q, de = t->c.de, D = t->D;
   double cs2 = t->c.enc == NNT_QSTR_ENC_PAPER ? (double)d / q : 1.0;
   double *X = nnt_xmalloc(sizeof(double) * N * D), *y = nnt_xmalloc(sizeof(double) * N);
-  double *A = nnt_xmalloc(sizeof(double) * N), *xs = nnt_xmalloc(sizeof(double) * q * d);
+  double *A = nnt_xmalloc(sizeof(double) * N), *xs = nnt_xmalloc(sizeof(double) * q * d), var[64];
   int *idx = nnt_xmalloc(sizeof(int) * N * q);
   double s = 0;
   for (int b = 0; b < n; b++) {
@@ -148,6 +148,7 @@ double nnt_qstr_construct_link_mse(const nnt_qstr_task *t, double alpha, nnt_rng
     for (int i = 0; i < N; i++) {
       for (int h = 0; h < q; h++) {
         int th = idx[i * q + h];
+        var[h] = t->c.law == NNT_QSTR_LAW_ADVERSARIAL && 2 * th >= N ? 0 : 1; /* the law's zero tokens */
         double mx = -INFINITY, sum = 0;
         for (int j = 0; j < N; j++) {
           double v = 0;
@@ -161,7 +162,7 @@ double nnt_qstr_construct_link_mse(const nnt_qstr_task *t, double alpha, nnt_rng
           xs[h * d + k] = v / sum;
         }
       }
-      double e = nnt_qstr_link_value(t, xs) - y[i];
+      double e = nnt_qstr_link_value(t, xs, var) - y[i];
       s += e * e;
     }
   }

@@ -113,6 +113,37 @@ double nnt_rcnn_nn_w_err(const nnt_rcnn_nn *net, const signed char *X, const sig
 int nnt_rcnn_learn_points(const char *name, int nn, int m, int d, const signed char *X, const signed char *y, int n,
                           const signed char *xs, int *pred, int *tm_out);
 
+/* ---- Corollary 2's restarts and validation (Algorithm 2's argmin selection), run (restarts.c).
+ * Toy: a restart draws the RCNN's learner uniformly from the K bundled TMs, runs Algorithm 1 and
+ * predicts at rule level; it succeeds when its exact population error (all 2^d inputs) is within
+ * eps/2 of the best of the K on the trial's data (opt), so p >= 1/K whatever the data. M and N are
+ * the corrected formulas (spec §6): M = ceil(ln(2/delta) / p), so (1-p)^M <= delta/2, and
+ * N = ceil(2 ln(2M/delta) / eps^2), so the argmin over N validation points is within eps of the
+ * best restart with probability >= 1 - delta/2. Each trial draws a parity (d, m; stream 0 of
+ * seed*1000003 + trial), N validation points, runs the K learners once (a restart with the same
+ * learner gives the same hypothesis) and then the wrapper `seqs` times. */
+typedef struct {
+  int d, m;
+  double eps, delta;
+  int trials, seqs;
+  long restarts, validation; /* 0: Corollary 2's M and N; else these (to watch too few fail) */
+  uint64_t seed;
+} nnt_rcnn_restarts_cfg;
+void nnt_rcnn_restarts_cfg_default(nnt_rcnn_restarts_cfg *c, nnt_preset preset);
+typedef struct {
+  int K;
+  double p_lb;            /* 1/K */
+  long M, N, M_formula, N_formula;
+  long seqs, learner_ok, opt_zero, disagree; /* wrapper runs; successful (trial, learner) pairs; trials with opt = 0; RCNN != TM */
+  double p_hat;           /* restarts that succeeded */
+  double q_hat, q_exact;  /* runs with no successful restart; its expectation, mean over trials of (1 - s/K)^M */
+  double select_hat;      /* runs whose selected restart is more than eps worse than their best restart */
+  double fail_hat;        /* runs whose output is more than eps worse than opt: Corollary 2's failure, <= delta */
+  int p_ok, q_ok, select_ok, fail_ok; /* each within 4 binomial standard deviations (+1/n) of its bound */
+  double seconds;
+} nnt_rcnn_restarts_result;
+int nnt_rcnn_restarts_run(const nnt_rcnn_restarts_cfg *c, nnt_rcnn_restarts_result *r);
+
 /* ---- the paper's generic compiler (Lemma 5, with Lemma 6's split into five linear maps), for a
  * small finite domain X ⊂ ℝ^{d_in}: values f (|X|×d_out) and partials g (|X|×d_out×d_in) matched
  * on X exactly as the proof builds them: Δ = min(1, smallest gap of X_i)/10; W1: 5 ReLUs per

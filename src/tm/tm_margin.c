@@ -126,7 +126,20 @@ typedef struct {
   int n, dk, w;
   double *kc, *kr, *kpr; /* [cap][dk], [cap] */
   double *vc, *vr, *vpr; /* [cap][w], [cap] */
+  double *xc;            /* [cap][w] the keys' inputs (centres), kept only for the attack's probe */
 } kcache;
+
+/* The attack's probe (an unperturbed propagation, eps = 0): at step t, per layer and attention, the
+ * query's input and the query, and the selected key and the best other one (index n: the null
+ * key) with their inputs and key vectors. */
+typedef struct {
+  int set, best, other, n;
+  double *xq, *q, *xb, *xo, *kb, *ko; /* [w], [dk], [w], [w], [dk], [dk] */
+} probe_att;
+typedef struct {
+  long t;
+  probe_att *att; /* [layer * 2 + (0 self, 1 enc)] */
+} probe;
 
 static void kc_alloc(kcache *k, int cap, int dk, int w) {
   size_t n = (size_t)(cap ? cap : 1);
@@ -137,9 +150,10 @@ static void kc_alloc(kcache *k, int cap, int dk, int w) {
   k->vr = nnt_xmalloc(sizeof(double) * n * (size_t)w);
   k->kpr = nnt_xmalloc(sizeof(double) * n);
   k->vpr = nnt_xmalloc(sizeof(double) * n);
+  k->xc = NULL;
 }
 
-static void kc_free(kcache *k) { free(k->kc), free(k->kr), free(k->vc), free(k->vr), free(k->kpr), free(k->vpr); }
+static void kc_free(kcache *k) { free(k->kc), free(k->kr), free(k->vc), free(k->vr), free(k->kpr), free(k->vpr), free(k->xc); }
 
 typedef struct {
   int W, w;
@@ -157,38 +171,69 @@ static void kc_push(kcache *kc, const nnt_tm_attn *a, const iv *x, scratch *S) {
   memcpy(kc->vc + (size_t)kc->n * kc->w, S->v.c, sizeof(double) * (size_t)kc->w);
   memcpy(kc->vr + (size_t)kc->n * kc->w, S->v.r, sizeof(double) * (size_t)kc->w);
   kc->kpr[kc->n] = S->k.pr, kc->vpr[kc->n] = S->v.pr;
+  if (kc->xc) memcpy(kc->xc + (size_t)kc->n * kc->w, x->c, sizeof(double) * (size_t)kc->w);
   kc->n++;
 }
 
 /* h += mean of the values over the argmax of the scores (null key included): it lies in the hull
  * of the value intervals of every key whose score can reach the largest lower bound. */
-static void kc_apply(const kcache *kc, const nnt_tm_attn *a, iv *h, scratch *S) {
+static void kc_apply(const kcache *kc, const nnt_tm_attn *a, iv *h, scratch *S, probe_att *pa) {
   int dk = kc->dk, w = kc->w, n = kc->n;
   double eps = S->eps;
+  if (pa) memcpy(pa->xq, h->c, sizeof(double) * (size_t)w);
   lin(&a->Q, a->bq, h, eps, S->W, 0, &S->q);
   const iv *q = &S->q;
+  /* The query's and the keys' radii are (propagated part) + e, e = eps sqrt(||x||^2 + 1) the row
+   * perturbation term of lin (= their padding radius pr). In q . k the e parts are the products
+   * with dQ x and dK x', whose l2 norms are at most e since the block's Frobenius norm is at most
+   * eps: |q_c . dK x'| <= e_k ||q_c||_2, not e_k ||q_c||_1 as coordinatewise (likewise dQ x . k_c,
+   * and the padding block, ||q_pad||_2 ||k_pad||_2 <= e_q e_k). */
+  double eq = q->pr, qn = 0;
+  for (int i = 0; i < dk; i++) qn += q->c[i] * q->c[i];
+  qn = sqrt(qn) * (1 + ETA);
   /* null key K0 + dK0, ||dK0||_2 <= eps over W coordinates: |q . dK0| <= eps ||q||_2 */
-  double c = 0, r = 0, mag = 0;
+  double c = 0, r = 0, mag = 0, k0n = 0;
   for (int i = 0; i < dk; i++) {
     double t = q->c[i] * a->K0[i];
-    c += t, mag += fabs(t), r += q->r[i] * fabs(a->K0[i]);
+    c += t, mag += fabs(t), r += (q->r[i] - eq) * fabs(a->K0[i]), k0n += a->K0[i] * a->K0[i];
   }
-  r = widen(r + eps * sqrt(sq(q)) * (1 + ETA), mag);
+  r = widen(r + eq * sqrt(k0n) * (1 + ETA) + eps * sqrt(sq(q)) * (1 + ETA), mag);
   double best = c - r;
   S->slo[n] = c - r, S->shi[n] = c + r;
   int npad = S->W - dk;
   for (int j = 0; j < n; j++) {
     const double *kcj = kc->kc + (size_t)j * dk, *krj = kc->kr + (size_t)j * dk;
+    double ek = kc->kpr[j], kn = 0;
     c = 0, r = 0, mag = 0;
     for (int i = 0; i < dk; i++) {
       double t = q->c[i] * kcj[i];
-      c += t, mag += fabs(t);
-      r += fabs(q->c[i]) * krj[i] + q->r[i] * fabs(kcj[i]) + q->r[i] * krj[i];
+      c += t, mag += fabs(t), kn += kcj[i] * kcj[i];
+      r += fabs(q->c[i]) * (krj[i] - ek) + (q->r[i] - eq) * fabs(kcj[i]) + q->r[i] * krj[i];
     }
-    r += npad * (fabs(q->pc) + q->pr) * kc->kpr[j]; /* padding keys are centred at 0 */
-    r = widen(r, mag);
+    r += ek * qn + eq * sqrt(kn) * (1 + ETA);
+    if (npad > 0) r += q->pc == 0 ? eq * ek : npad * (fabs(q->pc) + q->pr) * ek; /* padding keys are centred at 0 */
+    r = widen(r, mag + r);
     S->slo[j] = c - r, S->shi[j] = c + r;
     if (c - r > best) best = c - r;
+  }
+  if (pa) { /* centre scores: the selected key (first argmax) and the best other one */
+    int b = n, o = -1;
+    for (int j = 0; j < n; j++)
+      if (S->slo[j] + S->shi[j] > S->slo[b] + S->shi[b]) b = j;
+    for (int j = 0; j <= n; j++)
+      if (j != b && (o < 0 || S->slo[j] + S->shi[j] > S->slo[o] + S->shi[o])) o = j;
+    pa->set = 1, pa->best = b, pa->other = o, pa->n = n;
+    memcpy(pa->q, q->c, sizeof(double) * (size_t)dk);
+    const int jj[2] = {b, o};
+    double *xs[2] = {pa->xb, pa->xo}, *ks[2] = {pa->kb, pa->ko};
+    for (int u = 0; u < 2; u++) {
+      if (jj[u] < 0 || jj[u] == n) {
+        memset(xs[u], 0, sizeof(double) * (size_t)w), memcpy(ks[u], a->K0, sizeof(double) * (size_t)dk);
+        continue;
+      }
+      memcpy(xs[u], kc->xc + (size_t)jj[u] * w, sizeof(double) * (size_t)w);
+      memcpy(ks[u], kc->kc + (size_t)jj[u] * dk, sizeof(double) * (size_t)dk);
+    }
   }
   /* the null value V0 + dV0: each coordinate within eps */
   double pmax = eps;
@@ -219,7 +264,7 @@ static void kc_apply(const kcache *kc, const nnt_tm_attn *a, iv *h, scratch *S) 
 
 /* Propagates the box of perturbations of radius eps; [*lo, *hi] encloses theta_cls^T o_T; o (if
  * not NULL) receives the centre of o_T's w coordinates. */
-static void propagate(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *o, double *lo, double *hi) {
+static void propagate(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *o, double *lo, double *hi, probe *pr) {
   nnt_tm_net_stats st = nnt_tm_net_stats_of(net);
   int W = st.max_width, w = net->w, nl = net->nlayers, m = net->m, wpos = net->wpos;
   long steps = net->T + 1;
@@ -238,6 +283,10 @@ static void propagate(const nnt_tm_net *net, const nnt_tm *tm, double eps, doubl
   for (int l = 0; l < nl; l++) {
     kc_alloc(&self[l], (int)steps, net->layers[l].self.dk, w);
     kc_alloc(&enc[l], m, net->layers[l].enc.dk, w);
+    if (pr) {
+      self[l].xc = nnt_xmalloc(sizeof(double) * (size_t)steps * w);
+      enc[l].xc = nnt_xmalloc(sizeof(double) * (size_t)(m ? m : 1) * w);
+    }
   }
   x.n = w, x.np = W - w, x.pc = 0, x.pr = eps;
   for (int c = 0; c < m; c++) { /* encoder: E[x_c] + dE + Bin(c + offset) */
@@ -255,8 +304,9 @@ static void propagate(const nnt_tm_net *net, const nnt_tm *tm, double eps, doubl
     for (int l = 0; l < nl; l++) {
       const nnt_tm_layer *L = &net->layers[l];
       kc_push(&self[l], &L->self, &h, &S);
-      kc_apply(&self[l], &L->self, &h, &S);
-      kc_apply(&enc[l], &L->enc, &h, &S);
+      int rec = pr && pr->t == t;
+      kc_apply(&self[l], &L->self, &h, &S, rec ? &pr->att[2 * l] : NULL);
+      kc_apply(&enc[l], &L->enc, &h, &S, rec ? &pr->att[2 * l + 1] : NULL);
       lin(&L->W1, L->b1, &h, eps, W, 1, &u1);
       lin(&L->W2, L->b2, &u1, eps, W, 1, &u2);
       lin(&L->W3, L->b3, &u2, eps, W, 1, &h);
@@ -279,7 +329,7 @@ static void propagate(const nnt_tm_net *net, const nnt_tm *tm, double eps, doubl
 }
 
 int nnt_tm_margin_certify(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *lo, double *hi) {
-  propagate(net, tm, eps, NULL, lo, hi);
+  propagate(net, tm, eps, NULL, lo, hi, NULL);
   return *lo > 0 || *hi < 0;
 }
 
@@ -423,6 +473,65 @@ static void normalise(double *d, long n) {
   for (long i = 0; i < n; i++) d[i] = s > 0 ? d[i] / s : 0;
 }
 
+static long pindex(const pnet *P, const double *v) {
+  long i = 0;
+  while (i < P->np && P->p[i] != v) i++;
+  return i;
+}
+
+/* (c) The score difference between the key an attention selects and the best other one (null key
+ * included), at probe step t of the unperturbed run: d = its gradient over the stored query and key
+ * parameters (Q, bq; K, bk, K0), or over the key parameters only. Shared by all steps, so other
+ * steps' scores move too; only a checked flip counts. */
+static void score_directions(attack *A, const nnt_tm_net *net, const nnt_tm *tm, long t, double *d) {
+  int nl = net->nlayers, w = net->w, W = nnt_tm_net_stats_of(net).max_width;
+  probe pr = {.t = t, .att = nnt_xcalloc((size_t)(nl > 0 ? 2 * nl : 1), sizeof(probe_att))};
+  for (int i = 0; i < 2 * nl; i++) {
+    probe_att *pa = &pr.att[i];
+    pa->xq = nnt_xmalloc(sizeof(double) * (size_t)w), pa->xb = nnt_xmalloc(sizeof(double) * (size_t)w);
+    pa->xo = nnt_xmalloc(sizeof(double) * (size_t)w);
+    pa->q = nnt_xmalloc(sizeof(double) * (size_t)W), pa->kb = nnt_xmalloc(sizeof(double) * (size_t)W);
+    pa->ko = nnt_xmalloc(sizeof(double) * (size_t)W);
+  }
+  double lo, hi;
+  propagate(net, tm, 0, NULL, &lo, &hi, &pr);
+  for (int i = 0; i < 2 * nl; i++) {
+    const probe_att *pa = &pr.att[i];
+    nnt_tm_attn *a = i % 2 ? &A->P.n.layers[i / 2].enc : &A->P.n.layers[i / 2].self;
+    if (!pa->set || pa->other < 0 || !a->dk) continue;
+    int bnull = pa->best == pa->n, onull = pa->other == pa->n;
+    for (int keys_only = 0; keys_only < 2; keys_only++) {
+      memset(d, 0, sizeof(double) * (size_t)A->P.np);
+      long iK = pindex(&A->P, a->K.val), ibk = pindex(&A->P, a->bk), iK0 = pindex(&A->P, a->K0);
+      for (int r = 0; r < a->K.rows; r++)
+        for (int p = a->K.ptr[r]; p < a->K.ptr[r + 1]; p++)
+          d[iK + p] = pa->q[r] * ((onull ? 0 : pa->xo[a->K.idx[p]]) - (bnull ? 0 : pa->xb[a->K.idx[p]]));
+      double sb = (double)(bnull - onull); /* d score_o-b / d bk_r = q_r ([o real] - [b real]); for K0: the opposite */
+      for (int r = 0; r < a->dk; r++) d[ibk + r] = pa->q[r] * sb, d[iK0 + r] = -pa->q[r] * sb;
+      if (!keys_only) {
+        long iQ = pindex(&A->P, a->Q.val), ibq = pindex(&A->P, a->bq);
+        for (int r = 0; r < a->Q.rows; r++) {
+          double dkr = pa->ko[r] - pa->kb[r];
+          for (int p = a->Q.ptr[r]; p < a->Q.ptr[r + 1]; p++) d[iQ + p] = dkr * pa->xq[a->Q.idx[p]];
+          d[ibq + r] = dkr;
+        }
+      }
+      double nn = 0;
+      for (long k = 0; k < A->P.np; k++) nn += d[k] * d[k];
+      if (!(nn > 0)) continue;
+      normalise(d, A->P.np);
+      char how[80];
+      snprintf(how, sizeof how, "%s scores, layer %d %s, step %ld", keys_only ? "key" : "q+k", i / 2, i % 2 ? "enc" : "self", t);
+      along(A, d, how);
+    }
+  }
+  for (int i = 0; i < 2 * nl; i++) {
+    probe_att *pa = &pr.att[i];
+    free(pa->xq), free(pa->xb), free(pa->xo), free(pa->q), free(pa->kb), free(pa->ko);
+  }
+  free(pr.att);
+}
+
 int nnt_tm_margin_upper(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr, int ndirs, uint64_t seed,
                         nnt_tm_margin_est *est) {
   if (tr->T != net->T) return nnt_fail(NNT_EINVAL, "margin: the trace has %ld steps, the net %ld", tr->T, net->T);
@@ -446,7 +555,7 @@ int nnt_tm_margin_upper(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_tr
   pnet_init(&A.P, net);
   double *d = nnt_xcalloc((size_t)A.P.np, sizeof(double)), *oT = nnt_xmalloc(sizeof(double) * (size_t)w), lo, hi;
   /* (a) theta_cls along -s o_T: o_T from the unperturbed propagation (a second forward pass) */
-  propagate(net, tm, 0, oT, &lo, &hi);
+  propagate(net, tm, 0, oT, &lo, &hi, NULL);
   long icls = (long)net->nsym * w + w; /* cls follows E and h0 in the parameter order */
   double on = 0;
   for (int i = 0; i < w; i++) on += oT[i] * oT[i];
@@ -463,6 +572,13 @@ int nnt_tm_margin_upper(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_tr
     for (int i = 0; i < w; i++) d[ib3 + i] = -A.s * net->cls[i];
     normalise(d, A.P.np);
     along(&A, d, "last layer's b3 along -s theta_cls");
+  }
+  /* (c) attention-score directions at NNT_TM_MARGIN_PROBES steps spread over the run, the last
+   * included (up to the certification cap: each probe costs a propagation and ~10-40 runs) */
+  long steps = net->T + 1, last = 0;
+  for (int k = NNT_TM_MARGIN_PROBES; k >= 1 && net->T <= NNT_TM_MARGIN_MAX_T; k--) {
+    long t = (steps * k + NNT_TM_MARGIN_PROBES - 1) / NNT_TM_MARGIN_PROBES;
+    if (t != last) score_directions(&A, net, tm, t, d), last = t;
   }
   for (int k = 0; k < ndirs; k++) { /* random unit directions over all stored parameters */
     nnt_rng rng;

@@ -189,3 +189,9 @@ else()
   message(STATUS "yosys not found: the Verilog tests (cli/circuit_verilog_*) are not registered; "
                  "`bash scripts/deps.sh test` installs it")
 endif()
+# Claim 3.5's toy as the paper states it: the claim's perturbation flips the uncorrected product at
+# norm 1/sqrt(d), the exact margin sqrt(d)(1 - 2^(-1/d)) (0.0862 at d = 64) is found by running it,
+# and with round between the layers nothing flips below 1/3 (the smallest flip found: 1/2).
+nnt_cli_test(circuit_claim35 0 "\n +1 +1\\.000000 +yes +0\\.500000 +0\\.500000 \\| +0 of [0-9]+ +0\\.500000 +holds.*\n +64 +0\\.125000 +yes +0\\.086176 +0\\.086176 \\| +0 of [0-9]+ +0\\.5[0-9]+ +holds"
+             circuit claim35 --quick)
+nnt_cli_test(circuit_claim35_bad 2 "--depths: 0 is out of range" circuit claim35 --depths 0)

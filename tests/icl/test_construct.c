@@ -207,6 +207,49 @@ int main(void) {
     CHECK_MSG(p < -1.5 && p > -2.6, "fitted exponent %g", p);
   }
 
+  /* Theorem 1's bound (Lemmas 2–6, Corollary 1.1, construct_bound.c) holds on every step for the
+   * four activations it covers, over several draws and M, softplus also with pre-activations far
+   * beyond R (extrapolated interpolants); it is not vacuous at the reference sigmoid (within 100×
+   * of the measured gradient error), and it fails (at step 1) once its interpolation constants
+   * are scaled down, for sigmoid and tanh; ReLU and GELU are outside it (NAN, never a failure). */
+  {
+    const nnt_icl_act acts[] = {NNT_ICL_ACT_SIGMOID, NNT_ICL_ACT_TANH, NNT_ICL_ACT_SOFTPLUS, NNT_ICL_ACT_IDENTITY};
+    for (int a = 0; a < 4; a++)
+      for (int M = 16; M <= 64; M *= 4)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+          nnt_icl_construct_cfg cb = ref_cfg(acts[a], M, 8);
+          cb.seed = seed, cb.readout = 0;
+          nnt_icl_construct_result r;
+          CHECK(nnt_icl_construct_run(&cb, &r) == NNT_OK);
+          int ok = r.bound_ok && isfinite(r.max_bound) && r.max_bound >= r.max_err2;
+          for (int l = 0; l < r.steps; l++)
+            ok &= r.step[l].grad_err <= r.step[l].grad_bound && r.step[l].err2 <= r.step[l].err_bound;
+          CHECK_MSG(ok, "%s M=%d seed %llu: bound fails at step %d", nnt_icl_act_names[acts[a]], M, (unsigned long long)seed,
+                    r.bound_step);
+          if (acts[a] == NNT_ICL_ACT_SOFTPLUS && M == 16 && seed == 1) CHECK(r.max_range > cb.R);
+          if (acts[a] == NNT_ICL_ACT_SIGMOID && M == 64 && seed == 1)
+            CHECK_MSG(r.step[0].grad_bound < 100 * r.step[0].grad_err, "sigmoid: gradient bound %g for an error %g",
+                      r.step[0].grad_bound, r.step[0].grad_err);
+          nnt_icl_construct_result_free(&r);
+        }
+    for (int a = 0; a < 2; a++) {
+      nnt_icl_construct_cfg cb = ref_cfg(acts[a], 32, 3);
+      cb.readout = 0, cb.bound_scale = 1e-4;
+      nnt_icl_construct_result r;
+      CHECK(nnt_icl_construct_run(&cb, &r) == NNT_OK);
+      CHECK_MSG(!r.bound_ok && r.bound_step == 1, "%s: a bound with constants 1e-4 too small was not caught",
+                nnt_icl_act_names[acts[a]]);
+      nnt_icl_construct_result_free(&r);
+    }
+    nnt_icl_construct_cfg cg = ref_cfg(NNT_ICL_ACT_GELU, 16, 2);
+    nnt_icl_construct_result r;
+    CHECK(nnt_icl_construct_run(&cg, &r) == NNT_OK);
+    CHECK(isnan(r.max_bound) && r.bound_ok && isnan(r.step[0].grad_bound));
+    nnt_icl_construct_result_free(&r);
+    cg.bound_scale = 0;
+    CHECK(nnt_icl_construct_check(&cg) == NNT_EINVAL);
+  }
+
   /* Query isolation (acceptance 7): changing x_{n+1} and y_{n+1} leaves ŵ bitwise unchanged. */
   {
     nnt_icl_construct_cfg cq = ref_cfg(NNT_ICL_ACT_TANH, 8, 3);

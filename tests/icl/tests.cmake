@@ -3,7 +3,7 @@
 # construct: the Theorem-1 transformer against direct projected GD; bad input (one line, exit 2).
 set(_icl_o ${CMAKE_BINARY_DIR}/icl-test)
 nnt_cli_test(icl_help 0 "construct" icl --help)
-nnt_cli_test(icl_construct_identity 0 "token width D=113, 10 layers per GD step.*invariants: w copies identical and scratch zero after every block: yes\nmax_err=[0-9.]+e-1[3-9]"
+nnt_cli_test(icl_construct_identity 0 "token width D=113, 10 layers per GD step.*invariants: w copies identical and scratch zero after every block: yes\nTheorem 1's bound [^\n]*holds on every step\nmax_err=[0-9.]+e-1[3-9] max_bound="
              icl construct --act identity --steps 10 --M 4 --tol 1e-12 --out ${_icl_o}/identity)
 nnt_cli_test(icl_construct_sigmoid 0 "   5 +[0-9.]+e-0[345] .* ok\n.*max_err=[0-9.]+e-0[345]" icl construct --act sigmoid --M 32 --steps 5)
 nnt_cli_test(icl_construct_tol_fail 1 "max_err=.*exceeds --tol" icl construct --act sigmoid --M 8 --steps 3 --tol 1e-9)
@@ -57,3 +57,24 @@ add_test(NAME icl/train_curriculum COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_c
 set_tests_properties(icl/train_curriculum PROPERTIES LABELS cli TIMEOUT 120)
 nnt_cli_test(icl_train_bad_curriculum 2 "--curriculum: 'linear' is not one of" icl train --curriculum linear --out ${CMAKE_BINARY_DIR}/icl-never)
 nnt_cli_test(icl_train_task_opts 0 "final_loss=" icl train --preset micro --steps 20 --d 3 --points 12 --target-width 8 --target-act tanh --mu 1 --mu2 3 --mix2 0.2 --per-prompt --noise 0.1 --force --threads 1 --out ${CMAKE_BINARY_DIR}/icl-train-opts)
+# Theorem 1's bound beside the measured error: holds on every step for the four covered activations,
+# and a bound made too small (--bound-scale) is a failed check (exit 1)
+foreach(_act sigmoid tanh softplus identity)
+  nnt_cli_test(icl_construct_bound_${_act} 0 "holds on every step\nmax_err=[0-9.e+-]+ max_bound=[0-9.]+e[+-][0-9]+" icl construct --act ${_act} --M 32 --steps 6)
+endforeach()
+nnt_cli_test(icl_construct_bound_fail 1 "FAILS at step 1.*\nmax_err=.*exceeds Theorem 1's bound" icl construct --act sigmoid --M 32 --steps 3 --bound-scale 1e-4)
+nnt_cli_test(icl_construct_bound_gelu 0 "not evaluated \\(gelu.*\nmax_err=[0-9.e+-]+ max_bound=nan" icl construct --act gelu --M 16 --steps 2)
+
+# export: the trained GPT (micro, 60 steps) and the construction as .safetensors, loaded in PyTorch
+# (python/nnt/icl.py): predictions equal nnt's within 1e-5 (nnt's from gpt_predict), the
+# construction's GD against projected GD by torch autograd (skipped, with the reason, without
+# python3-torch).
+add_executable(icl_gpt_predict ${NNT_SRC_DIR}/tests/icl/gpt_predict.c)
+target_link_libraries(icl_gpt_predict PRIVATE nnt_icl)
+add_test(NAME icl/export_torch
+         COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/icl/test_export_torch.py)
+set_tests_properties(icl/export_torch PROPERTIES LABELS "python" TIMEOUT 600 SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in"
+                     ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR};NNT_GPT_PREDICT=$<TARGET_FILE:icl_gpt_predict>")
+nnt_cli_test(icl_train_export_bad_ext 2 "--export m.pt: the model exports to .safetensors" icl train --preset micro --export m.pt --out ${CMAKE_BINARY_DIR}/icl-never)
+nnt_cli_test(icl_construct_export_bad_ext 2 "--export c.json: the construction exports to .safetensors" icl construct --quick --export c.json)
+nnt_cli_test(icl_construct_export_too_large 2 "--export: the dense export would take [0-9.]+ GB" icl construct --K 200 --n 4 --M 8 --steps 1 --export ${CMAKE_BINARY_DIR}/icl-never.safetensors)

@@ -20,6 +20,17 @@ nnt_cli_test(qstr_plot_missing 2 "cannot read .*samples.csv: No such file" qstr 
 nnt_cli_test(qstr_ffn_bound_bad_n 2 "exceeds Nd" qstr ffn-bound --N 4 --d 5 --n 21 --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_construct 0 "Monte Carlo within 5 standard errors: 7/7" qstr construct --quick)
 nnt_cli_test(qstr_ffn_bound 0 "1 - n/\\(Nd\\)" qstr ffn-bound --quick)
+# Theorem 7 / Prop. 28: the oracle RNN exact on simple-qSTR; Prop. 8: the shift register on the width bound
+nnt_cli_test(qstr_rnn_oracle 0 "exact on simple-qSTR \\(MSE <= 1e-12\\): 3 of 3.*within 5 standard errors of the bound: 6 of 6" qstr rnn-oracle --quick)
+nnt_cli_test(qstr_rnn_oracle_normsq 2 "link must be linear or relu" qstr rnn-oracle --quick --link normsq)
+nnt_cli_test(qstr_heads_law 2 "adversarial law needs q <= N/2" qstr heads --quick --q 4 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_heads_uniform 0 "uniform index law.*no bound is proven under the uniform law: nothing checked" qstr heads --quick --law uniform --q 2 --d 1 --H 1 --samples 3200)
+# every sweep prints its log-log slope; --figure 1b sets the panel's protocol, options given override it
+nnt_cli_test(qstr_figure_1b 0 "tr +simple +10 .*log-log fit tr \\(simple\\): median samples ~ N\\^" qstr sweep --model tr --figure 1b --quick --threads 2)
+add_test(NAME cli/qstr_figures
+         COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/qstr-figures
+                 -P ${NNT_SRC_DIR}/tests/qstr/figures.cmake)
+set_tests_properties(cli/qstr_figures PROPERTIES LABELS cli TIMEOUT 900)
 add_test(NAME cli/qstr_quick
          COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/qstr-test
                  -P ${NNT_SRC_DIR}/tests/qstr/quick.cmake)
