@@ -176,6 +176,14 @@ static void test_meta_formats(const char *format1) {
   CHECK(nnt_icl_meta_parse("old", format1, &c, NULL) == NNT_OK);
   CHECK(c.arch.mlp == 0 && c.task.mu2 == c.task.mu && c.task.noise == 0 && c.task.act == NNT_ICL_ACT_RELU &&
         c.task.per_prompt == 0 && c.curriculum == NNT_ICL_CURRICULUM_NONE);
+  /* format 1's MLP width is 4 x n_embd: a width whose 4 x overflows int is refused (fuzz/fuzz_icl_meta) */
+  char huge[1024];
+  const char *at = strstr(format1, "\"n_embd\":16,");
+  CHECK(at != NULL);
+  if (at) {
+    snprintf(huge, sizeof huge, "%.*s\"n_embd\":1000000000,%s", (int)(at - format1), format1, at + strlen("\"n_embd\":16,"));
+    CHECK(nnt_icl_meta_parse("huge", huge, &back, NULL) == NNT_EFORMAT && strstr(nnt_errmsg(), "too large for the default MLP width"));
+  }
   nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER);
   c.arch.attn = NNT_ATTN_RELU, c.task.depth = 4;
   c.task.mu2 = 3.25, c.task.noise = 0.125, c.task.act = NNT_ICL_ACT_TANH, c.task.per_prompt = 1, c.task.width = 17;
