@@ -233,7 +233,7 @@ int nnt_circuit_margin_sweep_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_
   sweep_rec *recs = nnt_xmalloc(sizeof(sweep_rec) * (size_t)n);
   nnt_sweep sw = {.name = "margin sweep", .config = config, .npoints = n, .ids = ids, .cost = cost,
                   .rec_size = sizeof(sweep_rec), .cols = sweep_cols, .ncols = (int)(sizeof sweep_cols / sizeof sweep_cols[0]),
-                  .point = sweep_point, .ctx = &sc, .threads = cfg->threads, .progress = cfg->progress, .dir = cfg->dir,
+                  .nkeys = 3, .point = sweep_point, .ctx = &sc, .threads = cfg->threads, .progress = cfg->progress, .dir = cfg->dir,
                   .resume = cfg->resume};
   if ((st = nnt_sweep_run(&sw, recs, NULL))) {
     free(ids), free(cost), free(recs);

@@ -28,6 +28,12 @@ int cli_begin(const cli_common *co) {
   return st;
 }
 
+char *cli_command_line(char *buf, size_t n, const char *family, int argc, char **argv) {
+  size_t p = (size_t)snprintf(buf, n, "%s", family);
+  for (int i = 0; i < argc && p < n; i++) p += (size_t)snprintf(buf + p, n - p, " %s", argv[i]);
+  return buf;
+}
+
 int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
   char *end;
   errno = 0;

@@ -25,6 +25,8 @@ typedef struct {
 /* Creates co->out (if set) and applies --threads. Call after every option is validated, before
  * any work or output: under --check-options it prints "options ok" and exits 0 here instead. */
 int cli_begin(const cli_common *co);
+/* "family argv[0] argv[1] ..." into buf (truncated to n), for the provenance of exported files. */
+char *cli_command_line(char *buf, size_t n, const char *family, int argc, char **argv);
 
 /* ---------------------------------------------------------------- declarative options
  * A subcommand declares its options once, as a table of fields of its config struct, and itself

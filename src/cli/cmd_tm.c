@@ -74,6 +74,9 @@ static const cli_opt compile_opts[] = {
     CLI_DOUBLE("beta", nnt_tm_cfg, beta, 1e-6, 1e9, "softmax inverse temperature, required with softmax (no default)"),
     CLI_CHOICE("precision", nnt_tm_cfg, precision, precisions, "arithmetic of the run"),
     CLI_FLAG("beta-search", nnt_tm_cfg, beta_search, "find the smallest softmax beta that keeps every step exact, f32 and f64"),
+    CLI_STR("export", nnt_tm_cfg, export_path, "write the compiled net to FILE.safetensors (python/nnt loads it into PyTorch)"),
+    CLI_STR("dump", nnt_tm_cfg, dump_dir, "write DIR/dump.safetensors (residual stream after every layer, every attention weight; T <= 2000) and heatmaps of one step's attention"),
+    CLI_LONG("dump-step", nnt_tm_cfg, dump_step, 0, 1000000, "the machine step whose attention --dump draws (default: T)"),
     {0}};
 static const cli_cmd compile_cmd = {
     .name = "tm compile",
@@ -98,6 +101,8 @@ static int cmd_compile(int argc, char **argv) {
   int st = cli_parse(&compile_cmd, argc, argv, &cfg, &a);
   if (st || a.co.help) return st;
   cfg.machine = a.pos[0];
+  char command[4096];
+  cfg.version = nnt_version(), cfg.command = cli_command_line(command, sizeof command, "nnt tm", argc, argv);
   cli_common threads = a.co;
   threads.out = NULL; /* the folder is created once the run has validated its input */
   if ((st = cli_begin(&threads))) return st;

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "nnt_icl_construct.h"
+#include "nnt_io.h"
 #include "report_icl.h"
 
 enum { MAX_M = 64 };
@@ -48,6 +49,7 @@ static const cli_opt construct_options[] = {
     CLI_DOUBLE("bound-scale", O, c.bound_scale, 1e-300, 1,
                "scale Theorem 1's interpolation constants by this (< 1: a fault injection the bound check must catch)"),
     CLI_FLAG("layers", O, layers, "print the layer table of one GD step and the readout"),
+    CLI_STR("export", O, c.export_path, "write the transformer and its prompt to FILE.safetensors (python/nnt loads it)"),
     {0}};
 static const cli_opt sweep_options[] = {
     CLI_INTS("N", O, Ns, nN, 2, 64, "network layers, a list"),
@@ -93,6 +95,8 @@ int cli_icl_construct(int argc, char **argv) {
   int st = cli_parse(&construct_cmd, argc, argv, &o, &a);
   if (st || a.co.help) return st;
   o.c.seed = a.co.seed;
+  char command[4096];
+  o.c.version = nnt_version(), o.c.command = cli_command_line(command, sizeof command, "nnt icl", argc, argv);
   if ((st = nnt_icl_construct_check(&o.c)) || (st = cli_begin(&a.co))) return st;
   if (o.layers) {
     nnt_icl_tf tf;

@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "nnt_io.h"
+#include "nnt_plot.h"
 #include "report_tm.h"
 
 int cli_tm_sim_report(const cli_common *co, const nnt_tm_cfg *cfg, const nnt_tm_sim_result *res) {
@@ -71,6 +72,32 @@ static int compile_files(const cli_common *co, const nnt_tm_cfg *cfg, const nnt_
   return nnt_runinfo_write(co->out, "tm compile", j, co->seed, co->threads, seconds);
 }
 
+/* --dump: the chosen step's attention weights as heatmaps beside dump.safetensors (rows: the
+ * attention layers; columns: the null key, then the keys). */
+static int dump_heatmaps(const nnt_tm_cfg *cfg, const nnt_tm_compile_result *c) {
+  const nnt_tm_dump_step *d = &c->dump;
+  char title[160], base[64];
+  int st = NNT_OK;
+  if (d->self_rows) {
+    snprintf(title, sizeof title, "self-attention at machine step %ld (rows: layers %d..%d)", d->step, d->self_layer[0],
+             d->self_layer[d->self_rows - 1]);
+    snprintf(base, sizeof base, "attn_step%ld_self", d->step);
+    st = nnt_heatmap_save(d->self, d->self_rows, d->self_cols, title, "key: null, then decoder steps 1..t",
+                          "attention layer", cfg->dump_dir, base);
+  }
+  if (!st && d->enc_rows) {
+    snprintf(title, sizeof title, "encoder-decoder attention at machine step %ld", d->step);
+    snprintf(base, sizeof base, "attn_step%ld_enc", d->step);
+    st = nnt_heatmap_save(d->enc, d->enc_rows, d->enc_cols, title, "key: null, then input cells 0..m-1", "attention layer",
+                          cfg->dump_dir, base);
+  }
+  if (!st)
+    printf("dump: %s/dump.safetensors (residual stream after every layer and every attention weight, %ld decoder steps); "
+           "attention of machine step %ld in %s/attn_step%ld_self.png%s\n",
+           cfg->dump_dir, c->T + 1, d->step, cfg->dump_dir, d->step, d->enc_rows ? " and _enc.png" : "");
+  return st;
+}
+
 int cli_tm_compile_report(const cli_common *co, const nnt_tm_cfg *cfg, const nnt_tm_compile_result *c, double seconds) {
   const nnt_tm *tm = &c->tm;
   const nnt_tm_run_result *r = &c->r;
@@ -97,6 +124,8 @@ int cli_tm_compile_report(const cli_common *co, const nnt_tm_cfg *cfg, const nnt
     else printf("also exact at 2x, 8x and 64x beta_min (both precisions)\n");
   }
   if (r->mismatches) printf("first mismatch at step %ld: %s\n", r->first_mismatch, r->first_what);
+  int st = cfg->dump_dir ? dump_heatmaps(cfg, c) : NNT_OK;
   printf("steps_checked=%ld mismatches=%ld\n", r->steps_checked, r->mismatches);
+  if (st) return st;
   return co->out ? compile_files(co, cfg, c, seconds) : NNT_OK;
 }

@@ -24,6 +24,7 @@ typedef struct {
   int batch, ckpt_every, curriculum;
   long curriculum_steps;
   nnt_icl_task task; /* the task options given replace the preset's */
+  const char *export_path;
 } train_cli;
 
 static void train_defaults(void *cfg, int quick) {
@@ -52,6 +53,7 @@ static const cli_opt train_opts[] = {
     CLI_INT("points", C, task.n, 1, 100000, "points per training prompt, the query included (default: the preset's)"),
     CLI_DOUBLE("mix2", C, task.mix2, 0, 1, "training mixture: weight of N(+mu2·1, I) (0 in the paper)"),
     ICL_TASK_OPTS(C),
+    CLI_STR("export", C, export_path, "write the trained model to FILE.safetensors (python/nnt loads it into PyTorch)"),
     {0}};
 #undef C
 
@@ -166,6 +168,9 @@ int cli_icl_train(int argc, char **argv) {
   if (cli_given(&train_cmd, &a, "points")) c.task.n = o.task.n, c.arch.n_pos = 4 * o.task.n;
   if (cli_given(&train_cmd, &a, "mix2")) c.task.mix2 = o.task.mix2;
   icl_task_given(&train_cmd, &a, &o.task, &c.task);
+  size_t ne = o.export_path ? strlen(o.export_path) : 0;
+  if (o.export_path && (ne < 12 || strcmp(o.export_path + ne - 12, ".safetensors")))
+    return nnt_fail(NNT_EINVAL, "--export %s: the model exports to .safetensors", o.export_path);
   if ((st = nnt_icl_train_check(&c)) || (st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force)) ||
       (st = cli_begin(&a.co)))
     return st;
@@ -180,6 +185,10 @@ int cli_icl_train(int argc, char **argv) {
     return nnt_fail(NNT_ENUMERIC, "%s (the last checkpoint in %s is kept; try a smaller --lr)", why, a.co.out);
   }
   if (!st) st = train_report(&c, &r, a.co.out, nnt_icl_preset_names[o.preset]);
+  char command[4096];
+  if (!st && o.export_path && !nnt_mpi_rank())
+    st = nnt_icl_gpt_export_ckpt(path, nnt_version(), cli_command_line(command, sizeof command, "nnt icl", argc, argv),
+                                 o.export_path);
   nnt_icl_train_result_free(&r);
   return st;
 }

@@ -57,12 +57,16 @@ typedef struct {
   size_t rec_size;
   const nnt_sweep_col *cols;  /* the record's fields; nothing else of a record survives storage */
   int ncols;
+  int nkeys;                  /* the first nkeys columns are the point's parameters: progress lines
+                                 name a finished point by them ("N=12 rep=3"), else by its id */
   /* Computes point i (id ids[i]) into the zeroed record rec; NNT_OK or an error status (the sweep
    * then stops starting new points; finished ones stay stored). Runs on any thread. */
   int (*point)(void *ctx, int i, void *rec);
   void *ctx;
   int threads;                /* team size (0: nnt_threads_get()) */
-  int progress;               /* progress on stderr: a bar on a terminal, one line per point otherwise */
+  int progress;               /* progress on stderr: a bar on a terminal; otherwise one line per
+                                 finished point (its parameters, time, points done, time left) and a
+                                 heartbeat line when none came for 30 s (nnt_progress.h) */
   const char *dir;            /* folder of results.sqlite (created if missing); NULL: nothing stored */
   int resume;                 /* keep the points already stored in dir */
 } nnt_sweep;

@@ -270,6 +270,23 @@ typedef struct {
   char msg[512];                      /* the first failure's message (nnt_errmsg is per thread) */
 } team;
 
+/* "N=12 rep=3": the point's parameters, its first nkeys fields (its id when none are declared). */
+static void point_label(const nnt_sweep *s, int i, const char *rec, char *buf, size_t n) {
+  size_t k = 0;
+  buf[0] = 0;
+  for (int c = 0; c < s->nkeys && c < s->ncols && k < n; c++) {
+    const char *f = rec + s->cols[c].off, *sep = c ? " " : "";
+    switch (s->cols[c].type) {
+      case NNT_SWEEP_T_INT: k += (size_t)snprintf(buf + k, n - k, "%s%s=%d", sep, s->cols[c].name, *(const int *)f); break;
+      case NNT_SWEEP_T_I64:
+        k += (size_t)snprintf(buf + k, n - k, "%s%s=%lld", sep, s->cols[c].name, (long long)*(const int64_t *)f);
+        break;
+      case NNT_SWEEP_T_DOUBLE: k += (size_t)snprintf(buf + k, n - k, "%s%s=%g", sep, s->cols[c].name, *(const double *)f); break;
+    }
+  }
+  if (!buf[0]) snprintf(buf, n, "point %llu", (unsigned long long)s->ids[i]);
+}
+
 /* Rank 0: stores point i's record (already in recs); inside the critical section. */
 static int commit(team *t, int i, double secs) {
   const nnt_sweep *s = t->s;
@@ -289,9 +306,15 @@ static int commit(team *t, int i, double secs) {
   if (pst) return pst;
   t->stats->computed++;
   t->ndone++;
-  if (s->progress && !t->pr->tty)
-    fprintf(stderr, "%s: point %d/%d done (id %llu, %.1f s)\n", s->name, t->ndone, t->todo, (unsigned long long)s->ids[i], secs);
   if (s->progress) nnt_progress_add(t->pr, t->units[i]);
+  if (s->progress && !t->pr->tty) {
+    char what[200];
+    point_label(s, i, (const char *)t->recs + (size_t)i * s->rec_size, what, sizeof what);
+    double left = nnt_progress_eta(t->pr);
+    if (t->ndone < t->todo)
+      nnt_progress_line(t->pr, "%s done in %.1fs (%d/%d points, about %.0fs left)", what, secs, t->ndone, t->todo, left);
+    else nnt_progress_line(t->pr, "%s done in %.1fs (%d/%d points)", what, secs, t->ndone, t->todo);
+  }
   return NNT_OK;
 }
 
@@ -320,7 +343,7 @@ static void drain(team *t, int wait) {
       if (e.st && !t->failed) fail(t, nnt_fail(e.st, "rank %d: %s", src, e.msg));
       continue;
     }
-    if (tag != TAG_REC || n != len) {
+    if (tag != TAG_REC || n != len) { /* impossible: this engine alone sends on these tags, these sizes, within one job */
       fprintf(stderr, "nnt_sweep_run: unexpected message (tag %d, %zu bytes) from rank %d\n", tag, n, src);
       abort();
     }
@@ -416,9 +439,10 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
     qsort(order, (size_t)n, sizeof *order, by_id);
   }
   for (int k = 1; k < n; k++)
-    if (s->ids[order[k]] == s->ids[order[k - 1]]) {
-      fprintf(stderr, "nnt_sweep_run: point id %llu twice\n", (unsigned long long)s->ids[order[k]]);
-      abort();
+    if (s->ids[order[k]] == s->ids[order[k - 1]]) { /* a caller's mistake: reported, not fatal */
+      unsigned long long id = (unsigned long long)s->ids[order[k]];
+      free(order), free(done);
+      return nnt_fail(NNT_EINVAL, "sweep %s: point id %llu given twice", s->name, id);
     }
   store S = {0};
   char path[4096] = "";

@@ -38,6 +38,9 @@ int nnt_icl_construct_check(const nnt_icl_construct_cfg *c) {
   if (!(c->B > 0)) return nnt_fail(NNT_EINVAL, "--B (clip box) must be > 0 (got %g)", c->B);
   if (!(c->w0_std >= 0) || !(c->teacher_std >= 0)) return nnt_fail(NNT_EINVAL, "weight scales must be >= 0");
   if (!(c->gate > 0)) return nnt_fail(NNT_EINVAL, "--gate must be > 0 (got %g)", c->gate);
+  size_t ne = c->export_path ? strlen(c->export_path) : 0;
+  if (c->export_path && (ne < 12 || strcmp(c->export_path + ne - 12, ".safetensors")))
+    return nnt_fail(NNT_EINVAL, "--export %s: the construction exports to .safetensors", c->export_path);
   if (!(c->bound_scale > 0 && c->bound_scale <= 1))
     return nnt_fail(NNT_EINVAL, "--bound-scale must be in (0, 1] (got %g)", c->bound_scale);
   nnt_icl_layout L;
@@ -312,6 +315,19 @@ int nnt_icl_construct_run(const nnt_icl_construct_cfg *c, nnt_icl_construct_resu
   nnt_icl_tf tf;
   int st = nnt_icl_tf_build(c, &tf);
   if (st) return st;
+  if (c->export_path) { /* the export stores every head dense: refuse a file beyond 2 GB before any work */
+    double bytes = 0;
+    for (int l = 0; l < tf.nlayers; l++) {
+      int dk = 1;
+      for (int h = 0; h < tf.layer[l].nheads; h++) dk = tf.layer[l].heads[h].dk > dk ? tf.layer[l].heads[h].dk : dk;
+      bytes += 8.0 * tf.layer[l].nheads * tf.L.D * (tf.layer[l].type == NNT_ICL_MLP ? 2 : 2.0 * dk + tf.L.D);
+    }
+    if (bytes > 2e9) {
+      nnt_icl_tf_free(&tf);
+      return nnt_fail(NNT_EINVAL, "--export: the dense export would take %.1f GB (at most 2): use a smaller --K, --N or --M",
+                      bytes / 1e9);
+    }
+  }
   const nnt_icl_net *net = &c->net;
   const nnt_icl_layout *L = &tf.L;
   const int T = c->n + 1, N = net->N, D = L->D;
@@ -395,6 +411,7 @@ int nnt_icl_construct_run(const nnt_icl_construct_cfg *c, nnt_icl_construct_resu
   r->wgd_norm = norm2(r->w_gd, NULL, DN, NULL);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   r->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  if (!st && c->export_path) st = nnt_icl_construct_export(c, &tf, &d, r, c->export_path);
   free(H), free(H2), free(ws), free(nws), free(wb), free(g), free(gh), free(fq), free(wg0), free(gg);
   nnt_icl_construct_data_free(&d);
   nnt_icl_tf_free(&tf);

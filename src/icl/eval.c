@@ -200,7 +200,7 @@ int nnt_icl_eval_run(const nnt_icl_eval_cfg *c, nnt_icl_eval_result *r) {
   }
   snprintf(config + len, sizeof config - len, " model=%s seed=%" PRIu64, c->model ? c->model_tag : "none", c->seed);
   nnt_sweep sw = {.name = "icl eval", .config = config, .npoints = np, .ids = ids, .rec_size = rec_size, .cols = cols,
-                  .ncols = ncols, .point = eval_point, .ctx = &e, .threads = c->threads, .progress = c->progress,
+                  .ncols = ncols, .nkeys = 2, .point = eval_point, .ctx = &e, .threads = c->threads, .progress = c->progress,
                   .dir = c->dir, .resume = c->resume};
   char *recs = nnt_xcalloc((size_t)np, rec_size);
   st = nnt_sweep_run(&sw, recs, &r->stats);

@@ -91,6 +91,8 @@ typedef struct {
   double bound_scale;  /* 1: Theorem 1's bound as derived; < 1 scales its interpolation constants
                           down (a fault injection: the bound must then fail the check) */
   uint64_t seed;
+  const char *export_path;       /* run: the transformer and its prompt as .safetensors, or NULL */
+  const char *version, *command; /* provenance recorded in the export */
 } nnt_icl_construct_cfg;
 /* The spec §5 reference configuration (quick: 5 steps). */
 void nnt_icl_construct_cfg_default(nnt_icl_construct_cfg *c, nnt_preset p);
@@ -138,6 +140,13 @@ typedef struct {
   double *w_tf, *w_gd;    /* final weights, D_N each */
 } nnt_icl_construct_result;
 int nnt_icl_construct_run(const nnt_icl_construct_cfg *c, nnt_icl_construct_result *r);
+/* The transformer (one GD step's layers, then the readout) and the prompt as a .safetensors file
+ * (docs/export.md): layers.L.W_Q, W_K [heads, dk, D], W_V [heads, D, D] (attention, EWML) or
+ * layers.L.W_1 [units, D], W_2 [D, units] (MLP), float64; prompt.H (the embedded tokens), prompt.X,
+ * prompt.Y, prompt.w0; __metadata__ kind "icgd", arch (JSON: net, layout, layer types, eta, B,
+ * steps, the run's max_err). Called by nnt_icl_construct_run when c->export_path is set. */
+int nnt_icl_construct_export(const nnt_icl_construct_cfg *c, const nnt_icl_tf *tf, const nnt_icl_construct_data *d,
+                             const nnt_icl_construct_result *r, const char *path);
 
 /* ---------------------------------------------------------------- Theorem 1's bound (construct_bound.c)
  * Per step, at the step's start ŵ (D_N), the n examples X (n × dx) and labels Y (n × dy): a bound

@@ -62,6 +62,13 @@ int nnt_icl_gpt_load(const char *path, nnt_icl_gpt **out);
  * the model's position slots (error NNT_EINVAL beyond). Float32 models only. */
 int nnt_icl_gpt_predict(nnt_icl_gpt *m, const float *xs, const float *ys, int B, int n, float *pred);
 
+/* The model as a .safetensors file (docs/export.md): its parameters as stored, named as HF's GPT-2
+ * (blocks.L.attn.c_attn.weight, ...), __metadata__ kind "icl-gpt", arch (JSON), nnt_version and
+ * command (provenance, may be NULL); python/nnt/icl.py loads it into PyTorch. _ckpt: of a
+ * model.ckpt that train wrote (errors as nnt_icl_gpt_load). */
+int nnt_icl_gpt_export(nnt_icl_gpt *m, const char *version, const char *command, const char *path);
+int nnt_icl_gpt_export_ckpt(const char *ckpt, const char *version, const char *command, const char *path);
+
 /* Wall time of the calling thread's model calls by phase, since the last reset (nnt bench icl
  * --profile); the rest of a step (prompt layout, residual adds, Adam) is the difference. */
 typedef enum { NNT_ICL_PROF_LINEAR, NNT_ICL_PROF_LINEAR_DW, NNT_ICL_PROF_ATTN, NNT_ICL_PROF_LAYERNORM,

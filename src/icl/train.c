@@ -173,7 +173,8 @@ static int parse_format2(const cJSON *j, nnt_icl_train_cfg *c) {
       !(cs >= 0 && cs <= 1e15 && cs == floor(cs)))
     return 0;
   c->curriculum_steps = (long long)cs;
-  c->arch.mlp = (int)mlp, c->task.mu2 = mu2, c->task.noise = noise, c->task.per_prompt = (int)pp;
+  c->arch.mlp = mlp == 4.0 * c->arch.n_embd ? 0 : (int)mlp; /* 0 is GPT-2's 4E, as cfg_default writes it */
+  c->task.mu2 = mu2, c->task.noise = noise, c->task.per_prompt = (int)pp;
   c->task.act = act, c->curriculum = cur;
   return 1;
 }
@@ -330,11 +331,11 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
     int dims;
     nnt_icl_curriculum_at(c, step, &dims, &t.n);
     t.d_active = dims < t.d ? dims : 0;
-    if ((st = nnt_icl_task_sample(&t, c->seed, (uint64_t)step * B + lo, Bl, xs, ys))) goto out;
-    if ((st = nnt_icl_gpt_loss_grad(m, xs, ys, Bl, t.n, &loss))) goto out;
+    if ((st = nnt_icl_task_sample(&t, c->seed, (uint64_t)step * B + lo, Bl, xs, ys))) goto stop;
+    if ((st = nnt_icl_gpt_loss_grad(m, xs, ys, Bl, t.n, &loss))) goto stop;
     if (K > 1) allreduce_mean(nnt_icl_gpt_params(m), (double)Bl / B, &loss);
     /* before the update: the checkpoint stays good */
-    if ((st = nnt_train_check_step(nnt_icl_gpt_params(m), step + 1, loss))) goto out;
+    if ((st = nnt_train_check_step(nnt_icl_gpt_params(m), step + 1, loss))) goto stop;
     nnt_optim_step(&opt);
     log.wsum += loss, log.wcount++;
     if ((step + 1) % c->log_every == 0) {
@@ -345,12 +346,17 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
       char *meta = nnt_icl_meta_write(c, log.n, log.step, log.loss, log.wsum, log.wcount);
       st = nnt_ckpt_save(path, ICL_CKPT_KIND, nnt_icl_gpt_params(m), &opt, step + 1, meta);
       free(meta);
-      if (st) goto out;
+      if (st) goto stop;
     }
     nnt_progress_add(&pr, 1);
   }
   /* rank 0's last checkpoint is in place before any rank goes on (icl sweep-depth loads it) */
   if (K > 1) nnt_mpi_barrier();
+stop:
+  if (st) { /* on every path: it stops the progress thread */
+    nnt_progress_fail(&pr);
+    goto out;
+  }
   nnt_progress_end(&pr);
   r->seconds = nnt_now() - t0;
   if (log.wcount) /* the final partial row, for the report only (the meta keeps the window) */

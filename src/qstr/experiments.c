@@ -155,7 +155,7 @@ int nnt_qstr_sweep_run(const nnt_qstr_sweep_cfg *s, nnt_qstr_sweep_result *res) 
   sweep_describe(s, config, sizeof config);
   nnt_sweep sw = {.name = "qstr sweep", .config = config, .npoints = n, .ids = c.ids, .cost = cost,
                   .rec_size = sizeof(nnt_qstr_point), .cols = point_cols,
-                  .ncols = (int)(sizeof point_cols / sizeof point_cols[0]), .point = sweep_point, .ctx = &c,
+                  .ncols = (int)(sizeof point_cols / sizeof point_cols[0]), .nkeys = 2, .point = sweep_point, .ctx = &c,
                   .threads = s->threads, .progress = s->progress, .dir = s->dir, .resume = s->resume};
   res->pts = nnt_xcalloc((size_t)n, sizeof *res->pts);
   res->n = n;
@@ -418,7 +418,7 @@ int nnt_qstr_heads_run(const nnt_qstr_heads_cfg *c, nnt_qstr_heads_result *r) {
   heads_ctx hc = {&t, mos, &tr, Hs, c->seed};
   heads_rec recs[16];
   nnt_sweep sw = {.name = "qstr heads", .config = config, .npoints = nH, .ids = ids, .cost = cost,
-                  .rec_size = sizeof(heads_rec), .cols = heads_cols, .ncols = 3, .point = heads_point, .ctx = &hc,
+                  .rec_size = sizeof(heads_rec), .cols = heads_cols, .ncols = 3, .nkeys = 1, .point = heads_point, .ctx = &hc,
                   .threads = c->threads, .dir = c->dir, .resume = c->resume};
   if (!st) st = nnt_sweep_run(&sw, recs, NULL);
   r->nH = nH;

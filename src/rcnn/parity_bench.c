@@ -197,7 +197,7 @@ int nnt_rcnn_parity_bench_run(const nnt_rcnn_parity_bench_cfg *c, nnt_rcnn_parit
   r->points = nnt_xcalloc((size_t)n, sizeof *r->points);
   nnt_sweep sw = {.name = "parity bench", .config = config, .npoints = n, .ids = ids, .cost = cost,
                   .rec_size = sizeof(nnt_rcnn_parity_point), .cols = cols, .ncols = (int)(sizeof cols / sizeof *cols),
-                  .point = bench_point, .ctx = &bc, .threads = c->threads, .progress = c->progress, .dir = c->dir, .resume = c->resume};
+                  .nkeys = 4, .point = bench_point, .ctx = &bc, .threads = c->threads, .progress = c->progress, .dir = c->dir, .resume = c->resume};
   nnt_sweep_stats ss = {0};
   st = nnt_sweep_run(&sw, r->points, &ss);
   free(pd), free(ids), free(cost);

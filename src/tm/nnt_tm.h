@@ -167,6 +167,38 @@ typedef struct {
 int nnt_tm_net_run(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_trace *tr,
                    const nnt_tm_run_opts *o, nnt_tm_run_result *res);
 
+/* ---- Export (docs/export.md) ----
+ * The net as a .safetensors file: dense float64 tensors (float32 for a float32 run) named by role (enc.embed, enc.input,
+ * dec.h0, cls, dec.layers.L.{self_attn,enc_attn}.{W_Q,b_Q,W_K,b_K,W_V,b_V,k_null,v_null},
+ * dec.layers.L.mlp.{W1,b1,W2,b2,W3,b3}) and __metadata__ kind = "tm-transformer", arch (JSON:
+ * sizes, coordinate groups, positions, attention, precision, the machine's text and names),
+ * nnt_version, command. python/nnt/tm.py runs it in PyTorch. */
+typedef struct {
+  int attention;                 /* nnt_tm_attention the net is meant to run with */
+  double beta;                   /* softmax only */
+  int precision;                 /* nnt_tm_precision */
+  const char *version, *command; /* provenance, recorded as given (may be NULL) */
+} nnt_tm_export_info;
+int nnt_tm_export(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_export_info *info, const char *path);
+
+/* Looking inside: decoder steps 1..steps run by a plain dense float64 forward pass (attention as
+ * info says) that keeps everything, written to DIR/dump.safetensors (kind "tm-dump"): resid
+ * [steps, 1 + layers, w] (the stream entering layer 0, then after each layer) and
+ * dec.layers.L.{self,enc}_attn.pattern [steps, 1 + keys] (key 0 the null key). With pick, the
+ * attention weights of machine step pick->step (decoder step + 1), one row per attention layer,
+ * are returned for the report's heatmaps. NNT_EINVAL beyond NNT_TM_DUMP_MAX_STEPS. */
+enum { NNT_TM_DUMP_MAX_STEPS = 2001 };
+typedef struct {
+  long step;                  /* in: the machine step (0..T) */
+  int self_rows, self_cols;   /* out: attention layers x (null + decoder steps 1..step+1) */
+  int enc_rows, enc_cols;     /* out: attention layers x (null + input cells) */
+  double *self, *enc;         /* row-major */
+  int *self_layer, *enc_layer;/* the layer of each row */
+} nnt_tm_dump_step;
+int nnt_tm_dump(const nnt_tm_net *net, const nnt_tm *tm, long steps, const nnt_tm_export_info *info, const char *dir,
+                nnt_tm_dump_step *pick);
+void nnt_tm_dump_step_free(nnt_tm_dump_step *p);
+
 /* ---- All-layer margin (eq. 2.1 of Wei, Chen & Ma) of the decision sign(theta_cls^T o_T) ----
  * Perturbations delta act on every parameter of the dense architecture F_{W,d} that
  * nnt_tm_net_stats_of counts (W = max_width: zeros and the padding up to W included), shared by
@@ -217,6 +249,10 @@ typedef struct {
   int precision;   /* nnt_tm_precision */
   int beta_search; /* also the smallest exact softmax beta, f64 and f32 */
   long trace_every; /* run: keep every K-th step's row for trace.csv (0: none) */
+  const char *export_path;       /* compile: the net as .safetensors (nnt_tm_export), or NULL */
+  const char *dump_dir;          /* compile: residuals and attention of every step (nnt_tm_dump), or NULL */
+  long dump_step;                /* compile: the machine step whose attention the report draws (-1: T) */
+  const char *version, *command; /* compile: provenance recorded in the export */
 } nnt_tm_cfg;
 /* nnt tm run without --steps: until the machine halts, at most this many steps */
 #define NNT_TM_RUN_DEFAULT_MAX 10000000000L
@@ -243,6 +279,7 @@ typedef struct {
    * beta above it that was not exact (0: exact at 2x, 8x and 64x, as monotonicity predicts) */
   double beta64, beta32, not_monotone;
   double compile_s, peak_rss_mb;
+  nnt_tm_dump_step dump;   /* with cfg->dump_dir: the chosen step's attention weights */
 } nnt_tm_compile_result;
 
 /* Compiles, runs the transformer (cfg's attention and precision) and checks every step against

@@ -14,6 +14,7 @@ void nnt_tm_cfg_default(nnt_tm_cfg *cfg, int quick) {
   cfg->max_steps = quick ? 200 : 0;
   cfg->attention = NNT_TM_HARD;
   cfg->precision = NNT_TM_F64;
+  cfg->dump_step = -1;
 }
 
 /* Loads the machine and settles T (the halting step when steps < 0). */
@@ -90,8 +91,18 @@ int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
   memset(res, 0, sizeof *res);
   if (cfg->attention == NNT_TM_SOFTMAX && !(cfg->beta > 0)) return nnt_fail(NNT_EINVAL, "--attention softmax needs --beta B");
   if (cfg->beta > 0 && cfg->attention != NNT_TM_SOFTMAX) return nnt_fail(NNT_EINVAL, "--beta needs --attention softmax");
+  if (cfg->export_path) {
+    size_t n = strlen(cfg->export_path);
+    if (n < 12 || strcmp(cfg->export_path + n - 12, ".safetensors"))
+      return nnt_fail(NNT_EINVAL, "--export %s: a Turing-machine transformer exports to .safetensors", cfg->export_path);
+  }
   int st = load(cfg, &res->tm, &res->T);
   if (st) return st;
+  if (cfg->dump_dir && res->T + 1 > NNT_TM_DUMP_MAX_STEPS)
+    return nnt_tm_free(&res->tm), nnt_fail(NNT_EINVAL, "--dump keeps every attention weight (T^2 per layer): at most %d steps, "
+                                                       "T is %ld (give --steps)", NNT_TM_DUMP_MAX_STEPS - 1, res->T);
+  if (cfg->dump_dir && cfg->dump_step > res->T)
+    return nnt_tm_free(&res->tm), nnt_fail(NNT_EINVAL, "--dump-step %ld: the run has steps 0..%ld", cfg->dump_step, res->T);
   nnt_tm_trace tr;
   nnt_tm_net net;
   if ((st = nnt_tm_simulate(&res->tm, res->T, &tr))) return nnt_tm_free(&res->tm), st;
@@ -107,6 +118,13 @@ int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
     res->beta64 = beta_min(&net, &res->tm, &tr, NNT_TM_F64, &res->not_monotone);
     res->beta32 = beta_min(&net, &res->tm, &tr, NNT_TM_F32, &res->not_monotone);
   }
+  nnt_tm_export_info ei = {.attention = cfg->attention, .beta = cfg->beta, .precision = cfg->precision,
+                           .version = cfg->version, .command = cfg->command};
+  if (!st && cfg->export_path) st = nnt_tm_export(&net, &res->tm, &ei, cfg->export_path);
+  if (!st && cfg->dump_dir) {
+    res->dump.step = cfg->dump_step >= 0 ? cfg->dump_step : res->T;
+    st = nnt_tm_dump(&net, &res->tm, res->T + 1, &ei, cfg->dump_dir, &res->dump);
+  }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   res->peak_rss_mb = ru.ru_maxrss / 1024.0;
@@ -116,4 +134,7 @@ int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
   return st;
 }
 
-void nnt_tm_compile_result_free(nnt_tm_compile_result *res) { nnt_tm_free(&res->tm); }
+void nnt_tm_compile_result_free(nnt_tm_compile_result *res) {
+  nnt_tm_dump_step_free(&res->dump);
+  nnt_tm_free(&res->tm);
+}

@@ -28,12 +28,14 @@ typedef struct {
   const uint64_t *ids;
   int calls[64];
   int fail_at; /* point index that fails (a crash stand-in), -1 for none */
+  int slow_ms;  /* every point sleeps this long first (progress lines) */
 } ctx;
 
 static int point(void *c_, int i, void *r_) {
   ctx *c = c_;
   rec *r = r_;
   if (i == c->fail_at) return nnt_fail(NNT_ENUMERIC, "point %d fails", i);
+  if (c->slow_ms) usleep((useconds_t)c->slow_ms * 1000);
 #pragma omp atomic
   c->calls[i]++;
   nnt_rng g;
@@ -124,6 +126,16 @@ int main(void) {
   unlink(nnt_sweep_db_path(path, sizeof path, dir));
   rmdir(dir);
 
+  /* a caller's mistake (an id twice) is a status, not the end of the host process */
+  {
+    ctx cd = {.fail_at = -1};
+    s = make(ids, cost, 3, &cd, NULL, 0, 1);
+    uint64_t dup[3] = {5, 9, 5};
+    s.ids = dup;
+    CHECK(nnt_sweep_run(&s, got, &st) == NNT_EINVAL && strstr(nnt_errmsg(), "point id 5 given twice"));
+    CHECK(cd.calls[0] + cd.calls[1] + cd.calls[2] == 0);
+  }
+
   /* a sweep that fails before its first point is stored leaves no database: the same command runs
    * again without --resume or --force (the folder holds nothing) */
   char dir2[] = "/tmp/nnt_test_sweep_XXXXXX";
@@ -168,5 +180,41 @@ int main(void) {
   nnt_sweep_unlock_dir(dir2);
   unlink(path);
   rmdir(dir2);
+
+  /* progress off a terminal (stderr into a file): a heartbeat line before the first point ends,
+   * then one line per finished point, named by its parameters (the first nkeys fields), with the
+   * time left */
+  {
+    char log[] = "/tmp/nnt_test_sweep_log_XXXXXX";
+    int fd = mkstemp(log), saved = dup(2);
+    CHECK(fd >= 0 && saved >= 0);
+    fflush(stderr);
+    dup2(fd, 2);
+    setenv("NNT_PROGRESS_HEARTBEAT_S", "1", 1);
+    ctx cp = {.fail_at = -1, .slow_ms = 2600};
+    s = make(ids, cost, 2, &cp, NULL, 0, 1);
+    s.progress = 1, s.nkeys = 2;
+    int rst = nnt_sweep_run(&s, got, &st);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    unsetenv("NNT_PROGRESS_HEARTBEAT_S");
+    CHECK(rst == NNT_OK);
+    char text[4096] = "";
+    FILE *f = fopen(log, "r");
+    CHECK(f != NULL);
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    text[len] = 0;
+    fclose(f);
+    unlink(log);
+    close(fd);
+    const char *beat = strstr(text, "test: still running after"), *first = strstr(text, " done in ");
+    CHECK_MSG(beat && first && beat < first, "no heartbeat before the first point ended:\n%s", text);
+    /* longest first: point 1 (cost 1) then point 0 (cost 0); k is the index, big 2^40 | id */
+    char want[128];
+    snprintf(want, sizeof want, "test: k=1 big=%lld done in ", (long long)((int64_t)1 << 40 | (int64_t)ids[1]));
+    CHECK_MSG(strstr(text, want) && strstr(text, "(1/2 points, about "), "no labelled line '%s' with the time left:\n%s", want, text);
+    CHECK_MSG(strstr(text, "k=0 big=") && strstr(text, "(2/2 points)"), "second point:\n%s", text);
+  }
   TEST_MAIN_END();
 }

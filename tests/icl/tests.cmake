@@ -64,3 +64,17 @@ foreach(_act sigmoid tanh softplus identity)
 endforeach()
 nnt_cli_test(icl_construct_bound_fail 1 "FAILS at step 1.*\nmax_err=.*exceeds Theorem 1's bound" icl construct --act sigmoid --M 32 --steps 3 --bound-scale 1e-4)
 nnt_cli_test(icl_construct_bound_gelu 0 "not evaluated \\(gelu.*\nmax_err=[0-9.e+-]+ max_bound=nan" icl construct --act gelu --M 16 --steps 2)
+
+# export: the trained GPT (micro, 60 steps) and the construction as .safetensors, loaded in PyTorch
+# (python/nnt/icl.py): predictions equal nnt's within 1e-5 (nnt's from gpt_predict), the
+# construction's GD against projected GD by torch autograd (skipped, with the reason, without
+# python3-torch).
+add_executable(icl_gpt_predict ${NNT_SRC_DIR}/tests/icl/gpt_predict.c)
+target_link_libraries(icl_gpt_predict PRIVATE nnt_icl)
+add_test(NAME icl/export_torch
+         COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/icl/test_export_torch.py)
+set_tests_properties(icl/export_torch PROPERTIES LABELS "python" TIMEOUT 600 SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in"
+                     ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR};NNT_GPT_PREDICT=$<TARGET_FILE:icl_gpt_predict>")
+nnt_cli_test(icl_train_export_bad_ext 2 "--export m.pt: the model exports to .safetensors" icl train --preset micro --export m.pt --out ${CMAKE_BINARY_DIR}/icl-never)
+nnt_cli_test(icl_construct_export_bad_ext 2 "--export c.json: the construction exports to .safetensors" icl construct --quick --export c.json)
+nnt_cli_test(icl_construct_export_too_large 2 "--export: the dense export would take [0-9.]+ GB" icl construct --K 200 --n 4 --M 8 --steps 1 --export ${CMAKE_BINARY_DIR}/icl-never.safetensors)

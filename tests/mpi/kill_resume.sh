@@ -17,7 +17,7 @@ for ks in "2 1" "1 2"; do
   launch "$1" "${args[@]}" --out "$run" >/dev/null 2>"$run.log1" &
   pid=$!
   for _ in $(seq 1200); do
-    [ "$(grep -c 'done (id' "$run.log1" || true)" -ge 2 ] && break
+    [ "$(grep -c ' done in ' "$run.log1" || true)" -ge 2 ] && break
     sleep 0.05
   done
   # SIGKILL to the nnt processes themselves (under mpirun, its children)
@@ -26,7 +26,7 @@ for ks in "2 1" "1 2"; do
     kill -9 $ranks
   fi
   wait "$pid" 2>/dev/null || true
-  nbefore=$(grep -c 'done (id' "$run.log1" || true)
+  nbefore=$(grep -c ' done in ' "$run.log1" || true)
   [ "$nbefore" -ge 1 ] || { echo "FAIL ($1 then $2 ranks): no point finished before the kill"; exit 1; }
   [ "$nbefore" -lt 12 ] || { echo "FAIL ($1 then $2 ranks): the sweep ended before the kill"; exit 1; }
   (launch "$2" "${args[@]}" --out "$run" --resume) >"$run.out2" 2>"$run.log2"

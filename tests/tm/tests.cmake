@@ -29,3 +29,14 @@ nnt_cli_test(tm_bad_sub 2 "unknown subcommand 'frob'" tm frob)
 nnt_cli_test(tm_compile_too_long 2 "--steps: 2000000 is out of range" tm compile 1RB1LB_1LA1RZ --steps 2000000)
 nnt_cli_test(tm_missing_file 2 "cannot read nope.tm: No such file" tm run nope.tm --steps 5)
 nnt_cli_test(tm_bad_text_file 2 "bad_undefined_symbol.tm:6:8: undefined symbol 'c'" tm run ${NNT_SRC_DIR}/tests/tm/bad_undefined_symbol.tm --steps 5)
+# The compiled transformer exported (--export) and run in PyTorch (python/nnt/tm.py) against a
+# simulator written in the test: BB(4), the palindrome checker, the counter, random machines
+# (skipped, with the reason, where python3-torch is missing).
+add_test(NAME tm/export_torch
+         COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/tm/test_export_torch.py)
+set_tests_properties(tm/export_torch PROPERTIES LABELS "python" TIMEOUT 600
+                     ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR}" SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in")
+nnt_cli_test(tm_export_bad_ext 2 "--export net.onnx: a Turing-machine transformer exports to .safetensors" tm compile 1RB1LB_1LA1RZ --export net.onnx)
+nnt_cli_test(tm_dump_too_long 2 "--dump keeps every attention weight .*at most 2000 steps, T is 3000" tm compile ${TMEX}/counter.tm --steps 3000 --dump ${CMAKE_BINARY_DIR}/tm-never)
+nnt_cli_test(tm_dump_bad_step 2 "--dump-step 9: the run has steps 0..6" tm compile 1RB1LB_1LA1RZ --dump ${CMAKE_BINARY_DIR}/tm-never --dump-step 9)
+nnt_cli_test(bench_tm_torch_bad_python 2 "--python /nonexistent/python3: not an executable" bench tm_torch --python /nonexistent/python3)
