@@ -142,7 +142,7 @@ add_executable(circuits_check_verilog ${NNT_SRC_DIR}/tests/circuits/check_verilo
 target_link_libraries(circuits_check_verilog PRIVATE nnt_core)
 set(CHECK_VERILOG $<TARGET_FILE:circuits_check_verilog>)
 # A missing yosys is one line and exit 2 (PATH emptied), checked with or without yosys installed.
-nnt_cli_test(circuit_verilog_no_yosys 2 "reading .v needs yosys \\(Debian package yosys\\); not found on PATH"
+nnt_cli_test(circuit_verilog_no_yosys 2 "reading .v needs yosys \\(Debian package yosys\\). not found on PATH"
              circuit verify ${EX}/mult8.v)
 set_tests_properties(cli/circuit_verilog_no_yosys PROPERTIES ENVIRONMENT "PATH=")
 nnt_cli_test(circuit_verilog_top_not_verilog 2 "--top: only for a Verilog FILE" circuit verify ${EX}/mux4.blif --top mux)
