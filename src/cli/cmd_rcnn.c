@@ -154,7 +154,7 @@ static const cli_opt restarts_opts[] = {
 static const cli_cmd restarts_cmd = {
     .name = "rcnn restarts",
     .example = "nnt rcnn restarts --quick\n"
-               "nnt rcnn restarts --restarts 4     # too few: fails",
+               "nnt rcnn restarts --restarts 4",
     .about = "Corollary 2's restarts-and-validation wrapper run on a toy with a known success probability: a\n"
              "restart draws the RCNN's learner uniformly from the K = 4 bundled 2-D TMs (p >= 1/K, the role of\n"
              "|U_s|^-P), trains the rule-level RCNN by Algorithm 1 on a random parity and predicts; the wrapper\n"
