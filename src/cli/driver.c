@@ -24,7 +24,7 @@ int cli_drive(const cli_cmd *cmd, int argc, char **argv) {
   if (cmd->validate && (st = cmd->validate(cfg, &run))) goto done;
   /* a sweep's folder: refused when it holds results and neither --resume nor --force is given
    * (under --check-options cli_parse turned --force into --resume: nothing is deleted) */
-  if (cmd->common & CLI_SWEEP) {
+  if ((cmd->common & CLI_SWEEP) && (!cmd->sweeps || cmd->sweeps(cfg))) {
     if (!run.out && (run.resume || run.force)) {
       st = nnt_fail(NNT_EINVAL, "--resume/--force: give the sweep's folder, --out DIR");
       goto done;

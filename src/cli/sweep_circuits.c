@@ -22,6 +22,7 @@ static void margin_default(void *cfg, nnt_preset p) {
   memset(cfg, 0, sizeof(margin_cli));
   nnt_circuit_margin_cfg_default(cfg, p);
 }
+static int margin_sweeps(const void *cfg) { return !((const margin_cli *)cfg)->c.file; } /* no FILE: the depth sweep */
 static void margin_cfg_free(void *cfg) { cli_circuit_close(&((margin_cli *)cfg)->src); }
 static const char *const families[] = {"chain", "random", NULL};
 static const cli_opt margin_opts[] = {
@@ -93,7 +94,8 @@ const cli_cmd cli_circuit_margin_cmd = {
              "input; without FILE, a sweep over circuits of the given depths. CSV and plots in DIR.\n" CLI_CIRCUIT_FORMATS,
     .opts = margin_opts, .cfg_size = sizeof(margin_cli), .res_size = sizeof(margin_res),
     .cfg_default = margin_default, .validate = margin_validate, .run = margin_run, .report = margin_report,
-    .result_free = margin_free, .cfg_free = margin_cfg_free, .npos_max = 1, .common = CLI_OUT | CLI_SWEEP,
+    .result_free = margin_free, .cfg_free = margin_cfg_free, .sweeps = margin_sweeps, .npos_max = 1,
+    .common = CLI_OUT | CLI_SWEEP,
 };
 
 /* ---- learn: trained nets vs samples and width; checkpoints in DIR/ckpt when --out is given */

@@ -1,4 +1,5 @@
 # --figure 1a|1b: each panel's protocol (spec §5.4) as the defaults, options given on top of it;
+# (run.json's "config" is the option table's: keys are the option names)
 # every sweep's summary.csv carries the log-log slope of its medians. Quick sizes: the transformer on
 # 1a (1STR trained, simple tested, threshold 0.7, a test every 10 steps) with --n-test overridden,
 # the FFN on 1b (simple-1STR, threshold 0.02, a test every 100 steps: counts in multiples of 6400).
@@ -9,8 +10,8 @@ if(NOT rc EQUAL 0 OR NOT o MATCHES "log-log fit tr \\(1str\\): median samples ~ 
   message(FATAL_ERROR "figure 1a exited ${rc}: ${o} ${e}")
 endif()
 file(READ ${OUT}/a/run.json j)
-foreach(want "\"figure\":[ \t]*\"1a\"" "\"task\":[ \t]*\"1str\"" "\"test_task\":[ \t]*\"simple\"" "\"threshold\":[ \t]*0.7,"
-        "\"check_every\":[ \t]*10," "\"n_test\":[ \t]*500," "\"N\":[ \t]*\\[2, 4, 6\\]")
+foreach(want "\"figure\":[ \t]*\"1a\"" "\"task\":[ \t]*\"1str\"" "\"test-task\":[ \t]*\"simple\"" "\"threshold\":[ \t]*0.7,"
+        "\"check-every\":[ \t]*10," "\"n-test\":[ \t]*500," "\"N\":[ \t]*\\[2, 4, 6\\]")
   if(NOT j MATCHES "${want}")
     message(FATAL_ERROR "figure 1a: run.json lacks ${want}")
   endif()
@@ -25,7 +26,7 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "figure 1b exited ${rc}: ${o} ${e}")
 endif()
 file(READ ${OUT}/b/run.json j)
-foreach(want "\"figure\":[ \t]*\"1b\"" "\"task\":[ \t]*\"simple\"" "\"threshold\":[ \t]*0.02," "\"check_every\":[ \t]*100,"
+foreach(want "\"figure\":[ \t]*\"1b\"" "\"task\":[ \t]*\"simple\"" "\"threshold\":[ \t]*0.02," "\"check-every\":[ \t]*100,"
         "\"N\":[ \t]*\\[8, 10\\]")
   if(NOT j MATCHES "${want}")
     message(FATAL_ERROR "figure 1b: run.json lacks ${want}")
