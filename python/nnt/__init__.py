@@ -4,6 +4,10 @@ is PyTorch written from the stored tensors alone, and read a run's result tables
     import nnt
     net = nnt.load("mul8.safetensors")      # a compiled circuit: net(x) on (batch, inputs) 0/1
     tables = nnt.read_results("out/")       # {"sweep": DataFrame, ...}
+    r = nnt.run("tm run", machine="examples/tm/bb4.tm")   # any command, through the CLI's driver
+    r.tables["summary"]                     # each CSV it wrote, as a DataFrame
+
+docs/python.md describes nnt.run.
 
 docs/export.md describes the files, tensor names and metadata.
 """
@@ -11,10 +15,11 @@ import importlib
 import json
 
 from ._errors import Error
+from .cli import Result, run
 from .results import read_results
 from .safetensors import read as read_safetensors
 
-__all__ = ["Error", "load", "read_results", "read_safetensors", "KINDS"]
+__all__ = ["Error", "load", "read_results", "read_safetensors", "run", "Result", "KINDS"]
 
 # __metadata__["kind"] -> the module (nnt.<module>) whose from_safetensors(tensors, meta) builds it
 KINDS = {

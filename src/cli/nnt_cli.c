@@ -70,6 +70,7 @@ int nnt_cli_run(int argc, char **argv) {
   /* cJSON's allocations fail as every other one does (one line, exit 2), not as a malformed file */
   cJSON_InitHooks(&(cJSON_Hooks){.malloc_fn = nnt_xmalloc, .free_fn = free});
   cli_record_reset();
+  nnt_interrupt_clear();
   cli_list_mode(0);
   if (argc < 2) {
     usage(stderr);

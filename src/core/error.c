@@ -1,6 +1,7 @@
 #include "nnt_error.h"
 #include "nnt_file.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,9 +44,15 @@ int nnt_exit_code(int status) {
     case NNT_OK: return 0;
     case NNT_ECHECK:
     case NNT_ENUMERIC: return 1;
+    case NNT_EINTR: return 130; /* as a shell reports a command ended by SIGINT */
     default: return 2;
   }
 }
+
+static volatile sig_atomic_t interrupt_flag;
+void nnt_interrupt_request(void) { interrupt_flag = 1; }
+void nnt_interrupt_clear(void) { interrupt_flag = 0; }
+int nnt_interrupted(void) { return interrupt_flag != 0; }
 
 _Noreturn void nnt_oom(size_t n) {
   fprintf(stderr, "nnt: out of memory allocating %zu bytes (files already written, checkpoints included, are intact)\n", n);

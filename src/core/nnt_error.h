@@ -16,7 +16,8 @@ enum {
   NNT_EIO,      /* cannot read or write a file */
   NNT_ENUMERIC, /* NaN/Inf or divergence */
   NNT_ECHECK,   /* a verification found a mismatch or a violated bound */
-  NNT_ENOMEM    /* an allocation failed (where the library reports it instead of ending the process) */
+  NNT_ENOMEM,   /* an allocation failed (where the library reports it instead of ending the process) */
+  NNT_EINTR     /* stopped on request (nnt_interrupt_request): what was finished is stored, --resume continues */
 };
 
 /* Records a printf-style message for the calling thread and returns code. */
@@ -27,6 +28,13 @@ const char *nnt_errmsg(void);
  * found a mismatch) or ENUMERIC (NaN/Inf in training: the run stops, its last checkpoint kept) —
  * and 2 for bad input and I/O. */
 int nnt_exit_code(int status);
+
+/* Asks the running computation to stop at its next point (sweeps) or step (training), which then
+ * returns NNT_EINTR with what it finished stored. Async-signal-safe: a SIGINT handler or another
+ * thread (Python's nnt.run on Ctrl-C) may call it. nnt_interrupt_clear() before a new run. */
+void nnt_interrupt_request(void);
+void nnt_interrupt_clear(void);
+int nnt_interrupted(void);
 
 /* Prints "nnt: out of memory allocating N bytes ..." and exits with status 2 at once. */
 _Noreturn void nnt_oom(size_t n);

@@ -390,6 +390,11 @@ static int compute(const nnt_sweep *s, store *S, void *recs, const int *order, i
 #pragma omp atomic read
       stop = t.failed;
       if (stop) continue;
+      if (nnt_interrupted()) { /* the points finished so far are committed: --resume continues */
+#pragma omp critical(nnt_sweep_store)
+        fail(&t, nnt_fail(NNT_EINTR, "interrupted: the finished points are stored; --resume continues the sweep"));
+        continue;
+      }
       void *rec = (char *)recs + (size_t)i * s->rec_size;
       double tp = nnt_now();
       int pst = s->point(s->ctx, i, rec);

@@ -327,6 +327,10 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
   double t0 = nnt_now();
   for (; step < c->steps; step++) {
     double loss;
+    if (nnt_interrupted()) { /* the last checkpoint stays: --resume continues from it */
+      st = nnt_fail(NNT_EINTR, "interrupted at step %lld; --resume continues from the last checkpoint", step);
+      goto stop;
+    }
     nnt_icl_task t = c->task; /* the curriculum's task at this step (the full one without) */
     int dims;
     nnt_icl_curriculum_at(c, step, &dims, &t.n);

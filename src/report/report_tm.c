@@ -14,10 +14,14 @@ int nnt_report_tm_sim(const char *dir, const nnt_tm_cfg *cfg, const nnt_tm_sim_r
   else printf("running after %ld steps, state %s\n", r->steps, tm->state_name[r->state]);
   printf("steps=%ld halt_step=%ld nonblank=%ld head=%ld cells_visited=[%ld,%ld] time=%.3f ms\n", r->steps, r->halt_step, r->ones,
          r->head, r->min_head, r->max_head, res->seconds * 1e3);
-  if (!dir || !r->nrows) return NNT_OK;
+  if (!dir) return NNT_OK;
   nnt_csv csv;
-  int st = nnt_csv_open(&csv, dir, "trace.csv", "step,state,head,symbol_under_head,written");
+  int st = nnt_csv_open(&csv, dir, "summary.csv", "states,symbols,input_length,steps,halted,halt_step,state,nonblank,head,min_head,max_head");
   if (st) return st;
+  nnt_csv_row(&csv, "%d,%d,%d,%ld,%d,%ld,%s,%ld,%ld,%ld,%ld", tm->k, tm->nsym, tm->m, r->steps, r->halt_step >= 0, r->halt_step,
+              tm->state_name[r->state], r->ones, r->head, r->min_head, r->max_head);
+  if ((st = nnt_csv_close(&csv)) || !r->nrows) return st;
+  if ((st = nnt_csv_open(&csv, dir, "trace.csv", "step,state,head,symbol_under_head,written"))) return st;
   for (long i = 0; i < r->nrows; i++)
     nnt_csv_row(&csv, "%ld,%s,%ld,%s,%s", r->row_t[i], tm->state_name[r->row_state[i]], r->row_head[i],
                 tm->sym_name[r->row_sym[i]], r->row_written[i] >= 0 ? tm->sym_name[r->row_written[i]] : "");

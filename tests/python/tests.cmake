@@ -1,0 +1,8 @@
+# python/nnt's nnt.run (tests/python/test_run.py): the package loads libnnt_cli.so from this build.
+# Not in a sanitizer build: the instrumented library cannot be loaded into an uninstrumented python.
+if(NOT NNT_SANITIZE)
+  add_test(NAME python/run
+           COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/python/test_run.py)
+  set_tests_properties(python/run PROPERTIES LABELS "python" TIMEOUT 900
+                       ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR};NNT_LIB_DIR=${CMAKE_BINARY_DIR}")
+endif()
