@@ -20,6 +20,7 @@
 typedef struct {
   nnt_circuit_verify_cfg c;
   const char *top;
+  const char *export_path; /* circuit compile --export */
 } verify_cli;
 typedef struct {
   nnt_circuit_margin_cfg c;
@@ -45,6 +46,8 @@ static const cli_opt compile_opts[] = {
     CLI_FLAG("correct", nnt_circuit_verify_cfg, correct, "insert correction layers (Definition D.1) between circuit layers"),
     CLI_CHOICE("format", nnt_circuit_verify_cfg, format, net_formats,
                "file format: nnt-mlp (dense), nnt-mlp-sparse, or auto (dense up to 10^6 parameters)"),
+    CLI_STR("export", verify_cli, export_path,
+            "also write the net to FILE.safetensors (dense or CSR as --format; python/nnt loads it into PyTorch, docs/export.md)"),
     TOP_OPT(verify_cli),
     {0}};
 static const cli_cmd compile_cmd = {
@@ -63,13 +66,32 @@ static const cli_cmd compile_cmd = {
     .common = CLI_OUT,
 };
 
+/* The compiled net as safetensors, with the circuit's input and output names in declaration order. */
+static int export_circuit_net(const nnt_circuit *c, const nnt_smlp *net, int sparse, const char *file,
+                              const char *command, const char *path) {
+  cJSON *in = cJSON_CreateArray(), *outs = cJSON_CreateArray();
+  for (int i = 0; i < c->ninputs; i++) cJSON_AddItemToArray(in, cJSON_CreateString(c->gates[c->inputs[i]].name ? c->gates[c->inputs[i]].name : ""));
+  for (int j = 0; j < c->noutputs; j++) cJSON_AddItemToArray(outs, cJSON_CreateString(c->gates[c->outputs[j]].name ? c->gates[c->outputs[j]].name : ""));
+  char *si = cJSON_PrintUnformatted(in), *so = cJSON_PrintUnformatted(outs);
+  const char *meta[] = {"source", "circuit", "circuit", file, "inputs", si, "outputs", so,
+                        "nnt_version", nnt_version(), "command", command, NULL};
+  int st = nnt_smlp_export(net, sparse, NULL, meta, path);
+  cJSON_free(si), cJSON_free(so), cJSON_Delete(in), cJSON_Delete(outs);
+  return st;
+}
+
 static int cmd_compile(int argc, char **argv) {
   verify_cli w;
   cli_args a;
   int st = cli_parse(&compile_cmd, argc, argv, &w, &a);
   if (st || a.co.help) return st;
   nnt_circuit_verify_cfg cfg = w.c;
-  if (!a.co.out) return nnt_fail(NNT_EINVAL, "--out NET is required (the file the net is written to)");
+  if (!a.co.out && !w.export_path)
+    return nnt_fail(NNT_EINVAL, "--out NET or --export FILE is required (the file the net is written to)");
+  if (w.export_path && nnt_export_format(w.export_path) != 1)
+    return nnt_smlp_export(&(nnt_smlp){0}, 0, NULL, NULL, w.export_path); /* its one-line refusal */
+  char command[1024];
+  cli_command_line(command, sizeof command, "nnt circuit", argc, argv);
   nnt_circuit c;
   nnt_circuit_layered L;
   nnt_smlp net;
@@ -84,7 +106,7 @@ static int cmd_compile(int argc, char **argv) {
   int dense = cfg.format == 1 || (cfg.format == 0 && s.params <= 1000000);
   const char *out = a.co.out;
   a.co.out = NULL; /* --out names a file here, not a folder */
-  if (!(st = cli_begin(&a.co))) {
+  if (!(st = cli_begin(&a.co)) && out) {
     if (dense) {
       nnt_mlp d;
       nnt_smlp_to_dense(&d, &net);
@@ -98,7 +120,11 @@ static int cmd_compile(int argc, char **argv) {
     cli_circuit_print(a.pos[0], &c, &L);
     cli_circuit_print_src(&src);
     cli_circuit_print_net(&net, cfg.correct);
-    printf("wrote %s (%s)\n", out, dense ? "nnt-mlp" : "nnt-mlp-sparse");
+    if (out) printf("wrote %s (%s)\n", out, dense ? "nnt-mlp" : "nnt-mlp-sparse");
+  }
+  if (!st && w.export_path) {
+    st = export_circuit_net(&c, &net, !dense, a.pos[0], command, w.export_path);
+    if (!st) printf("wrote %s (safetensors, %s)\n", w.export_path, dense ? "dense" : "CSR");
   }
   nnt_smlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   return st;
