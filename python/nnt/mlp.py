@@ -52,19 +52,20 @@ class MLP(torch.nn.Module):
         x = torch.as_tensor(x, dtype=torch.float64)
         if x.dim() != 2 or x.shape[1] != self.weight_in(0):
             raise Error(f"input of shape {tuple(x.shape)}: expected (batch, {self.weight_in(0)})", "EINVAL")
+        h = x.T.contiguous()  # feature-major (features, batch): each layer one W @ h, no transposes
         for l, act in enumerate(self.activations):
-            b = getattr(self, f"b{l}")
+            b = getattr(self, f"b{l}")[:, None]
             if self.sparse[l]:
                 out, inn = getattr(self, f"w{l}_shape").tolist()
                 with warnings.catch_warnings():  # "sparse CSR support is in beta" on every call
                     warnings.simplefilter("ignore", UserWarning)
                     W = torch.sparse_csr_tensor(getattr(self, f"w{l}_indptr"), getattr(self, f"w{l}_indices"),
                                                 getattr(self, f"w{l}_values"), size=(out, inn))
-                    z = (W @ x.T).T + b
+                    z = W @ h + b
             else:
-                z = x @ getattr(self, f"w{l}").T + b
-            x = ACTIVATIONS[act](z)
-        return x
+                z = getattr(self, f"w{l}") @ h + b
+            h = ACTIVATIONS[act](z)
+        return h.T
 
     def weight_in(self, l):
         return getattr(self, f"w{l}_shape")[1].item() if self.sparse[l] else getattr(self, f"w{l}").shape[1]
