@@ -102,7 +102,8 @@ static int run(int argc, char **argv) {
   if (b.torch && access(b.python, X_OK)) return nnt_fail(NNT_EINVAL, "--python %s: not an executable", b.python);
   if ((st = cli_begin(&a.co))) return st;
   nnt_icl_train_cfg c;
-  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_MINI, b.attn, 3);
+  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_MINI);
+  c.arch.attn = b.attn;
   int B = c.batch, n = c.task.n;
   nnt_icl_gpt *m;
   if ((st = nnt_icl_gpt_new(&c.arch, &c.task, 0, &m))) return st;

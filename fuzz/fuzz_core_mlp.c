@@ -28,10 +28,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
     if (!*nnt_errmsg()) abort();
     return 0;
   }
-  if (nnt_mlp_save(&m, out) != NNT_OK || nnt_mlp_load(out, &back) != NNT_OK) abort(); /* written, then unreadable */
-  if (!same_mlp(&m, &back)) abort();
-  nnt_mlp_free(&back);
   nnt_mlp_stats s = nnt_mlp_stats_of(&m);
+  /* The round trip of networks up to 2^22 weights: a few bytes of sparse file can declare a dense
+   * one of 10^8 (the reader takes up to 2^28), whose JSON text alone exceeds the fuzzer's 2 GB. */
+  if (s.params <= (1 << 22)) {
+    if (nnt_mlp_save(&m, out) != NNT_OK || nnt_mlp_load(out, &back) != NNT_OK) abort(); /* written, then unreadable */
+    if (!same_mlp(&m, &back)) abort();
+    nnt_mlp_free(&back);
+  }
   if (s.params <= 4096 && s.max_width <= 256 && s.input_dim <= 256) { /* dense and sparse forward passes agree bit for bit */
     int ni = nnt_mlp_input_dim(&m), no = nnt_mlp_output_dim(&m);
     double x[256], y1[256], y2[256];

@@ -12,8 +12,9 @@
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 static int same_cfg(const nnt_icl_train_cfg *a, const nnt_icl_train_cfg *b) {
-  return !memcmp(&a->arch, &b->arch, sizeof a->arch) && !memcmp(&a->task, &b->task, sizeof a->task) &&
-         a->batch == b->batch && a->steps == b->steps && a->lr == b->lr && a->seed == b->seed &&
+  return !memcmp(&a->arch, &b->arch, sizeof a->arch) && nnt_icl_task_same(&a->task, &b->task, 0) &&
+         a->curriculum == b->curriculum && a->curriculum_steps == b->curriculum_steps && a->batch == b->batch &&
+         a->steps == b->steps && a->lr == b->lr && a->seed == b->seed &&
          a->log_every == b->log_every && a->ckpt_every == b->ckpt_every;
 }
 

@@ -19,6 +19,8 @@ import json
 import torch
 import torch.nn.functional as F
 
+from ._errors import Error
+
 __all__ = ["ICLGPT", "ICGD", "from_safetensors"]
 
 
@@ -45,19 +47,19 @@ class _Attention(torch.nn.Module):
 
 
 class _MLP(torch.nn.Module):
-    def __init__(self, E):
+    def __init__(self, E, F):
         super().__init__()
-        self.c_fc, self.c_proj = torch.nn.Linear(E, 4 * E), torch.nn.Linear(4 * E, E)
+        self.c_fc, self.c_proj = torch.nn.Linear(E, F), torch.nn.Linear(F, E)
 
     def forward(self, x):
         return self.c_proj(F.gelu(self.c_fc(x), approximate="tanh"))
 
 
 class _Block(torch.nn.Module):
-    def __init__(self, E, H, score, relu_norm, scale, eps):
+    def __init__(self, E, H, score, relu_norm, scale, eps, F):
         super().__init__()
         self.ln_1, self.ln_2 = torch.nn.LayerNorm(E, eps=eps), torch.nn.LayerNorm(E, eps=eps)
-        self.attn, self.mlp = _Attention(E, H, score, relu_norm, scale), _MLP(E)
+        self.attn, self.mlp = _Attention(E, H, score, relu_norm, scale), _MLP(E, F)
 
     def forward(self, x):
         x = x + self.attn(self.ln_1(x))
@@ -74,14 +76,15 @@ class ICLGPT(torch.nn.Module):
         d, E, L, H, P = a["d"], a["n_embd"], a["n_layer"], a["n_head"], a["n_pos"]
         self.read_in, self.wpe = torch.nn.Linear(d, E), torch.nn.Embedding(P, E)
         self.blocks = torch.nn.ModuleList(
-            _Block(E, H, a["attention"], a.get("relu_norm", "T"), a["attn_scale"], a["ln_eps"]) for _ in range(L))
+            _Block(E, H, a["attention"], a.get("relu_norm", "T"), a["attn_scale"], a["ln_eps"], a.get("mlp", 4 * E))
+            for _ in range(L))
         self.ln_f, self.read_out = torch.nn.LayerNorm(E, eps=a["ln_eps"]), torch.nn.Linear(E, 1)
         dtype = torch.float64 if a["precision"] == "f64" else torch.float32
         self.to(dtype)
         state = {k: torch.as_tensor(v) for k, v in tensors.items()}
         missing = sorted(set(self.state_dict()) - set(state))
         if missing:
-            raise ValueError(f"not a complete icl-gpt export: tensor {missing[0]!r} missing")
+            raise Error(f"not a complete icl-gpt export: tensor {missing[0]!r} missing", "EFORMAT")
         self.load_state_dict(state, strict=True)
         self.eval()
 
@@ -118,13 +121,13 @@ class ICGD(torch.nn.Module):
             for n in names:
                 key = f"layers.{l}.{n}"
                 if key not in tensors:
-                    raise ValueError(f"not a complete icgd export: tensor {key!r} missing")
+                    raise Error(f"not a complete icgd export: tensor {key!r} missing", "EFORMAT")
                 m.register_parameter(n, torch.nn.Parameter(torch.as_tensor(tensors[key], dtype=torch.float64), requires_grad=False))
             self.layers.append(m)
         self.prompt = _prompt = torch.nn.Module()
         for n in ("H", "X", "Y", "w0"):
             if f"prompt.{n}" not in tensors:
-                raise ValueError(f"not a complete icgd export: tensor 'prompt.{n}' missing")
+                raise Error(f"not a complete icgd export: tensor 'prompt.{n}' missing", "EFORMAT")
             _prompt.register_buffer(n, torch.as_tensor(tensors[f"prompt.{n}"], dtype=torch.float64))
 
     def layer(self, l, H):

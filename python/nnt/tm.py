@@ -25,6 +25,8 @@ import json
 
 import torch
 
+from ._errors import Error
+
 __all__ = ["TMTransformer", "from_safetensors"]
 
 
@@ -89,7 +91,7 @@ class TMTransformer(torch.nn.Module):
         need = ["enc.embed", "enc.input", "dec.h0", "cls"]
         for n in need:
             if n not in tensors:
-                raise ValueError(f"not a complete tm-transformer export: tensor {n!r} missing")
+                raise Error(f"not a complete tm-transformer export: tensor {n!r} missing", "EFORMAT")
         # the stored dtype: float64, or float32 for a net exported for a float32 run
         self.dtype_ = dt = torch.as_tensor(tensors["dec.h0"]).dtype
         self.softmax = arch["attention"] == "softmax"
@@ -106,10 +108,10 @@ class TMTransformer(torch.nn.Module):
             self.dec.layers = torch.nn.ModuleList(
                 _Layer(tensors, l, dt, arch["layers"][l]["role"]) for l in range(arch["n_layer"]))
         except KeyError as e:
-            raise ValueError(f"not a complete tm-transformer export: tensor {e.args[0]!r} missing") from None
+            raise Error(f"not a complete tm-transformer export: tensor {e.args[0]!r} missing", "EFORMAT") from None
         self.register_parameter("cls", torch.nn.Parameter(torch.as_tensor(tensors["cls"], dtype=dt), requires_grad=False))
         if self.enc.embed.shape != (arch["nsym"], self.w) or self.dec.h0.shape != (self.w,):
-            raise ValueError("tm-transformer export: tensor shapes do not match the architecture")
+            raise Error("tm-transformer export: tensor shapes do not match the architecture", "EFORMAT")
         bits = 2 ** torch.arange(self.wpos - 1, -1, -1)
         self.register_buffer("_bits", bits, persistent=False)
 

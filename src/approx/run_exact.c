@@ -156,6 +156,12 @@ int nnt_approx_separation_check(const nnt_approx_separation_cfg *cfg) {
   if (cfg->ntrain > NNT_APPROX_SEP_MAX_LAYERS) return nnt_fail(NNT_EINVAL, "separation: at most %d hidden layers", NNT_APPROX_SEP_MAX_LAYERS);
   if (cfg->ntrain && (cfg->steps < 0 || cfg->samples < 1 || !(cfg->lr > 0)))
     return nnt_fail(NNT_EINVAL, "separation: training needs steps >= 0, samples >= 1 and lr > 0");
+  if (cfg->net) { /* the file read and parsed before any work */
+    nnt_mlp g;
+    int st = nnt_mlp_load(cfg->net, &g);
+    if (st) return st;
+    nnt_mlp_free(&g);
+  }
   return NNT_OK;
 }
 

@@ -34,9 +34,9 @@ void nnt_bounds_curve(const nnt_bounds_model *m, double *n, double *eps_lemma23,
   }
 }
 
-void nnt_bounds_sm_cfg_default(nnt_bounds_sm_cfg *cfg, int quick) {
+void nnt_bounds_sm_cfg_default(nnt_bounds_sm_cfg *cfg, nnt_preset preset) {
   memset(cfg, 0, sizeof *cfg);
   cfg->T = -1;
-  cfg->max_T = quick ? 200 : 0;
+  cfg->max_T = preset == NNT_PRESET_QUICK ? 200 : 0;
   cfg->eps = 0.1;
 }

@@ -18,6 +18,8 @@
 #ifndef NNT_BOUNDS_H
 #define NNT_BOUNDS_H
 
+#include "nnt_sweep.h" /* nnt_preset */
+
 /* The rounding correction round(z) = φ(3z-1) - φ(3z-2) restores a binary vector from any
  * perturbation smaller than this in every coordinate (hence in ℓ2). */
 #define NNT_BOUNDS_SIGMA_ZETA (1.0 / 3.0)
@@ -67,7 +69,7 @@ typedef struct {
   double gamma, eps;
 } nnt_bounds_sm_cfg;
 
-void nnt_bounds_sm_cfg_default(nnt_bounds_sm_cfg *cfg, int quick);
+void nnt_bounds_sm_cfg_default(nnt_bounds_sm_cfg *cfg, nnt_preset preset);
 
 /* ---------------------------------------------------------------- seed 002 (RCNNs)
  * Theorem 1 / Corollary 2 of Goel, Kakade, Kalai & Zhang, evaluated with the sizes the paper fixes
@@ -99,7 +101,7 @@ typedef struct {
   double log10_alg2_r;    /* Algorithm 2: r = M^(1/10) (log10), loops over s, k, t = 1..r */
 } nnt_bounds_rcnn;
 
-void nnt_bounds_rcnn_cfg_default(nnt_bounds_rcnn_cfg *c);
+void nnt_bounds_rcnn_cfg_default(nnt_bounds_rcnn_cfg *c, nnt_preset preset); /* one setting: pure formulas */
 /* NNT_EINVAL with one line on an impossible input (s < 2, ε or δ outside (0,1), ...). */
 int nnt_bounds_rcnn_eval(const nnt_bounds_rcnn_cfg *c, nnt_bounds_rcnn *r);
 /* The pieces, for other callers. */

@@ -18,7 +18,8 @@ int nnt_bounds_rcnn_obs1_r_log2(double log10_M, int k) {
   return (int)floor(-log10_M / log10(2.0) / (3.0 * k));
 }
 
-void nnt_bounds_rcnn_cfg_default(nnt_bounds_rcnn_cfg *c) {
+void nnt_bounds_rcnn_cfg_default(nnt_bounds_rcnn_cfg *c, nnt_preset preset) {
+  (void)preset;
   *c = (nnt_bounds_rcnn_cfg){.s = 2, .eps = 0.1, .delta = 0.05, .d = 8, .m = 16, .k = 1, .t = 0, .log10_M_obs = 12};
 }
 

@@ -190,8 +190,8 @@ nnt_circuit_verify_counts nnt_circuit_verify(const nnt_circuit *c, const nnt_sml
   return r;
 }
 
-void nnt_circuit_verify_cfg_default(nnt_circuit_verify_cfg *cfg, int quick) {
-  (void)quick; /* one preset: exhaustive up to 2^20 inputs is seconds */
+void nnt_circuit_verify_cfg_default(nnt_circuit_verify_cfg *cfg, nnt_preset preset) {
+  (void)preset; /* one preset: exhaustive up to 2^20 inputs is seconds */
   memset(cfg, 0, sizeof *cfg);
   cfg->exhaustive_max = 20;
   cfg->samples = 100000;

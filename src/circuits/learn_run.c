@@ -11,7 +11,8 @@
 
 static const char *const RANDOM_CIRCUIT = "random layered circuit (depth 4, 8 gates per layer before pruning, 16 inputs)";
 
-void nnt_circuit_learn_cfg_default(nnt_circuit_learn_cfg *cfg, int quick) {
+void nnt_circuit_learn_cfg_default(nnt_circuit_learn_cfg *cfg, nnt_preset preset) {
+  int quick = preset == NNT_PRESET_QUICK;
   static const int full_w[] = {1, 4, 16, 64}, quick_w[] = {1, 4, 16};
   static const int full_n[] = {64, 128, 256, 512, 1024, 2048, 4096}, quick_n[] = {64, 256, 1024};
   memset(cfg, 0, sizeof *cfg);

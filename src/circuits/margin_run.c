@@ -9,7 +9,8 @@
 #include "nnt_progress.h"
 #include "nnt_sweep.h"
 
-void nnt_circuit_margin_cfg_default(nnt_circuit_margin_cfg *cfg, int quick) {
+void nnt_circuit_margin_cfg_default(nnt_circuit_margin_cfg *cfg, nnt_preset preset) {
+  int quick = preset == NNT_PRESET_QUICK;
   static const int full_depths[] = {1, 2, 4, 8, 16, 32, 64}, quick_depths[] = {1, 2, 4, 8};
   memset(cfg, 0, sizeof *cfg);
   cfg->inputs = quick ? 4 : 16;

@@ -15,6 +15,7 @@
 
 #include "nnt_mlp.h"
 #include "nnt_rng.h"
+#include "nnt_sweep.h" /* nnt_preset */
 
 typedef enum {
   NNT_CIRCUIT_GATE_INPUT = 0,
@@ -125,7 +126,7 @@ typedef struct {
   int format; /* nnt circuit compile's file: 0 auto (dense up to 10^6 parameters), 1 dense, 2 sparse */
 } nnt_circuit_verify_cfg;
 
-void nnt_circuit_verify_cfg_default(nnt_circuit_verify_cfg *cfg, int quick);
+void nnt_circuit_verify_cfg_default(nnt_circuit_verify_cfg *cfg, nnt_preset preset);
 
 typedef struct {
   nnt_circuit c;
@@ -199,7 +200,7 @@ typedef struct {
 } nnt_circuit_margin_cfg;
 
 /* The one place of the defaults; quick: the small preset of the tests and the tour. */
-void nnt_circuit_margin_cfg_default(nnt_circuit_margin_cfg *cfg, int quick);
+void nnt_circuit_margin_cfg_default(nnt_circuit_margin_cfg *cfg, nnt_preset preset);
 
 typedef struct {
   int n, nkinds, ninputs;          /* n input vectors; kinds: compiled, compiled+correction, net */
@@ -297,7 +298,7 @@ typedef struct {
   long stop_at; /* > 0: stop after this many optimizer steps in all, as a kill would (tests of resume) */
 } nnt_circuit_learn_cfg;
 
-void nnt_circuit_learn_cfg_default(nnt_circuit_learn_cfg *cfg, int quick);
+void nnt_circuit_learn_cfg_default(nnt_circuit_learn_cfg *cfg, nnt_preset preset);
 
 typedef struct {
   int width, mult, n, rep;

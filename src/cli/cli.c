@@ -12,20 +12,29 @@
 #include "nnt_mpi.h"
 #include "record.h"
 
+int cli_threads(int threads) {
+  nnt_threads_set(threads);
+  return nnt_threads_get();
+}
+
+int cli_prepare_out(const char *out) {
+  if (!out) return NNT_OK;
+  cli_record_dir(out, access(out, F_OK) != 0);
+  int st = nnt_mkdirs(out);
+  /* results are written at the end: an unwritable folder must stop the run before its work (rank 0
+   * alone writes under MPI: the others neither create nor check the folder) */
+  if (!st && !nnt_mpi_rank() && access(out, W_OK | X_OK) != 0)
+    st = nnt_fail(NNT_EIO, "cannot write into %s: %s", out, strerror(errno));
+  return st;
+}
+
 int cli_begin(const cli_common *co) {
   if (co->check) {
     printf("options ok (--check-options: nothing was run)\n");
-    exit(0);
+    return CLI_CHECKED;
   }
-  nnt_threads_set(co->threads);
-  if (!co->out) return NNT_OK;
-  cli_record_dir(co->out, access(co->out, F_OK) != 0);
-  int st = nnt_mkdirs(co->out);
-  /* results are written at the end: an unwritable folder must stop the run before its work (rank 0
-   * alone writes under MPI: the others neither create nor check the folder) */
-  if (!st && !nnt_mpi_rank() && access(co->out, W_OK | X_OK) != 0)
-    st = nnt_fail(NNT_EIO, "cannot write into %s: %s", co->out, strerror(errno));
-  return st;
+  cli_threads(co->threads);
+  return cli_prepare_out(co->out);
 }
 
 char *cli_command_line(char *buf, size_t n, const char *family, int argc, char **argv) {

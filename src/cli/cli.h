@@ -1,8 +1,12 @@
-/* cli.h — what every subcommand shares: common options, value parsing, the tour hooks.
+/* cli.h — what every command shares: the experiment descriptor (cli_cmd) that the one driver runs
+ * (driver.c), declarative options, value parsing, the tour hooks.
  *
- * A subcommand is `int cmd_X(int argc, char **argv)` (argv[0] is its own name). It validates every
- * option before it creates anything, then calls cli_begin(), and returns an nnt status: main
- * prints nnt_errmsg() as one line and exits with nnt_exit_code(status).
+ * A command is a cli_cmd value: its option table, its config's size and cfg_default(cfg, preset),
+ * validate (every check of the config, input files opened and parsed), run, report and
+ * result_free. cli_drive() does the rest, the same way for every command: parse -> validate ->
+ * --check-options stops -> --out prepared -> thread count into the run -> run -> report -> run.json
+ * (from the option table and the config actually used). It returns an nnt status; nnt_cli_run
+ * (nnt_cli.h) prints nnt_errmsg() as one line and main maps the status to the exit code.
  */
 #ifndef CLI_H
 #define CLI_H
@@ -10,6 +14,7 @@
 #include <stdio.h>
 
 #include "nnt_error.h"
+#include "nnt_sweep.h" /* nnt_preset */
 
 typedef struct {
   unsigned long long seed;
@@ -22,9 +27,15 @@ typedef struct {
   int check;       /* --check-options (hidden): stop at cli_begin, having validated everything */
 } cli_common;
 
-/* Creates co->out (if set) and applies --threads. Call after every option is validated, before
- * any work or output: under --check-options it prints "options ok" and exits 0 here instead. */
+/* Commands not yet ported to cli_drive: creates co->out (if set) and applies --threads. Call after
+ * every option is validated, before any work or output: under --check-options it prints "options
+ * ok" and returns CLI_CHECKED instead, which the command returns (nnt_cli_run: exit 0). */
+enum { CLI_CHECKED = 100 };
 int cli_begin(const cli_common *co);
+/* Resolves a --threads value (0: the default) to the count a run uses, and applies it. */
+int cli_threads(int threads);
+/* The --out folder: created (with its parents) and checked writable; recorded for run.json. */
+int cli_prepare_out(const char *out);
 /* "family argv[0] argv[1] ..." into buf (truncated to n), for the provenance of exported files. */
 char *cli_command_line(char *buf, size_t n, const char *family, int argc, char **argv);
 
@@ -67,27 +78,62 @@ typedef struct {
 /* Common options a subcommand takes besides --help, --seed, --threads and --quick. */
 enum { CLI_OUT = 1, CLI_SWEEP = 2 /* --resume, --force */ };
 
+typedef struct cli_cmd cli_cmd;
+typedef struct cli_args cli_args;
+
+/* What the driver gives a command besides its config: the common options, resolved. Part of the
+ * config actually used (run.json records it). */
 typedef struct {
+  const cli_cmd *cmd;
+  const cli_args *args;    /* for cli_given */
+  unsigned long long seed;
+  int threads;             /* the thread count of this run (never 0: the default is resolved) */
+  int quick;
+  const char *out;         /* --out DIR, or NULL: the command writes no files (its console report only) */
+  int resume, force;       /* sweeps */
+  int npos;
+  char **pos;              /* positional arguments */
+  int argc;
+  char **argv;             /* the command's own (argv[0]: its name), for provenance (cli_command_line) */
+  double seconds;          /* for report: the wall time of run */
+} cli_run;
+
+struct cli_cmd {
   const char *name;    /* "qstr sweep" */
   const char *args;    /* positional arguments for the usage line, e.g. "FILE" (NULL if none) */
   const char *about;   /* what it does, a few lines */
   const cli_opt *opts; /* terminated by {0} */
-  size_t cfg_size;
-  void (*defaults)(void *cfg, int quick); /* the area's cfg_default for the preset */
+  size_t cfg_size, res_size;
+  /* The experiment. cfg_default fills the config for the preset (then the options are applied);
+   * validate takes the positional arguments and the common options from run, checks the whole
+   * config (files opened and parsed: a bad input is refused here, before --check-options stops and
+   * before --out is created); run computes (no output but progress); report writes the console
+   * report and, into run->out when given, the files (src/report); result_free frees what run made.
+   * validate, report and result_free may be NULL. */
+  void (*cfg_default)(void *cfg, nnt_preset preset);
+  int (*validate)(void *cfg, const cli_run *run);
+  int (*run)(void *cfg, const cli_run *run, void *res);
+  int (*report)(const void *cfg, const void *res, const cli_run *run);
+  void (*result_free)(void *res);
+  void (*cfg_free)(void *cfg); /* what validate opened (a temporary file); called whenever validate was */
+  void (*defaults)(void *cfg, int quick); /* commands not yet ported to the driver: their cfg_default */
   int npos_min, npos_max;
   unsigned common;     /* CLI_OUT | CLI_SWEEP */
   int threads_default; /* --threads when not given (0: OMP_NUM_THREADS, else the usable cores) */
   const char *example; /* command lines ending the help, "nnt ...", one per line; each must pass
                         * --check-options as written, in a folder holding examples/ (tests/cli/examples.cmake) */
-} cli_cmd;
+};
+
+/* Runs cmd on argv (argv[0] is its own name), the same way for every command (see the top). */
+int cli_drive(const cli_cmd *cmd, int argc, char **argv);
 
 enum { CLI_MAXOPT = 64 };
-typedef struct {
+struct cli_args {
   cli_common co;
   unsigned char given[CLI_MAXOPT]; /* given[i]: option i of the table was on the command line */
   int npos;
   char **pos;                      /* the positional arguments */
-} cli_args;
+};
 
 /* Fills cfg (defaults, then options) and a. NNT_OK with a->co.help set after printing --help;
  * NNT_EINVAL with a one-line message on anything wrong. */
@@ -102,9 +148,9 @@ typedef struct {
   const char *summary;
 } cli_sub;
 int cli_dispatch(const char *family, const cli_sub *subs, int n, int argc, char **argv);
-/* nnt help --list: from now on cli_parse prints its command's name (and returns NNT_EINVAL so
+/* nnt help --list: while on, cli_parse prints its command's name (and returns NNT_EINVAL so
  * the command stops there) and cli_dispatch runs each of its subcommands so: every command once. */
-void cli_list_mode(void);
+void cli_list_mode(int on);
 
 /* Value parsers: NNT_EINVAL with "--opt: ..." on a bad value. */
 int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);

@@ -1,32 +1,15 @@
 /* nnt approx — constructive approximation, near-initialisation/NTK and depth separation (seed 004,
  * Telgarsky's "Deep learning theory" ch. 2-4). Every demo prints claimed vs measured numbers.
  * The demos' runs and presets live in the approx library (nnt_approx.h), their writers in
- * report_approx.c; here each demo declares its options and ties parse, run and report together. */
+ * src/report/report_approx.c; here each demo is a descriptor (option table and the area's
+ * functions) that cli_drive runs. */
 #include "commands.h"
 #include "nnt_approx.h"
-#include "nnt_blas.h"
 #include "nnt_io.h"
 #include "nnt_progress.h"
 #include "report_approx.h"
 
 /* ------------------------------------------------------------------ options, one table per demo */
-
-#define CMD(demo, about_, opts_, example_)                                                            \
-  {.name = "approx " #demo, .about = about_, .opts = opts_, .cfg_size = sizeof(nnt_approx_##demo##_cfg), \
-   .defaults = demo##_defaults, .common = CLI_OUT, .example = example_}
-#define DEFAULTS(demo)                                                                                \
-  static void demo##_defaults(void *cfg, int quick) {                                                 \
-    nnt_approx_##demo##_cfg_default(cfg, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);                 \
-  }
-DEFAULTS(check)
-DEFAULTS(square)
-DEFAULTS(triangle)
-DEFAULTS(separation)
-DEFAULTS(ntk)
-DEFAULTS(maurey)
-DEFAULTS(planting)
-DEFAULTS(sobolev)
-DEFAULTS(lazy)
 
 static const cli_opt no_opts[] = {{0}};
 static const cli_opt square_opts[] = {
@@ -55,93 +38,85 @@ static const cli_opt sobolev_opts[] = {
 static const cli_opt lazy_opts[] = {
     CLI_INTS("widths", nnt_approx_lazy_cfg, widths, nw, 2, 1000000, "widths m"), {0}};
 
-static const cli_cmd check_cmd = CMD(check, "Every checkable statement (Q1..Q37): claimed vs measured, PASS/FAIL.", no_opts,
-        "nnt approx check --quick --out runs/approx-check");
-static const cli_cmd square_cmd = CMD(square, "Yarotsky's h_i: Figures 4.1/4.2 and the exact error table.", square_opts,
-        "nnt approx square --i 0..6 --out runs/square");
-static const cli_cmd triangle_cmd =
-    CMD(triangle, "Delta^L: exact piece counts, sweep time, memory; plot of Delta^1..3.", triangle_opts,
-        "nnt approx triangle --L 1,2,4,...,16 --out runs/triangle");
-static const cli_cmd separation_cmd =
-    CMD(separation, "Thm 4.4 lower bound lb(n,P) and Thm 4.6 for a 1-D network g, from a file (--net) or trained by Adam\n"
+/* ------------------------------------------------------------------ the demos as descriptors */
+
+/* Each demo: cfg_default, validate (the seed, then the area's config check, the run's first step),
+ * run, report (console; CSV and plots into --out when given) and result_free, from the area's
+ * names nnt_approx_<demo>_*. */
+#define UNSEEDED(demo)                                                                           \
+  static int demo##_validate(void *cfg, const cli_run *r) { return (void)r, nnt_approx_##demo##_check(cfg); }
+#define SEEDED(demo)                                                                             \
+  static int demo##_validate(void *cfg, const cli_run *r) {                                      \
+    ((nnt_approx_##demo##_cfg *)cfg)->seed = r->seed;                                            \
+    return nnt_approx_##demo##_check(cfg);                                                       \
+  }
+#define DEMO(demo, report_call)                                                                  \
+  static void demo##_default(void *cfg, nnt_preset p) { nnt_approx_##demo##_cfg_default(cfg, p); } \
+  static int demo##_run(void *cfg, const cli_run *r, void *res) {                               \
+    return (void)r, nnt_approx_##demo##_run(cfg, res);                                          \
+  }                                                                                              \
+  static int demo##_report(const void *cfg_, const void *res, const cli_run *r) {               \
+    const nnt_approx_##demo##_cfg *cfg = cfg_;                                                   \
+    (void)cfg;                                                                                   \
+    return report_call;                                                                          \
+  }                                                                                              \
+  static void demo##_free(void *res) { nnt_approx_##demo##_result_free(res); }
+#define CMD(demo, about_, opts_, example_)                                                       \
+  static const cli_cmd demo##_cmd = {.name = "approx " #demo, .about = about_, .opts = opts_,   \
+      .cfg_size = sizeof(nnt_approx_##demo##_cfg), .res_size = sizeof(nnt_approx_##demo##_result), \
+      .cfg_default = demo##_default, .validate = demo##_validate, .run = demo##_run,             \
+      .report = demo##_report, .result_free = demo##_free, .common = CLI_OUT, .example = example_}; \
+  static int demo_##demo(int argc, char **argv) { return cli_drive(&demo##_cmd, argc, argv); }
+
+static int check_validate(void *cfg, const cli_run *r) {
+  ((nnt_approx_check_cfg *)cfg)->seed = r->seed;
+  return NNT_OK; /* no options to check beyond the parser's */
+}
+static int check_summary(const nnt_approx_check_cfg *cfg, const nnt_approx_check_result *res, const cli_run *r) {
+  int st = nnt_report_approx_check(r->out, res, stdout, NULL);
+  printf("\n%d statements, %d PASS, %d FAIL (%s, %.1f s)\n", res->n, res->n - res->fails, res->fails,
+         cfg->quick ? "quick" : "full", r->seconds);
+  return st;
+}
+UNSEEDED(square)
+UNSEEDED(triangle)
+SEEDED(separation)
+SEEDED(ntk)
+SEEDED(maurey)
+SEEDED(planting)
+SEEDED(sobolev)
+SEEDED(lazy)
+DEMO(check, check_summary(cfg, res, r))
+DEMO(square, nnt_report_approx_square(r->out, res, stdout, NULL))
+DEMO(triangle, nnt_report_approx_triangle(r->out, res, stdout, NULL))
+DEMO(separation, nnt_report_approx_separation(r->out, cfg, res, stdout))
+DEMO(ntk, nnt_report_approx_ntk(r->out, cfg, res, stdout, NULL))
+DEMO(maurey, nnt_report_approx_maurey(r->out, res, stdout))
+DEMO(planting, nnt_report_approx_planting(r->out, cfg, res, stdout))
+DEMO(sobolev, nnt_report_approx_sobolev(r->out, cfg, res, stdout))
+DEMO(lazy, nnt_report_approx_lazy(r->out, cfg, res, stdout))
+
+CMD(check, "Every checkable statement (Q1..Q37): claimed vs measured, PASS/FAIL.", no_opts,
+        "nnt approx check --quick --out runs/approx-check")
+CMD(square, "Yarotsky's h_i: Figures 4.1/4.2 and the exact error table.", square_opts,
+        "nnt approx square --i 0..6 --out runs/square")
+CMD(triangle, "Delta^L: exact piece counts, sweep time, memory; plot of Delta^1..3.", triangle_opts,
+        "nnt approx triangle --L 1,2,4,...,16 --out runs/triangle")
+CMD(separation, "Thm 4.4 lower bound lb(n,P) and Thm 4.6 for a 1-D network g, from a file (--net) or trained by Adam\n"
                     "(--train); best uniform PWL fits and the shallow-vs-deep capacity table.", separation_opts,
         "nnt approx separation --n 6 --net examples/nets/delta6.json\n"
-        "nnt approx separation --n 6 --train 8,8 --steps 500 --out runs/separation");
-static const cli_cmd ntk_cmd =
-    CMD(ntk, "|k_m - k_inf| vs m with the 1/sqrt(m) line; padding demo (Gram spectra, kernel ridge).", ntk_opts,
-        "nnt approx ntk --widths 10,100,...,100000 --pairs 20 --pad --out runs/ntk");
-static const cli_cmd maurey_cmd = CMD(maurey, "Maurey sampling: exact identity (E|V|^2-|X|^2)/k vs measured; Barron sampler.", maurey_opts,
-        "nnt approx maurey --trials 500 --out runs/maurey");
-static const cli_cmd planting_cmd = CMD(planting, "Thm 3.10 planting near initialisation: proof vs statement constants.", planting_opts,
-        "nnt approx planting --tau 0.05");
-static const cli_cmd sobolev_cmd =
-    CMD(sobolev, "Sobolev-ball approximator (Taylor x partition of unity): error vs grid.", sobolev_opts,
-        "nnt approx sobolev --d 1 --k 12");
-static const cli_cmd lazy_cmd = CMD(lazy, "[beyond the book] GD on a wide 2-layer net vs its NTK linearisation.", lazy_opts,
-        "nnt approx lazy --widths 100,1000,10000 --out runs/lazy");
+        "nnt approx separation --n 6 --train 8,8 --steps 500 --out runs/separation")
+CMD(ntk, "|k_m - k_inf| vs m with the 1/sqrt(m) line; padding demo (Gram spectra, kernel ridge).", ntk_opts,
+        "nnt approx ntk --widths 10,100,...,100000 --pairs 20 --pad --out runs/ntk")
+CMD(maurey, "Maurey sampling: exact identity (E|V|^2-|X|^2)/k vs measured; Barron sampler.", maurey_opts,
+        "nnt approx maurey --trials 500 --out runs/maurey")
+CMD(planting, "Thm 3.10 planting near initialisation: proof vs statement constants.", planting_opts,
+        "nnt approx planting --tau 0.05")
+CMD(sobolev, "Sobolev-ball approximator (Taylor x partition of unity): error vs grid.", sobolev_opts,
+        "nnt approx sobolev --d 1 --k 12")
+CMD(lazy, "[beyond the book] GD on a wide 2-layer net vs its NTK linearisation.", lazy_opts,
+        "nnt approx lazy --widths 100,1000,10000 --out runs/lazy")
 
-/* ------------------------------------------------------------------ parse, run, report */
-
-/* Parses into cfg and applies --threads for the run; the output folder is created after the run has
- * accepted the config (cli_begin in report_begin). Under --check-options the demo stops after its
- * config check (nnt_approx_<demo>_check, the run's first step), in cli_begin, before any work. */
-static int parse(const cli_cmd *cmd, int argc, char **argv, void *cfg, uint64_t *seed, cli_args *a, const char *out) {
-  int st = cli_parse(cmd, argc, argv, cfg, a);
-  if (st || a->co.help) return st;
-  if (seed) *seed = a->co.seed;
-  if (!a->co.out) a->co.out = out;
-  nnt_threads_set(a->co.threads);
-  return NNT_OK;
-}
-
-/* Writes run.json after a report that ran to the end (NNT_OK or a failed verification). */
-static int finish(const cli_args *a, const char *name, int st, double t0) {
-  if ((st && st != NNT_ECHECK) || !a->co.out) return st;
-  cJSON *cfg = cJSON_CreateObject();
-  cJSON_AddBoolToObject(cfg, "quick", a->co.quick);
-  int w = nnt_runinfo_write(a->co.out, name, cfg, a->co.seed, a->co.threads, nnt_now() - t0);
-  return w ? w : st;
-}
-
-static int demo_check(int argc, char **argv) {
-  nnt_approx_check_cfg cfg;
-  nnt_approx_check_result r;
-  cli_args a;
-  int st = parse(&check_cmd, argc, argv, &cfg, &cfg.seed, &a, NULL);
-  if (st || a.co.help) return st;
-  if (a.co.check) return cli_begin(&a.co); /* no options to check beyond the parser's */
-  double t0 = nnt_now();
-  if ((st = nnt_approx_check_run(&cfg, &r))) return st;
-  if (!(st = cli_begin(&a.co))) st = cli_approx_check_report(a.co.out, &r, stdout, NULL);
-  printf("\n%d statements, %d PASS, %d FAIL (%s, %.1f s)\n", r.n, r.n - r.fails, r.fails, cfg.quick ? "quick" : "full",
-         nnt_now() - t0);
-  nnt_approx_check_result_free(&r);
-  return finish(&a, "approx check", st, t0);
-}
-
-/* The other demos differ only in their types, default folder and writer. */
-#define DEMO(demo, seed_field, report_call)                                                    \
-  static int demo_##demo(int argc, char **argv) {                                              \
-    nnt_approx_##demo##_cfg cfg;                                                               \
-    nnt_approx_##demo##_result r;                                                              \
-    cli_args a;                                                                                \
-    int st = parse(&demo##_cmd, argc, argv, &cfg, seed_field, &a, "nnt-approx-" #demo);        \
-    if (st || a.co.help) return st;                                                            \
-    if ((st = nnt_approx_##demo##_check(&cfg)) || a.co.check) return st ? st : cli_begin(&a.co);  \
-    double t0 = nnt_now();                                                                     \
-    if ((st = nnt_approx_##demo##_run(&cfg, &r))) return st;                                   \
-    if (!(st = cli_begin(&a.co))) st = report_call;                                            \
-    nnt_approx_##demo##_result_free(&r);                                                       \
-    return finish(&a, "approx " #demo, st, t0);                                                \
-  }
-DEMO(square, NULL, cli_approx_square_report(a.co.out, &r, stdout, NULL))
-DEMO(triangle, NULL, cli_approx_triangle_report(a.co.out, &r, stdout, NULL))
-DEMO(separation, &cfg.seed, cli_approx_separation_report(a.co.out, &cfg, &r, stdout))
-DEMO(ntk, &cfg.seed, cli_approx_ntk_report(a.co.out, &cfg, &r, stdout, NULL))
-DEMO(maurey, &cfg.seed, cli_approx_maurey_report(a.co.out, &r, stdout))
-DEMO(planting, &cfg.seed, cli_approx_planting_report(a.co.out, &cfg, &r, stdout))
-DEMO(sobolev, &cfg.seed, cli_approx_sobolev_report(a.co.out, &cfg, &r, stdout))
-DEMO(lazy, &cfg.seed, cli_approx_lazy_report(a.co.out, &cfg, &r, stdout))
 
 /* ------------------------------------------------------------------ dispatch and tour */
 
@@ -169,7 +144,7 @@ int tour_approx(cli_tour *t) {
   nnt_approx_square_cfg_default(&sc, NNT_PRESET_QUICK);
   int st = nnt_approx_square_run(&sc, &sr);
   if (st) return st;
-  st = cli_approx_square_report(dir, &sr, NULL, t->report);
+  st = nnt_report_approx_square(dir, &sr, NULL, t->report);
   nnt_approx_square_result_free(&sr);
   if (st) return st;
   cli_tour_printf(t, "\n![Figure 4.1](approx/fig4_1_square.png)\n![Figure 4.2](approx/fig4_2_differences.png)\n\n"
@@ -177,7 +152,7 @@ int tour_approx(cli_tour *t) {
   nnt_approx_triangle_cfg tc = {{1, 4, 8, 16, 20}, 5};
   nnt_approx_triangle_result tr;
   if ((st = nnt_approx_triangle_run(&tc, &tr))) return st;
-  st = cli_tour_checked(t, cli_approx_triangle_report(dir, &tr, NULL, t->report));
+  st = cli_tour_checked(t, nnt_report_approx_triangle(dir, &tr, NULL, t->report));
   nnt_approx_triangle_result_free(&tr);
   if (st) return st;
   cli_tour_printf(t, "\n![Delta powers](approx/delta_powers.png)\n\nNTK convergence:\n\n");
@@ -186,7 +161,7 @@ int tour_approx(cli_tour *t) {
   nnt_approx_ntk_cfg_default(&nc, NNT_PRESET_QUICK);
   nc.nw = 5, nc.seed = t->seed; /* up to m = 10^5 */
   if ((st = nnt_approx_ntk_run(&nc, &nr))) return st;
-  st = cli_tour_checked(t, cli_approx_ntk_report(dir, &nc, &nr, NULL, t->report));
+  st = cli_tour_checked(t, nnt_report_approx_ntk(dir, &nc, &nr, NULL, t->report));
   nnt_approx_ntk_result_free(&nr);
   if (st) return st;
   cli_tour_printf(t, "\n![NTK](approx/ntk_convergence.png)\n\nThe padding demo's Gram matrices (kernel values between "
@@ -200,7 +175,7 @@ int tour_approx(cli_tour *t) {
   nnt_approx_check_cfg_default(&cc, NNT_PRESET_QUICK);
   cc.seed = t->seed;
   if ((st = nnt_approx_check_run(&cc, &cr))) return st;
-  st = cli_approx_check_report(dir, &cr, NULL, t->report);
+  st = nnt_report_approx_check(dir, &cr, NULL, t->report);
   cli_tour_checks(t, cr.n - cr.fails, cr.fails);
   cli_tour_printf(t, "\n%d statements, %d FAIL.\n", cr.n, cr.fails);
   cli_tour_outcome(t, "%d of the book's %d checkable statements held as measured, in their corrected form where the "

@@ -10,6 +10,7 @@
 #include "nnt_plot.h"
 #include "nnt_progress.h"
 #include "nnt_tm.h"
+#include "report_bounds.h"
 #ifdef NNT_HAVE_CIRCUITS
 #include "nnt_circuits.h"
 #include "verilog_circuits.h"
@@ -366,10 +367,13 @@ static int cmd_sm(int argc, char **argv) {
 }
 
 /* ---------------------------------------------------------------- rcnn (seed 002) */
-static void rcnn_defaults(void *cfg, int quick) {
-  (void)quick;
-  nnt_bounds_rcnn_cfg_default(cfg);
+static void rcnn_default(void *cfg, nnt_preset p) { nnt_bounds_rcnn_cfg_default(cfg, p); }
+static int rcnn_validate(void *cfg, const cli_run *r) {
+  nnt_bounds_rcnn res; /* the formulas' own checks (pure and instant) */
+  return (void)r, nnt_bounds_rcnn_eval(cfg, &res);
 }
+static int rcnn_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_bounds_rcnn_eval(cfg, res); }
+static int rcnn_report(const void *cfg, const void *res, const cli_run *r) { return nnt_report_bounds_rcnn(r->out, cfg, res); }
 #define R nnt_bounds_rcnn_cfg
 static const cli_opt rcnn_opts[] = {
     CLI_INT("s", R, s, 2, 1000000, "TM states"),
@@ -389,37 +393,19 @@ static const cli_cmd rcnn_cmd = {
              "Algorithm 1's RCNN, |U_s| = 384 s + 5, the probability |U_s|^(-P) of drawing the constructed\n"
              "filter, the corrected restart count M = ln(2/delta)/P(success) and validation size\n"
              "N = 2 ln(2M/delta)/eps^2, the depth L = max(m+1, m+d+1, t+1), Observation 1's r and\n"
-             "Algorithm 2's loop bound. Pure formulas: nothing is run.",
+             "Algorithm 2's loop bound. Pure formulas: nothing is run. With --out, DIR/rcnn.csv.",
     .opts = rcnn_opts,
     .cfg_size = sizeof(nnt_bounds_rcnn_cfg),
-    .defaults = rcnn_defaults,
+    .res_size = sizeof(nnt_bounds_rcnn),
+    .cfg_default = rcnn_default,
+    .validate = rcnn_validate,
+    .run = rcnn_run,
+    .report = rcnn_report,
+    .common = CLI_OUT,
 };
+static int cmd_rcnn(int argc, char **argv) { return cli_drive(&rcnn_cmd, argc, argv); }
 
-static int cmd_rcnn(int argc, char **argv) {
-  nnt_bounds_rcnn_cfg c;
-  cli_args a;
-  int st = cli_parse(&rcnn_cmd, argc, argv, &c, &a);
-  if (st || a.co.help) return st;
-  nnt_bounds_rcnn r;
-  if ((st = nnt_bounds_rcnn_eval(&c, &r)) || (st = cli_begin(&a.co))) return st;
-  printf("Theorem 1 / Corollary 2 (seed 002) for s=%d, eps=%g, delta=%g; d=%d, m=%d, k=%d\n", c.s, c.eps, c.delta, c.d, c.m, c.k);
-  printf("RCNN F^{d+1, m+1, 100s, 100, L}: d_rc=%.0f d_head=%.0f\n", r.d_rc, r.d_head);
-  printf("  shared weights P = 9 d_rc + 3 d_rc^2 + d_rc + 2 d_head = %.0f (log10 %.4f)\n", r.shared_params, log10(r.shared_params));
-  printf("  trained memory W: (m+1)(d+1) = %.0f\n", r.memory_params);
-  printf("  |U_s| = 24*16*s + 5 = %.0f\n", r.U);
-  printf("Theorem 1: log10 P(success) >= log10 |U_s|^(-P) = %.1f\n", r.log10_p_success);
-  printf("Corollary 2 (corrected): restarts log10 M = log10(ln(2/delta)/P(success)) = %.1f\n", r.log10_restarts);
-  printf("  validation N = 2 ln(2M/delta)/eps^2 = %.6g (log10 %.4f)\n", r.validation, log10(r.validation));
-  printf("depth: t=%.6g, L = max(m+1, m+d+1, t+1) = %.6g; grid (m+1)(d+1+L) = %.6g cells with a work region of width L\n", r.t,
-         r.L, r.cells);
-  printf("Observation 1 (log10 M = %g): r = 2^%d (log10 r = %.4f, in [M^(-1/3k)/2, M^(-1/3k)]); "
-         "log10 p(d,m,eps,delta) = %.4f\n",
-         c.log10_M_obs, r.obs_r_log2, r.obs_r_log2 * log10(2.0), r.log10_obs_p);
-  printf("Algorithm 2: r = M^(1/10), log10 r = %.4f; loops s, k, t = 1..r\n", r.log10_alg2_r);
-  printf("not run: the random search of Theorem 1 can only be computed; the paper's own Corollary 2 values\n"
-         "  (s^{c1 s} log(1/delta) restarts, M = delta s^{c2 s^2}/2) are inconsistent, corrected as in spec section 6\n");
-  return NNT_OK;
-}
+
 
 /* ---------------------------------------------------------------- tour */
 
@@ -430,7 +416,7 @@ int tour_bounds(cli_tour *t) {
   char dir[1024];
   cli_common co = {.seed = t->seed, .threads = t->threads, .out = nnt_path(dir, sizeof dir, t->out, "bounds")};
   nnt_bounds_sm_cfg cfg;
-  nnt_bounds_sm_cfg_default(&cfg, 1);
+  nnt_bounds_sm_cfg_default(&cfg, NNT_PRESET_QUICK);
   report r;
   memset(&r, 0, sizeof r);
   r.eps = cfg.eps;

@@ -1,9 +1,8 @@
-/* nnt qstr — q-sparse token retrieval (seed 001): options into configs, runs, reports. */
+/* nnt qstr — q-sparse token retrieval (seed 001): descriptors (cli.h) on the qstr area's runs;
+ * src/report/report_qstr.c writes the results. */
 #include <string.h>
 
 #include "commands.h"
-#include "nnt_blas.h"
-#include "nnt_progress.h"
 #include "nnt_qstr.h"
 #include "report_qstr.h"
 
@@ -14,20 +13,37 @@ static const char *const link_names[] = {"linear", "normsq", "relu", NULL};
 static const char *const law_names[] = {"uniform", "adversarial", NULL};
 static const char *const figure_names[] = {"none", "1a", "1b", NULL};
 
+/* The area's functions as a descriptor's (cli.h); validate and report differ per experiment. */
+#define EXPERIMENT(x)                                                                                          \
+  static void x##_default(void *c, nnt_preset p) { nnt_qstr_##x##_cfg_default(c, p); }                       \
+  static int x##_run(void *c, const cli_run *r, void *res) { return (void)r, nnt_qstr_##x##_run(c, res); }     \
+  static int x##_report(const void *c, const void *res, const cli_run *r) { return nnt_report_qstr_##x(r->out, c, res); }
 /* --figure 1a|1b is a preset: the panel's protocol becomes the defaults the other options override
- * (so --help and run.json's options show it); run_sweep finds it before parsing. */
+ * (so --help and run.json's options show it); run_sweep finds it before the driver parses. */
 static int sweep_figure;
-static void sweep_defaults(void *c, int quick) {
-  nnt_preset preset = quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL;
-  nnt_qstr_sweep_cfg_default(c, preset);
-  if (sweep_figure) nnt_qstr_sweep_figure(c, sweep_figure, preset);
+static void sweep_default(void *c, nnt_preset p) {
+  nnt_qstr_sweep_cfg_default(c, p);
+  if (sweep_figure) nnt_qstr_sweep_figure(c, sweep_figure, p);
 }
-static void attention_defaults(void *c, int quick) { nnt_qstr_attention_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
-static void heads_defaults(void *c, int quick) { nnt_qstr_heads_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
-static void construct_defaults(void *c, int quick) { nnt_qstr_construct_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
-static void bound_defaults(void *c, int quick) { nnt_qstr_ffn_bound_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
+static int sweep_run(void *c, const cli_run *r, void *res) { return (void)r, nnt_qstr_sweep_run(c, res); }
+static int sweep_report(const void *c, const void *res, const cli_run *r) { return nnt_report_qstr_sweep(r->out, c, res); }
+EXPERIMENT(attention)
+EXPERIMENT(heads)
+EXPERIMENT(construct)
+EXPERIMENT(ffn_bound)
+EXPERIMENT(rnn_oracle)
+static void sweep_free(void *res) { nnt_qstr_sweep_result_free(res); }
+static void attention_free(void *res) { nnt_qstr_attention_result_free(res); }
+#define SEEDED(x)                                                                                              \
+  static int x##_validate(void *c, const cli_run *r) { return ((nnt_qstr_##x##_cfg *)c)->seed = r->seed, NNT_OK; }
+SEEDED(attention)
+SEEDED(construct)
+SEEDED(ffn_bound)
+SEEDED(rnn_oracle)
+#define DRIVEN(x, ...) .cfg_default = x##_default, .validate = x##_validate, .run = x##_run, .report = x##_report, __VA_ARGS__
 
 /* ---------------------------------------------------------------- sweep */
+static int sweep_validate(void *c, const cli_run *r);
 #define S nnt_qstr_sweep_cfg
 static const cli_opt sweep_opts[] = {
     CLI_CHOICE("model", S, arch, nnt_qstr_arch_names, "model (required; rnn is the paper's biGRU)"),
@@ -65,12 +81,17 @@ static const cli_cmd sweep_cmd = {
     "samples.png, run.json and results.sqlite (every finished run, so --resume continues a killed sweep).",
     .opts = sweep_opts,
     .cfg_size = sizeof(nnt_qstr_sweep_cfg),
-    .defaults = sweep_defaults,
+    .res_size = sizeof(nnt_qstr_sweep_result),
+    DRIVEN(sweep, .result_free = sweep_free),
     .common = CLI_OUT | CLI_SWEEP};
 
+static int sweep_validate(void *c, const cli_run *r) {
+  nnt_qstr_sweep_cfg *s = c;
+  if (!cli_given(r->cmd, r->args, "model")) return nnt_fail(NNT_EINVAL, "sweep: --model tr|trp|ffn|rnn|relurnn is required");
+  s->seed = r->seed, s->threads = r->threads, s->progress = 1, s->dir = r->out, s->resume = r->resume;
+  return nnt_qstr_sweep_check(s);
+}
 static int run_sweep(int argc, char **argv) {
-  nnt_qstr_sweep_cfg s;
-  cli_args a;
   sweep_figure = 0;
   for (int i = 1; i < argc; i++) {
     const char *v = !strcmp(argv[i], "--figure") && i + 1 < argc ? argv[i + 1] : !strncmp(argv[i], "--figure=", 9) ? argv[i] + 9 : NULL;
@@ -78,21 +99,27 @@ static int run_sweep(int argc, char **argv) {
     else if (!strncmp(argv[i], "--fi", 4) && strcmp(argv[i], "--figure")) /* getopt would take the abbreviation */
       return nnt_fail(NNT_EINVAL, "%s: write it in full, --figure 1a or --figure 1b", argv[i]);
   }
-  int st = cli_parse(&sweep_cmd, argc, argv, &s, &a);
-  if (st || a.co.help) return st;
-  if (!cli_given(&sweep_cmd, &a, "model")) return nnt_fail(NNT_EINVAL, "sweep: --model tr|trp|ffn|rnn|relurnn is required");
-  s.seed = a.co.seed, s.progress = 1, s.dir = a.co.out, s.resume = a.co.resume;
-  if ((st = nnt_qstr_sweep_check(&s)) || (a.co.out && (st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force))) ||
-      (st = cli_begin(&a.co)))
-    return st;
-  nnt_qstr_sweep_result r;
-  if (!(st = nnt_qstr_sweep_run(&s, &r))) st = cli_qstr_sweep_report(&s, &r, a.co.out, "qstr sweep");
-  nnt_qstr_sweep_result_free(&r);
-  return st;
+  return cli_drive(&sweep_cmd, argc, argv);
 }
 
 /* ---------------------------------------------------------------- plot */
 static const cli_opt no_opts[] = {{0}};
+/* The sweeps' samples.csv files are read (and checked) in validate, before --out is made. */
+typedef struct {
+  nnt_report_qstr_curves *curves;
+} plot_cfg;
+static int plot_validate(void *c, const cli_run *r) {
+  if (!r->out) return nnt_fail(NNT_EINVAL, "plot: --out DIR is required");
+  return nnt_report_qstr_read(r->npos, r->pos, &((plot_cfg *)c)->curves);
+}
+static int plot_run(void *c, const cli_run *r, void *res) { return (void)c, (void)r, (void)res, NNT_OK; }
+static int plot_report(const void *c, const void *res, const cli_run *r) {
+  const nnt_report_qstr_curves *cv = ((const plot_cfg *)c)->curves;
+  int st = nnt_report_qstr_plot(r->out, cv);
+  if (!st) printf("plot: %d curve(s) -> %s/samples.png\n", nnt_report_qstr_curves_count(cv), r->out), nnt_report_qstr_slopes(cv);
+  return (void)res, st;
+}
+static void plot_cfg_free(void *c) { nnt_report_qstr_curves_free(((plot_cfg *)c)->curves); }
 static const cli_cmd plot_cmd = {
     .name = "qstr plot",
     .example = "nnt qstr sweep --model tr --quick --N 4,8 --out runs/tr\n"
@@ -101,19 +128,15 @@ static const cli_cmd plot_cmd = {
     .args = "DIR...",
     .about = "One plot of several sweeps' samples.csv (one colour per model) into --out.",
     .opts = no_opts,
-    .cfg_size = 0,
-    .defaults = NULL,
+    .cfg_size = sizeof(plot_cfg),
+    .validate = plot_validate,
+    .run = plot_run,
+    .report = plot_report,
+    .cfg_free = plot_cfg_free,
     .npos_min = 1,
     .npos_max = 64,
     .common = CLI_OUT};
-
-static int run_plot(int argc, char **argv) {
-  cli_args a;
-  int st = cli_parse(&plot_cmd, argc, argv, NULL, &a);
-  if (st || a.co.help) return st;
-  if (!a.co.out) return nnt_fail(NNT_EINVAL, "plot: --out DIR is required");
-  return cli_qstr_plot(a.npos, a.pos, &a.co);
-}
+static int run_plot(int argc, char **argv) { return cli_drive(&plot_cmd, argc, argv); }
 
 /* ---------------------------------------------------------------- attention */
 #define A nnt_qstr_attention_cfg
@@ -140,24 +163,18 @@ static const cli_cmd attention_cmd = {
     "eq. (A.2) solution block (against the initial random matrix).",
     .opts = attention_opts,
     .cfg_size = sizeof(nnt_qstr_attention_cfg),
-    .defaults = attention_defaults,
+    .res_size = sizeof(nnt_qstr_attention_result),
+    DRIVEN(attention, .result_free = attention_free),
     .common = CLI_OUT};
 
-static int run_attention(int argc, char **argv) {
-  nnt_qstr_attention_cfg c;
-  cli_args a;
-  int st = cli_parse(&attention_cmd, argc, argv, &c, &a);
-  if (st || a.co.help) return st;
-  c.seed = a.co.seed;
-  if ((st = cli_begin(&a.co))) return st;
-  double t0 = nnt_now();
-  nnt_qstr_attention_result r;
-  if (!(st = nnt_qstr_attention_run(&c, &r))) st = cli_qstr_attention_report(&c, &r, a.co.out, nnt_now() - t0);
-  nnt_qstr_attention_result_free(&r);
-  return st;
-}
+static int run_attention(int argc, char **argv) { return cli_drive(&attention_cmd, argc, argv); }
 
 /* ---------------------------------------------------------------- heads */
+static int heads_validate(void *c, const cli_run *r) {
+  nnt_qstr_heads_cfg *h = c;
+  h->seed = r->seed, h->threads = r->threads, h->dir = r->out, h->resume = r->resume;
+  return NNT_OK;
+}
 #define H nnt_qstr_heads_cfg
 static const cli_opt heads_opts[] = {
     CLI_INT("q", H, q, 1, 64, "sparsity"),
@@ -183,23 +200,11 @@ static const cli_cmd heads_cmd = {
     "adversarial law (default) exit 1 when a trained error is below Prop. 3's bound by more than 5 standard errors.",
     .opts = heads_opts,
     .cfg_size = sizeof(nnt_qstr_heads_cfg),
-    .defaults = heads_defaults,
+    .res_size = sizeof(nnt_qstr_heads_result),
+    DRIVEN(heads, .result_free = NULL),
     .common = CLI_OUT | CLI_SWEEP};
 
-static int run_heads(int argc, char **argv) {
-  nnt_qstr_heads_cfg c;
-  cli_args a;
-  int st = cli_parse(&heads_cmd, argc, argv, &c, &a);
-  if (st || a.co.help) return st;
-  c.seed = a.co.seed, c.dir = a.co.out, c.resume = a.co.resume;
-  if ((a.co.out && (st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force))) || (st = cli_begin(&a.co))) return st;
-  double t0 = nnt_now();
-  nnt_qstr_heads_result r;
-  st = nnt_qstr_heads_run(&c, &r);
-  if (st && st != NNT_ECHECK) return st;
-  int wst = cli_qstr_heads_report(&c, &r, a.co.out, nnt_now() - t0);
-  return wst ? wst : st;
-}
+static int run_heads(int argc, char **argv) { return cli_drive(&heads_cmd, argc, argv); }
 
 /* ---------------------------------------------------------------- construct */
 #define C nnt_qstr_construct_cfg
@@ -219,23 +224,11 @@ static const cli_cmd construct_cmd = {
     .about = "Eq. (A.2) weights: closed-form MSE vs Monte Carlo through the forward pass, per sharpness alpha.",
     .opts = construct_opts,
     .cfg_size = sizeof(nnt_qstr_construct_cfg),
-    .defaults = construct_defaults,
+    .res_size = sizeof(nnt_qstr_construct_result),
+    DRIVEN(construct, .result_free = NULL),
     .common = CLI_OUT};
 
-static int run_construct(int argc, char **argv) {
-  nnt_qstr_construct_cfg c;
-  cli_args a;
-  int st = cli_parse(&construct_cmd, argc, argv, &c, &a);
-  if (st || a.co.help) return st;
-  c.seed = a.co.seed;
-  if ((st = cli_begin(&a.co))) return st;
-  double t0 = nnt_now();
-  nnt_qstr_construct_result r;
-  st = nnt_qstr_construct_run(&c, &r);
-  if (st && st != NNT_ECHECK) return st;
-  int wst = cli_qstr_construct_report(&c, &r, a.co.out, nnt_now() - t0);
-  return wst ? wst : st;
-}
+static int run_construct(int argc, char **argv) { return cli_drive(&construct_cmd, argc, argv); }
 
 /* ---------------------------------------------------------------- ffn-bound */
 #define B nnt_qstr_ffn_bound_cfg
@@ -253,26 +246,13 @@ static const cli_cmd bound_cmd = {
     .about = "Theorem 6: min-norm least squares on simple-1STR, test MSE vs 1 - n/(Nd).",
     .opts = bound_opts,
     .cfg_size = sizeof(nnt_qstr_ffn_bound_cfg),
-    .defaults = bound_defaults,
+    .res_size = sizeof(nnt_qstr_ffn_bound_result),
+    DRIVEN(ffn_bound, .result_free = NULL),
     .common = CLI_OUT};
 
-static int run_bound(int argc, char **argv) {
-  nnt_qstr_ffn_bound_cfg c;
-  cli_args a;
-  int st = cli_parse(&bound_cmd, argc, argv, &c, &a);
-  if (st || a.co.help) return st;
-  c.seed = a.co.seed;
-  if ((st = cli_begin(&a.co))) return st;
-  double t0 = nnt_now();
-  nnt_qstr_ffn_bound_result r;
-  st = nnt_qstr_ffn_bound_run(&c, &r);
-  if (st && st != NNT_ECHECK) return st;
-  int wst = cli_qstr_ffn_bound_report(&c, &r, a.co.out, nnt_now() - t0);
-  return wst ? wst : st;
-}
+static int run_bound(int argc, char **argv) { return cli_drive(&bound_cmd, argc, argv); }
 
 /* ---------------------------------------------------------------- rnn-oracle */
-static void oracle_defaults(void *c, int quick) { nnt_qstr_rnn_oracle_cfg_default(c, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL); }
 #define O nnt_qstr_rnn_oracle_cfg
 static const cli_opt oracle_opts[] = {
     CLI_INTS("N", O, Ns, nN, 2, 4096, "sequence lengths"),
@@ -293,23 +273,10 @@ static const cli_cmd oracle_cmd = {
     "when its measured error is more than 5 standard errors off the bound).",
     .opts = oracle_opts,
     .cfg_size = sizeof(nnt_qstr_rnn_oracle_cfg),
-    .defaults = oracle_defaults,
+    .res_size = sizeof(nnt_qstr_rnn_oracle_result),
+    DRIVEN(rnn_oracle, .result_free = NULL),
     .common = CLI_OUT};
-
-static int run_oracle(int argc, char **argv) {
-  nnt_qstr_rnn_oracle_cfg c;
-  cli_args a;
-  int st = cli_parse(&oracle_cmd, argc, argv, &c, &a);
-  if (st || a.co.help) return st;
-  c.seed = a.co.seed;
-  if ((st = cli_begin(&a.co))) return st;
-  double t0 = nnt_now();
-  nnt_qstr_rnn_oracle_result r;
-  st = nnt_qstr_rnn_oracle_run(&c, &r);
-  if (st && st != NNT_ECHECK) return st;
-  int wst = cli_qstr_rnn_oracle_report(&c, &r, a.co.out, nnt_now() - t0);
-  return wst ? wst : st;
-}
+static int run_oracle(int argc, char **argv) { return cli_drive(&oracle_cmd, argc, argv); }
 
 int cmd_qstr(int argc, char **argv) {
   static const cli_sub subs[] = {

@@ -1,6 +1,6 @@
 /* nnt tm — Turing machines: direct simulation, and compilation into the transformer of seed 000
  * (Section 4 / Appendix C) checked step by step against the simulation. Options -> nnt_tm_cfg; the
- * tm area's runs compute; report_tm.c writes the results. */
+ * tm area's runs compute; src/report/report_tm.c writes the results. */
 #include <math.h>
 #include <string.h>
 
@@ -15,16 +15,29 @@
   "the busy-beaver standard notation, e.g. 1RB1LB_1LA1RZ (Z halts, --- undefined)."
 #define STEPS_HELP "machine steps (default: the halting step if the machine halts within 10^4 steps; --quick caps T at 200)"
 
-static void defaults(void *cfg, int quick) { nnt_tm_cfg_default(cfg, quick); }
-
+/* tm run: the area's config and --trace (every step: trace_every = 1). */
 typedef struct {
   nnt_tm_cfg c;
   int trace;
 } run_cfg;
-static void run_defaults(void *cfg, int quick) {
+static void run_default(void *cfg, nnt_preset preset) {
   memset(cfg, 0, sizeof(run_cfg));
-  nnt_tm_cfg_default(&((run_cfg *)cfg)->c, quick);
+  nnt_tm_cfg_default(&((run_cfg *)cfg)->c, preset);
 }
+static int run_validate(void *cfg, const cli_run *r) {
+  run_cfg *rc = cfg;
+  rc->c.machine = r->pos[0];
+  if (rc->trace && rc->c.trace_every) return nnt_fail(NNT_EINVAL, "--trace and --trace-every: give one");
+  if (rc->trace) rc->c.trace_every = 1, rc->trace = 0;
+  if (rc->c.trace_every && !r->out) return nnt_fail(NNT_EINVAL, "--trace/--trace-every write DIR/trace.csv: give --out DIR");
+  return nnt_tm_sim_check(&rc->c);
+}
+static int run_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_tm_sim_run(&((run_cfg *)cfg)->c, res); }
+static int run_report(const void *cfg, const void *res, const cli_run *r) {
+  return nnt_report_tm_sim(r->out, &((const run_cfg *)cfg)->c, res);
+}
+static void run_free(void *res) { nnt_tm_sim_result_free(res); }
+
 static const cli_opt run_opts[] = {
     CLI_LONG("steps", run_cfg, c.steps, 1, 1000000000000L,
              "machine steps (default: until the machine halts, at most 10^10, or 10^7 trace rows; --quick caps T at 200)"),
@@ -41,29 +54,16 @@ static const cli_cmd run_cmd = {
              "and time (about 10^9 steps in a few seconds); no trace unless --trace or --trace-every.\n" MACHINE,
     .opts = run_opts,
     .cfg_size = sizeof(run_cfg),
-    .defaults = run_defaults,
+    .res_size = sizeof(nnt_tm_sim_result),
+    .cfg_default = run_default,
+    .validate = run_validate,
+    .run = run_run,
+    .report = run_report,
+    .result_free = run_free,
     .npos_min = 1,
     .npos_max = 1,
     .common = CLI_OUT,
 };
-
-static int cmd_run(int argc, char **argv) {
-  run_cfg rc;
-  cli_args a;
-  int st = cli_parse(&run_cmd, argc, argv, &rc, &a);
-  if (st || a.co.help) return st;
-  nnt_tm_cfg cfg = rc.c;
-  cfg.machine = a.pos[0];
-  if (rc.trace && cfg.trace_every) return nnt_fail(NNT_EINVAL, "--trace and --trace-every: give one");
-  if (rc.trace) cfg.trace_every = 1;
-  if (cfg.trace_every && !a.co.out) return nnt_fail(NNT_EINVAL, "--trace/--trace-every write DIR/trace.csv: give --out DIR");
-  if (a.co.check) return cli_begin(&a.co); /* the run reads the machine and writes at the end */
-  nnt_tm_sim_result res;
-  if ((st = nnt_tm_sim_run(&cfg, &res))) return st;
-  if (!(st = cli_begin(&a.co))) st = cli_tm_sim_report(&a.co, &cfg, &res);
-  nnt_tm_sim_result_free(&res);
-  return st;
-}
 
 static const char *const attentions[] = {"hard", "softmax", NULL}, *const precisions[] = {"f64", "f32", NULL};
 /* compile keeps T keys per attention layer (about 0.7 KB per step): at most 10^6 steps */
@@ -78,6 +78,28 @@ static const cli_opt compile_opts[] = {
     CLI_STR("dump", nnt_tm_cfg, dump_dir, "write DIR/dump.safetensors (residual stream after every layer, every attention weight; T <= 2000) and heatmaps of one step's attention"),
     CLI_LONG("dump-step", nnt_tm_cfg, dump_step, 0, 1000000, "the machine step whose attention --dump draws (default: T)"),
     {0}};
+/* The area's config (first, so the options' offsets hold) and the command line its exported
+ * files record. */
+typedef struct {
+  nnt_tm_cfg c;
+  char command[4096];
+} compile_cfg;
+static void compile_default(void *cfg, nnt_preset preset) { nnt_tm_cfg_default(cfg, preset); }
+static int compile_validate(void *cfg, const cli_run *r) {
+  compile_cfg *w = cfg;
+  w->c.machine = r->pos[0];
+  w->c.version = nnt_version(), w->c.command = cli_command_line(w->command, sizeof w->command, "nnt tm", r->argc, r->argv);
+  return nnt_tm_compile_check(cfg);
+}
+static int compile_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_tm_compile_run(cfg, res); }
+static int compile_report(const void *cfg, const void *res, const cli_run *r) {
+  const nnt_tm_compile_result *c = res;
+  int st = nnt_report_tm_compile(r->out, cfg, c);
+  if (!st && c->r.mismatches)
+    st = nnt_fail(NNT_ECHECK, "%ld mismatches between the transformer and the simulation", c->r.mismatches);
+  return st;
+}
+static void compile_free(void *res) { nnt_tm_compile_result_free(res); }
 static const cli_cmd compile_cmd = {
     .name = "tm compile",
     .example = "nnt tm compile examples/tm/bb4.tm --beta-search\n"
@@ -88,33 +110,20 @@ static const cli_cmd compile_cmd = {
              "and written symbol against the simulation at every step; prints steps_checked=T mismatches=N\n"
              "and the sizes; exit 1 on a mismatch.\n" MACHINE,
     .opts = compile_opts,
-    .cfg_size = sizeof(nnt_tm_cfg),
-    .defaults = defaults,
+    .cfg_size = sizeof(compile_cfg),
+    .res_size = sizeof(nnt_tm_compile_result),
+    .cfg_default = compile_default,
+    .validate = compile_validate,
+    .run = compile_run,
+    .report = compile_report,
+    .result_free = compile_free,
     .npos_min = 1,
     .npos_max = 1,
     .common = CLI_OUT,
 };
 
-static int cmd_compile(int argc, char **argv) {
-  nnt_tm_cfg cfg;
-  cli_args a;
-  int st = cli_parse(&compile_cmd, argc, argv, &cfg, &a);
-  if (st || a.co.help) return st;
-  cfg.machine = a.pos[0];
-  char command[4096];
-  cfg.version = nnt_version(), cfg.command = cli_command_line(command, sizeof command, "nnt tm", argc, argv);
-  cli_common threads = a.co;
-  threads.out = NULL; /* the folder is created once the run has validated its input */
-  if ((st = cli_begin(&threads))) return st;
-  nnt_tm_compile_result res;
-  double t0 = nnt_now();
-  if ((st = nnt_tm_compile_run(&cfg, &res))) return st;
-  if (!(st = cli_begin(&a.co))) st = cli_tm_compile_report(&a.co, &cfg, &res, nnt_now() - t0);
-  long bad = res.r.mismatches;
-  nnt_tm_compile_result_free(&res);
-  if (!st && bad) st = nnt_fail(NNT_ECHECK, "%ld mismatches between the transformer and the simulation", bad);
-  return st;
-}
+static int cmd_run(int argc, char **argv) { return cli_drive(&run_cmd, argc, argv); }
+static int cmd_compile(int argc, char **argv) { return cli_drive(&compile_cmd, argc, argv); }
 
 static const cli_sub subs[] = {
     {"run", cmd_run, "MACHINE: simulate T steps directly"},
@@ -144,7 +153,7 @@ int tour_tm(cli_tour *t) {
                   "| machine | T | w | d | nonzero θ | ‖θ‖₁ | check | β_min f64 | β_min f32 |\n"
                   "|---|---|---|---|---|---|---|---|---|\n");
   nnt_tm_cfg cfg;
-  nnt_tm_cfg_default(&cfg, 0);
+  nnt_tm_cfg_default(&cfg, NNT_PRESET_FULL);
   nnt_tm_compile_result c;
   long steps = 0, mismatches = 0;
   double beta_max = 0;

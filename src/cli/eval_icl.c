@@ -36,7 +36,9 @@ static void defaults(void *v, int quick) {
   memset(o, 0, sizeof *o);
   nnt_icl_eval_cfg_default(&o->e, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);
   o->task = o->e.task;
-  o->nex = 3, o->examples[0] = 15, o->examples[1] = 30, o->examples[2] = 45;
+  /* Figure 3's 15/30/45 examples; the quick preset's micro model has 40 points per prompt */
+  if (quick) o->nex = 3, o->examples[0] = 5, o->examples[1] = 10, o->examples[2] = 20;
+  else o->nex = 3, o->examples[0] = 15, o->examples[1] = 30, o->examples[2] = 45;
   o->preset = quick ? NNT_ICL_PRESET_MICRO : NNT_ICL_PRESET_MINI, o->attn = NNT_ATTN_SOFTMAX, o->target_depth = 3;
 }
 
@@ -81,7 +83,7 @@ static const cli_opt depth_opts[] = {
     CLI_CHOICE("preset", S, preset, nnt_icl_preset_names, "--layers: the training preset"),
     CLI_CHOICE("attn", S, attn, nnt_icl_attn_names, "--layers: attention scores"),
     CLI_INT("target-depth", S, target_depth, 2, 12, "--layers: layers of the target networks"),
-    CLI_LONG("steps", S, steps, 0, 1000000000L, "--layers: optimizer steps (0: the preset's)"),
+    CLI_LONG("steps", S, steps, 1, 1000000000L, "--layers: optimizer steps (default: the preset's)"),
     CLI_INTS("examples", S, examples, nex, 0, 199, "numbers of in-context examples reported"),
     CLI_INT("n", S, e.task.n, 1, 200, "test points per prompt (default: the largest --examples + 1)"),
     CLI_INT("prompts", S, e.prompts, 2, 10000000, "test prompts (a multiple of --batch)"),
@@ -405,7 +407,8 @@ int cli_icl_sweep_depth(int argc, char **argv) {
   if (o.nlayers) { /* train first (each run resumes from its checkpoint), then evaluate as --models */
     nnt_icl_train_cfg tc[8];
     for (int i = 0; i < o.nlayers && !st; i++) {
-      nnt_icl_train_cfg_default(&tc[i], (nnt_icl_preset)o.preset, (nnt_attn_score)o.attn, o.target_depth);
+      nnt_icl_train_cfg_default(&tc[i], (nnt_icl_preset)o.preset);
+      tc[i].arch.attn = (nnt_attn_score)o.attn, tc[i].task.depth = o.target_depth;
       tc[i].arch.n_layer = o.layers[i];
       if (o.steps) tc[i].steps = o.steps;
       st = nnt_icl_train_check(&tc[i]);

@@ -272,6 +272,19 @@ void cli_record(const cli_cmd *cmd, int argc, char **argv, const void *cfg, cons
   nnt_runinfo_hook(runinfo_add);
 }
 
+cJSON *cli_record_config(const cli_cmd *cmd, const void *cfg, int quick) {
+  cJSON *j = cJSON_CreateObject();
+  for (int i = 0; cmd->opts && cmd->opts[i].name; i++) cJSON_AddItemToObject(j, cmd->opts[i].name, value_json(&cmd->opts[i], cfg));
+  cJSON_AddBoolToObject(j, "quick", quick);
+  return j;
+}
+
+void cli_record_reset(void) {
+  cJSON_Delete(rec.fields), cJSON_Delete(config.doc), free(rec.dir), free(config.args);
+  memset(&rec, 0, sizeof rec), memset(&config, 0, sizeof config);
+  nnt_runinfo_hook(NULL), nnt_results_forget();
+}
+
 void cli_record_dir(const char *out, int created) {
   if (!rec.dir && out) rec.dir = nnt_xstrdup(out), rec.created = created;
 }

@@ -17,6 +17,9 @@
 
 /* options.c: one option's value from its command-line text (range-checked, "--name: ..." on error). */
 int cli_opt_set(const cli_opt *o, const char *arg, void *cfg);
+/* options.c: the number of options in the table; the config of the preset (cfg_default). */
+int cli_nopts(const cli_cmd *cmd);
+void cli_cfg_defaults(const cli_cmd *cmd, void *cfg, int quick);
 
 /* Called by cli_parse. Finds --config in argv and reads the file (*quick set from its "quick"); NNT_OK
  * when there is none. */
@@ -37,5 +40,9 @@ void cli_record_dir(const char *out, int created);
  * error of writing results.json. A run that refused its input (exit 2) and left the folder it
  * created empty removes it. */
 int cli_record_finish(int status);
+/* run.json's "config": every option of the table with its value in cfg (the config the run used). */
+struct cJSON *cli_record_config(const cli_cmd *cmd, const void *cfg, int quick);
+/* Forgets the previous command's record and --config file: each nnt_cli_run starts afresh. */
+void cli_record_reset(void);
 
 #endif

@@ -14,7 +14,7 @@ typedef struct {
   int nparity;
   int work, show_tape, learner;
   long max_steps;
-  const char *out;
+  const char *save;
 } tm2d_cfg;
 
 static void defaults(void *cfg, int quick) {
@@ -154,12 +154,13 @@ static int check(int argc, char **argv) {
 
 static const cli_opt export_opts[] = {
     CLI_CHOICE("learner", T, learner, nnt_rcnn_tm2d_learner_names, "bundled learner"),
-    CLI_STR("out", T, out, "file to write (default: standard output)"),
+    CLI_STR("save", T, save, "the one file to write (default: standard output)"),
     {0}};
 static const cli_cmd export_cmd = {
     .name = "tm2d export",
-    .example = "nnt tm2d export --learner majority --out majority.tm2d",
-    .about = "Writes a bundled learner in the tm2d text format, for tm2d run and tm2d check.",
+    .example = "nnt tm2d export --learner majority --save majority.tm2d",
+    .about = "Writes a bundled learner in the tm2d text format, for tm2d run and tm2d check, to standard output or\n"
+             "to one file (--save FILE; --out DIR is the folder option of the computing commands).",
     .opts = export_opts,
     .cfg_size = sizeof(T),
     .defaults = defaults,
@@ -175,10 +176,10 @@ static int export(int argc, char **argv) {
   if ((st = nnt_rcnn_tm2d_learner(&tm, name))) return st;
   if ((st = cli_begin(&a.co))) return nnt_rcnn_tm2d_free(&tm), st;
   nnt_afile f = {.f = stdout};
-  if (c.out && (st = nnt_afile_open(&f, c.out))) return nnt_rcnn_tm2d_free(&tm), st;
+  if (c.save && (st = nnt_afile_open(&f, c.save))) return nnt_rcnn_tm2d_free(&tm), st;
   fprintf(f.f, "# %s: a learner for nnt tm2d (seed 002), %d states\n", name, tm.nstates);
   nnt_rcnn_tm2d_write(&tm, f.f);
-  if (c.out) st = nnt_afile_commit(&f);
+  if (c.save) st = nnt_afile_commit(&f);
   nnt_rcnn_tm2d_free(&tm);
   return st;
 }

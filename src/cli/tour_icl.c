@@ -54,7 +54,7 @@ static int tour_construct(cli_tour *t) {
  * (acceptance 14), and the checkpoint must load back for prediction. */
 static int tour_train(cli_tour *t) {
   nnt_icl_train_cfg c;
-  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_MICRO, NNT_ATTN_SOFTMAX, 3);
+  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_MICRO);
   c.seed = t->seed;
   char dir[1024], path[1100];
   nnt_path(dir, sizeof dir, t->out, "icl");

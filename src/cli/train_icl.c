@@ -19,7 +19,7 @@
 
 typedef struct {
   int preset, attn, depth;
-  long steps; /* 0: the preset's (likewise below) */
+  long steps; /* 0: not given, the preset's (likewise below; the options refuse 0) */
   double lr;
   int batch, ckpt_every, curriculum;
   long curriculum_steps;
@@ -40,14 +40,14 @@ static const cli_opt train_opts[] = {
                "paper's d = 20 task, hours), paper (GPU-scale: 12 layers, 256 wide, 500k steps)"),
     CLI_CHOICE("attn", C, attn, nnt_icl_attn_names, "attention scores"),
     CLI_INT("target-depth", C, depth, 2, 12, "layers N of the random ReLU target networks (3, 4, 6 in the paper)"),
-    CLI_LONG("steps", C, steps, 0, 100000000, "optimizer steps (default: the preset's)"),
-    CLI_DOUBLE("lr", C, lr, 0, 1e9, "Adam learning rate (default: the preset's)"),
-    CLI_INT("batch", C, batch, 0, 100000, "prompts per step (default: the preset's)"),
-    CLI_INT("ckpt-every", C, ckpt_every, 0, 100000000, "steps between checkpoints (default: the preset's)"),
+    CLI_LONG("steps", C, steps, 1, 100000000, "optimizer steps (default: the preset's)"),
+    CLI_DOUBLE("lr", C, lr, 1e-300, 1e9, "Adam learning rate (default: the preset's)"),
+    CLI_INT("batch", C, batch, 1, 100000, "prompts per step (default: the preset's)"),
+    CLI_INT("ckpt-every", C, ckpt_every, 1, 100000000, "steps between checkpoints (default: the preset's)"),
     CLI_CHOICE("curriculum", C, curriculum, nnt_icl_curriculum_names,
                "Garg et al.'s dimension and prompt-length curriculum, scaled to the step count (default: the "
                "preset's: garg, but none for micro)"),
-    CLI_LONG("curriculum-steps", C, curriculum_steps, 0, 1000000000L,
+    CLI_LONG("curriculum-steps", C, curriculum_steps, 1, 1000000000L,
               "the curriculum's length in steps (default: 6% of the preset's steps, Garg's 30k of 500k)"),
     CLI_INT("d", C, task.d, 2, 4096, "input dimension (default: the preset's)"),
     CLI_INT("points", C, task.n, 1, 100000, "points per training prompt, the query included (default: the preset's)"),
@@ -156,7 +156,8 @@ int cli_icl_train(int argc, char **argv) {
   if (st || a.co.help) return st;
   if (!a.co.out) return nnt_fail(NNT_EINVAL, "--out DIR is required (the checkpoint and the loss log go there)");
   nnt_icl_train_cfg c;
-  nnt_icl_train_cfg_default(&c, o.preset, o.attn, o.depth);
+  nnt_icl_train_cfg_default(&c, o.preset);
+  c.arch.attn = o.attn, c.task.depth = o.depth;
   c.seed = a.co.seed;
   if (o.steps) c.steps = o.steps;
   if (o.lr > 0) c.lr = o.lr;

@@ -108,7 +108,30 @@ static int log_line(const char *log, const char *key, const char *abs, const cha
   return 1;
 }
 
-static int run_yosys(const char *exe, cli_circuit_src *s, const char *abs, const char *file) {
+/* -auto-top picks one of several top-level modules without a word: the first "Finding top" of the
+ * log lists them ("root of N design levels: NAME"); more than one is refused, naming them. */
+static int one_top(const char *text, const char *file) {
+  const char *end = strstr(text, "Automatically selected"), *t = text;
+  char names[512] = "";
+  int n = 0;
+  while ((t = strstr(t, "root of ")) && (!end || t < end)) {
+    const char *name = strstr(t, "levels: ");
+    if (!name) break;
+    name += 8;
+    if (!strncmp(name, "$abstract\\", 10)) name += 10;
+    else if (*name == '\\') name++;
+    size_t len = strcspn(name, " \r\n");
+    size_t used = strlen(names);
+    snprintf(names + used, sizeof names - used, "%s%.*s", n ? ", " : "", (int)len, name);
+    n++;
+    t = name + len;
+  }
+  if (n > 1)
+    return nnt_fail(NNT_EINVAL, "%s has %d top-level modules (%s): choose one with --top NAME", file, n, names);
+  return NNT_OK;
+}
+
+static int run_yosys(const char *exe, cli_circuit_src *s, const char *abs, const char *file, int auto_top) {
   char log[1200];
   snprintf(log, sizeof log, "%s/yosys.log", s->dir);
   pid_t pid = fork();
@@ -136,7 +159,7 @@ static int run_yosys(const char *exe, cli_circuit_src *s, const char *abs, const
     else if (log_line(text, "ERROR:", abs, file, line, sizeof line)) st = nnt_fail(NNT_EFORMAT, "yosys: %s", line);
     else if (WIFSIGNALED(ws)) st = nnt_fail(NNT_EIO, "yosys was killed by signal %d", WTERMSIG(ws));
     else st = nnt_fail(NNT_EIO, "yosys failed with exit status %d and no ERROR line", WEXITSTATUS(ws));
-  } else {
+  } else if (!auto_top || !(st = one_top(text, file))) {
     const char *v = strstr(text, "\nYosys ");
     if (v) snprintf(s->version, sizeof s->version, "%.*s", (int)strcspn(v + 1, "\r\n"), v + 1);
     const char *t = text, *last = NULL;
@@ -183,7 +206,7 @@ int cli_circuit_open(const char *file, const char *top, cli_circuit_src *s) {
   FILE *f = fopen(path, "w");
   int st = f && fputs(script, f) >= 0 ? NNT_OK : nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
   if (f && fclose(f) && !st) st = nnt_fail(NNT_EIO, "cannot write %s: %s", path, strerror(errno));
-  if (!st) st = run_yosys(exe, s, abs, file);
+  if (!st) st = run_yosys(exe, s, abs, file, !top);
   snprintf(s->blif, sizeof s->blif, "%s/design.blif", s->dir);
   if (!st) st = read_ports(s, file);
   if (st) return cli_circuit_close(s), st;
@@ -193,4 +216,20 @@ int cli_circuit_open(const char *file, const char *top, cli_circuit_src *s) {
 
 void cli_circuit_print_src(const cli_circuit_src *s) {
   if (s->ports[0]) printf("verilog: top=%s (%s) net bits: %s\n", s->top, s->version, s->ports);
+}
+
+int cli_circuit_open_read(const char *file, const char *top, cli_circuit_src *src, const char **path) {
+  int st = cli_circuit_open(file, top, src);
+  if (st) return st;
+  nnt_circuit c;
+  if ((st = nnt_circuit_read(src->path, &c))) return st;
+  nnt_circuit_free(&c);
+  *path = src->path;
+  return NNT_OK;
+}
+int cli_circuit_check_net(const char *file) {
+  nnt_mlp m;
+  int st = file ? nnt_mlp_load(file, &m) : NNT_OK;
+  if (file && !st) nnt_mlp_free(&m);
+  return st;
 }

@@ -22,4 +22,19 @@ void cli_circuit_print_src(const cli_circuit_src *s);
 /* Removes the temporary folder (s->path is then gone; top, ports and version stay). */
 void cli_circuit_close(cli_circuit_src *s);
 
+/* FILE opened as above and parsed by the circuits area's reader (then freed): a bad circuit is
+ * refused before --check-options stops and before any work. *path: the file the run reads; s is
+ * closed by the command's cfg_free. */
+int cli_circuit_open_read(const char *file, const char *top, cli_circuit_src *s, const char **path);
+/* An nnt-mlp file (NULL: none) read and freed: refused here when malformed. */
+int cli_circuit_check_net(const char *file);
+
+#include "cli.h"
+/* The help's paragraph on FILE, and --top. */
+#define CLI_CIRCUIT_FORMATS                                                                                  \
+  "FILE is an ISCAS .bench, BLIF .blif or AIGER ASCII .aag circuit, or a Verilog design (.v, .sv) that\n" \
+  "yosys synthesises (--top NAME picks its top module; docs/circuits_tm.md)."
+#define CLI_CIRCUIT_TOP(T) CLI_STR("top", T, top, "Verilog FILE: its top module (default: the only one no module instantiates)")
+extern const cli_cmd cli_circuit_margin_cmd, cli_circuit_learn_cmd;
+
 #endif

@@ -15,7 +15,8 @@ enum {
   NNT_EFORMAT,  /* malformed input file ("file:line: what") */
   NNT_EIO,      /* cannot read or write a file */
   NNT_ENUMERIC, /* NaN/Inf or divergence */
-  NNT_ECHECK    /* a verification found a mismatch or a violated bound */
+  NNT_ECHECK,   /* a verification found a mismatch or a violated bound */
+  NNT_ENOMEM    /* an allocation failed (where the library reports it instead of ending the process) */
 };
 
 /* Records a printf-style message for the calling thread and returns code. */

@@ -343,7 +343,7 @@ static void drain(team *t, int wait) {
       if (e.st && !t->failed) fail(t, nnt_fail(e.st, "rank %d: %s", src, e.msg));
       continue;
     }
-    if (tag != TAG_REC || n != len) {
+    if (tag != TAG_REC || n != len) { /* impossible: this engine alone sends on these tags, these sizes, within one job */
       fprintf(stderr, "nnt_sweep_run: unexpected message (tag %d, %zu bytes) from rank %d\n", tag, n, src);
       abort();
     }
@@ -439,9 +439,10 @@ int nnt_sweep_run(const nnt_sweep *s, void *recs, nnt_sweep_stats *stats) {
     qsort(order, (size_t)n, sizeof *order, by_id);
   }
   for (int k = 1; k < n; k++)
-    if (s->ids[order[k]] == s->ids[order[k - 1]]) {
-      fprintf(stderr, "nnt_sweep_run: point id %llu twice\n", (unsigned long long)s->ids[order[k]]);
-      abort();
+    if (s->ids[order[k]] == s->ids[order[k - 1]]) { /* a caller's mistake: reported, not fatal */
+      unsigned long long id = (unsigned long long)s->ids[order[k]];
+      free(order), free(done);
+      return nnt_fail(NNT_EINVAL, "sweep %s: point id %llu given twice", s->name, id);
     }
   store S = {0};
   char path[4096] = "";

@@ -61,6 +61,7 @@ int nnt_icl_gpt_export(nnt_icl_gpt *m, const char *version, const char *command,
   cJSON_AddNumberToObject(j, "n_embd", a->n_embd);
   cJSON_AddNumberToObject(j, "n_layer", a->n_layer);
   cJSON_AddNumberToObject(j, "n_head", a->n_head);
+  cJSON_AddNumberToObject(j, "mlp", a->mlp ? a->mlp : 4 * a->n_embd);
   cJSON_AddNumberToObject(j, "n_pos", a->n_pos);
   cJSON_AddStringToObject(j, "attention", nnt_icl_attn_names[a->attn]);
   if (a->attn == NNT_ATTN_RELU) /* relu(scale q.k) / (tokens, or the keys the query sees) */

@@ -1,5 +1,6 @@
 /* gpt.c — the GPT-2 in-context learner: registry, initialisation, both precisions' instances of
  * gpt_model.inc, prediction and loading (nnt_icl_gpt.h). */
+#include <limits.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -86,6 +87,8 @@ int nnt_icl_gpt_arch_check(const nnt_icl_gpt_arch *a) {
   if (a->n_embd % a->n_head)
     return nnt_fail(NNT_EINVAL, "width %d is not a multiple of the head count %d", a->n_embd, a->n_head);
   if (a->mlp < 0) return nnt_fail(NNT_EINVAL, "MLP width must be >= 1 (0: 4 x the width), got %d", a->mlp);
+  if (!a->mlp && a->n_embd > INT_MAX / 4) /* 4 x the width would overflow (found by fuzz/fuzz_icl_meta) */
+    return nnt_fail(NNT_EINVAL, "width %d too large for the default MLP width 4 x %d", a->n_embd, a->n_embd);
   if (a->n_pos < 2 || a->n_pos % 2) return nnt_fail(NNT_EINVAL, "position slots must be even and >= 2, got %d", a->n_pos);
   if ((unsigned)a->attn > NNT_ATTN_RELU || (unsigned)a->relu_norm > NNT_RELU_NORM_VISIBLE)
     return nnt_fail(NNT_EINVAL, "unknown attention type or ReLU normalisation");

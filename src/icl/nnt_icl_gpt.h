@@ -107,8 +107,9 @@ typedef struct {
   int log_every;       /* steps per row of the loss log (the mean over the row's steps) */
 } nnt_icl_train_cfg;
 
-/* Preset defaults for an attention type and a target depth (3, 4 or 6). */
-void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p, nnt_attn_score attn, int target_depth);
+/* The preset's defaults: softmax attention, target depth 3 (the paper also trains ReLU attention,
+ * arch.attn, and depths 4 and 6, task.depth). */
+void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p);
 int nnt_icl_train_check(const nnt_icl_train_cfg *c);
 /* The curriculum at optimizer step `step` (0-based): active input dimensions and points per prompt
  * (the full task.d and task.n without a curriculum, or once it is over). */

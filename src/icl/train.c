@@ -21,7 +21,7 @@
 const char *const nnt_icl_preset_names[] = {"micro", "mini", "small", "paper", NULL};
 const char *const nnt_icl_curriculum_names[] = {"none", "garg", NULL};
 
-void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p, nnt_attn_score attn, int target_depth) {
+void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p) {
   /* d, points, width, layers, heads, MLP (0: 4 x width), batch, steps, lr, target width, checkpoint and log
    * intervals, curriculum. paper: the paper's App. G model (12 blocks, 8 heads, hidden and MLP 256)
    * and Garg's schedule (batch 64, Adam 1e-4, 500k steps, curriculum). mini and small: Garg's small
@@ -42,11 +42,11 @@ void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p, nnt_attn_
   };
   const row *q = &P[p];
   memset(c, 0, sizeof *c);
-  nnt_icl_task_default(&c->task, q->d, q->n, target_depth);
+  nnt_icl_task_default(&c->task, q->d, q->n, 3); /* the paper's main target depth */
   c->task.width = q->K;
   /* 4n position slots: prompts up to twice the training length (eval's extrapolation, spec §7.6) */
   c->arch = (nnt_icl_gpt_arch){.d = q->d, .n_embd = q->E, .n_layer = q->L, .n_head = q->H, .mlp = q->F,
-                               .n_pos = 4 * q->n, .attn = attn, .relu_norm = NNT_RELU_NORM_VISIBLE};
+                               .n_pos = 4 * q->n, .attn = NNT_ATTN_SOFTMAX, .relu_norm = NNT_RELU_NORM_VISIBLE};
   c->batch = q->B, c->steps = q->steps, c->lr = q->lr, c->seed = 1, c->curriculum = q->curriculum;
   c->curriculum_steps = llround(0.06 * (double)q->steps); /* Garg's 30,000 of 500,000 */
   c->ckpt_every = q->ckpt_every, c->log_every = q->log_every;
@@ -173,7 +173,8 @@ static int parse_format2(const cJSON *j, nnt_icl_train_cfg *c) {
       !(cs >= 0 && cs <= 1e15 && cs == floor(cs)))
     return 0;
   c->curriculum_steps = (long long)cs;
-  c->arch.mlp = (int)mlp, c->task.mu2 = mu2, c->task.noise = noise, c->task.per_prompt = (int)pp;
+  c->arch.mlp = mlp == 4.0 * c->arch.n_embd ? 0 : (int)mlp; /* 0 is GPT-2's 4E, as cfg_default writes it */
+  c->task.mu2 = mu2, c->task.noise = noise, c->task.per_prompt = (int)pp;
   c->task.act = act, c->curriculum = cur;
   return 1;
 }

@@ -179,8 +179,8 @@ static nnt_rcnn_tm2d_rule gamma_of(const nnt_rcnn_tm2d *tm, const nnt_rcnn_tern_
 static void build_terms(const nnt_rcnn_tm2d *tm, const nnt_rcnn_tern *t, const uni *u, const int32_t *vals, term_list *tl) {
   int nv = u->nv;
   int32_t S = t->scale, third = S / 3, ninth = third / 3, c27 = ninth / 3;
-  unsigned char *M = calloc(nv, 1), *C = calloc(nv, 1), *H = calloc(nv, 1), *A = calloc(nv, 1), *Pset = calloc(nv, 1),
-                *One = calloc(nv, 1), *G = calloc(nv, 1);
+  unsigned char *M = nnt_xcalloc(nv, 1), *C = nnt_xcalloc(nv, 1), *H = nnt_xcalloc(nv, 1), *A = nnt_xcalloc(nv, 1),
+                *Pset = nnt_xcalloc(nv, 1), *One = nnt_xcalloc(nv, 1), *G = nnt_xcalloc(nv, 1);
   const nnt_rcnn_tern_digits **dg = xmalloc(sizeof *dg * (size_t)nv);
   for (int i = 0; i < nv; i++) {
     dg[i] = nnt_rcnn_tern_dec(t, vals[i]); /* NULL for p: no digit test holds on p */
@@ -217,7 +217,7 @@ static void build_terms(const nnt_rcnn_tm2d *tm, const nnt_rcnn_tern *t, const u
               * decides; it moves here with state q′ (one entry per q′) or not (value unchanged) */
       const int from[4] = {2, 1, 4, 3}, toward[4] = {NNT_RCNN_TM2D_U, NNT_RCNN_TM2D_D, NNT_RCNN_TM2D_L, NNT_RCNN_TM2D_R};
       for (int k = 0; k < 4; k++) {
-        unsigned char *stay = calloc(nv, 1);
+        unsigned char *stay = nnt_xcalloc(nv, 1);
         for (int q = 0; q < tm->nstates; q++) {
           memset(G, 0, (size_t)nv);
           int any = 0;

@@ -120,14 +120,12 @@ int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result 
 
   /* the rule-level roll-outs: Algorithm 1, then `tests` predictions; L = t+1 from the direct TM */
   int d = c->d, m = c->m;
-  signed char *X = malloc((size_t)m * d), *y = malloc(m), *x = malloc(d);
-  if (!X || !y || !x) abort();
+  signed char *X = nnt_xmalloc((size_t)m * d), *y = nnt_xmalloc(m), *x = nnt_xmalloc(d);
   uint64_t secret;
   nnt_rcnn_tm2d_parity(d, m, c->seed, X, y, x, &secret);
   nnt_rng g;
   nnt_rng_init(&g, c->seed, 1);
-  signed char *xs = malloc((size_t)(c->tests + 1) * d);
-  if (!xs) abort();
+  signed char *xs = nnt_xmalloc((size_t)(c->tests + 1) * d);
   long tmax = 0;
   for (int j = 0; j < c->tests && !st; j++) {
     for (int b = 0; b < d; b++) xs[(size_t)j * d + b] = (signed char)(nnt_rng_u64(&g) >> 63 ? -1 : 1);
@@ -141,8 +139,7 @@ int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result 
     if (!st && tr.steps > tmax) tmax = tr.steps;
   }
   int L = m + d + 1 > tmax + 1 ? m + d + 1 : (int)tmax + 1;
-  vset vs = {calloc(1 << 12, sizeof(vpatch)), 1 << 12, 0};
-  if (!vs.e) abort();
+  vset vs = {nnt_xcalloc(1 << 12, sizeof(vpatch)), 1 << 12, 0};
   nnt_rcnn_rule_net net;
   t0 = nnt_now();
   if (!st && !(st = nnt_rcnn_rule_init(&net, &tm, m, d, 1, L))) {
@@ -156,8 +153,7 @@ int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result 
   }
   if (!st && c->compiler == 1) st = lemma_on_patches(&cn, &vs, r);
   /* the net on every visited patch: value and gradient vs f̄, reverse mode vs finite differences */
-  double *ws = malloc(sizeof *ws * (size_t)nnt_rcnn_cnet_ws(&cn));
-  if (!ws) abort();
+  double *ws = nnt_xmalloc(sizeof *ws * (size_t)nnt_rcnn_cnet_ws(&cn));
   const int pidx[5] = {4, 1, 7, 3, 5};
   double h = cn.delta / 2; /* inside the box |x − x0| < Δ where the MLP is affine */
   for (long i = 0; i < vs.cap && !st && !c->compiler; i++) {

@@ -83,6 +83,8 @@ typedef struct {
   int nocache;      /* level 1: no patch cache (the cache, an acceleration, is on by default) */
 } nnt_rcnn_learn_cfg;
 void nnt_rcnn_learn_cfg_default(nnt_rcnn_learn_cfg *c, nnt_preset preset);
+/* The config's checks before any work (the run calls it first): NNT_EINVAL naming the option. */
+int nnt_rcnn_learn_check(const nnt_rcnn_learn_cfg *c);
 
 typedef struct {
   int rcnn;         /* ±1, or 0 when f is not ±1 */

@@ -75,12 +75,27 @@ static int learn_nn(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_tm2d *tm, nnt_rc
   return NNT_OK;
 }
 
-int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
-  memset(r, 0, sizeof *r);
+int nnt_rcnn_learn_check(const nnt_rcnn_learn_cfg *c) {
   if (!c->learner) return nnt_fail(NNT_EINVAL, "rcnn learn: no learner");
   if (c->d < 1 || c->d > 64 || c->m < 1 || c->m > 10000 || c->tests < 1 || c->work < 1 || c->depth < 0 || c->level < 0 || c->level > 1)
     return nnt_fail(NNT_EINVAL, "rcnn learn: need 1 <= d <= 64, 1 <= m <= 10000, tests >= 1, work >= 1, depth >= 0, level 0 or 1");
-  int d = c->d, m = c->m, st;
+  if (c->nocache && c->level != 1) return nnt_fail(NNT_EINVAL, "--no-cache: only with --level nn");
+  /* fewer layers than the memory broadcast and the compute front take break the construction's
+   * invariants (a memory cell off the ternary grid): a bad option, not a failed check */
+  if (c->depth && c->depth < c->m + c->d + 1)
+    return nnt_fail(NNT_EINVAL, "--depth %d: the construction needs at least m+d+1 = %d layers (to predict right also "
+                    "t+1, t the TM's step count); give --depth %d or more, or 0 for the least that works", c->depth,
+                    c->m + c->d + 1, c->m + c->d + 1);
+  nnt_rcnn_tm2d tm; /* a learner FILE read and checked before any work */
+  int st = nnt_rcnn_tm2d_learner_open(&tm, c->learner);
+  if (!st) nnt_rcnn_tm2d_free(&tm);
+  return st;
+}
+
+int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
+  memset(r, 0, sizeof *r);
+  int d = c->d, m = c->m, st = nnt_rcnn_learn_check(c);
+  if (st) return st;
   nnt_rcnn_tm2d tm;
   if ((st = nnt_rcnn_tm2d_learner_open(&tm, c->learner))) return st;
   signed char *X = nnt_xmalloc((size_t)m * d), *y = nnt_xmalloc(m), *xs = nnt_xmalloc((size_t)c->tests * d);
@@ -111,6 +126,8 @@ int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
     if (tr.steps > r->t_max) r->t_max = tr.steps;
   }
   /* L = max(m+1 memory broadcast, m+d+1 compute front, t+1 TM steps after the head is placed) */
+  /* (a depth of at least m+d+1 but below t+1 is a valid network whose roll-out stops the TM early:
+   * its wrong predictions are results, reported as disagreements) */
   r->L = c->depth ? c->depth : m + d + 1 > r->t_max + 1 ? m + d + 1 : (int)r->t_max + 1;
   nnt_rcnn_rule_net net;
   if (!st && !(st = nnt_rcnn_rule_init(&net, &tm, m, d, c->work, r->L))) {

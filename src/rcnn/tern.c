@@ -30,7 +30,7 @@ int nnt_rcnn_tern_init(nnt_rcnn_tern *t, int nq) {
     return nnt_fail(NNT_EINVAL, "ternary codec: need 1 <= state trits <= %d (got %d)", NNT_RCNN_TERN_MAX_NQ, nq);
   t->nq = nq, t->K = 3 + nq, t->scale = pow3(t->K), t->half = (pow3(t->K + 1) - 1) / 2;
   t->tab = malloc(sizeof *t->tab * (size_t)(2 * t->half + 1));
-  if (!t->tab) abort();
+  if (!t->tab) return nnt_fail(NNT_ENOMEM, "ternary codec: out of memory for a %d-entry table", 2 * t->half + 1);
   int32_t ps = pow3(nq);
   for (int32_t n = -t->half; n <= t->half; n++) {
     int32_t code = bal_mod(n, ps), hi = (n - code) / ps; /* digits 0..3 as a 4-trit integer */
@@ -82,8 +82,7 @@ int nnt_rcnn_tern_from_double(const nnt_rcnn_tern *t, double v, int32_t *n) {
 }
 
 void nnt_rcnn_tern_set_init(nnt_rcnn_tern_set *s, const nnt_rcnn_tern *t) {
-  *s = (nnt_rcnn_tern_set){t, calloc((size_t)(2 * t->half + 1), 1), 0, 0};
-  if (!s->in) abort();
+  *s = (nnt_rcnn_tern_set){t, nnt_xcalloc((size_t)(2 * t->half + 1), 1), 0, 0};
 }
 
 void nnt_rcnn_tern_set_free(nnt_rcnn_tern_set *s) { free(s->in), s->in = NULL; }

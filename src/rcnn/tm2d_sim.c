@@ -12,7 +12,7 @@ static int alloc_tape(nnt_rcnn_tm2d_tape *t, int m, int d, int work) {
   if (m < 0 || d < 0 || work < 1)
     return nnt_fail(NNT_EINVAL, "tape: need m >= 0, d >= 0 and a work region of >= 1 column (got m=%d d=%d work=%d)", m, d, work);
   *t = (nnt_rcnn_tm2d_tape){m, d, work, calloc((size_t)(m + 1) * (d + 1 + work), 1)};
-  if (!t->cell) abort();
+  if (!t->cell) return nnt_fail(NNT_ENOMEM, "tape: out of memory for %d x %d cells", m + 1, d + 1 + work);
   return NNT_OK;
 }
 

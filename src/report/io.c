@@ -17,6 +17,9 @@ const char *nnt_git_commit(void) { return NNT_GIT_COMMIT; }
 const char *nnt_build_type(void) { return NNT_BUILD_TYPE; }
 
 int nnt_csv_open(nnt_csv *c, const char *dir, const char *name, const char *header) {
+  c->rows = 0;
+  c->a.f = NULL;
+  if (!dir) return NNT_OK; /* no --out: the rows go nowhere (the console report is the writer's) */
   char path[1024];
   int st = nnt_afile_open(&c->a, nnt_path(path, sizeof path, dir, name));
   if (st) return st;
@@ -26,6 +29,7 @@ int nnt_csv_open(nnt_csv *c, const char *dir, const char *name, const char *head
 }
 
 void nnt_csv_row(nnt_csv *c, const char *fmt, ...) {
+  if (!c->a.f) return;
   va_list ap;
   va_start(ap, fmt);
   vfprintf(c->a.f, fmt, ap);
@@ -51,6 +55,7 @@ static void remember(const char *path) {
 }
 
 int nnt_csv_close(nnt_csv *c) {
+  if (!c->a.f) return NNT_OK;
   char path[sizeof c->a.path];
   memcpy(path, c->a.path, sizeof path);
   int st = nnt_afile_commit(&c->a);
@@ -238,10 +243,14 @@ int nnt_results_write(const char *command, long max_csv_bytes) {
     for (int j = 0; j < i && !seen; j++) seen = same_dir(committed.paths[i], committed.paths[j]);
     if (!seen) st = results_dir(i, command, max_csv_bytes);
   }
+  nnt_results_forget();
+  return st;
+}
+
+void nnt_results_forget(void) {
   for (int i = 0; i < committed.n; i++) free(committed.paths[i]);
   free(committed.paths);
   committed.paths = NULL, committed.n = committed.cap = 0;
-  return st;
 }
 
 static void (*runinfo_add)(const char *dir, cJSON *run);

@@ -11,6 +11,7 @@ typedef struct {
   int rows;
 } nnt_csv;
 
+/* dir NULL: a table that writes nothing (a command run without --out), rows and close accepted. */
 int nnt_csv_open(nnt_csv *c, const char *dir, const char *name, const char *header);
 void nnt_csv_row(nnt_csv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Commits the file and, on success, remembers it for nnt_results_write. */
@@ -24,6 +25,8 @@ int nnt_csv_close(nnt_csv *c);
  * The CSVs are read back from disk a line at a time: memory does not grow with their size. */
 enum { NNT_RESULTS_MAX_CSV = 8 << 20 }; /* a results.json is about 5 times its CSVs */
 int nnt_results_write(const char *command, long max_csv_bytes);
+/* Forgets the files committed so far without writing results.json (a run that failed). */
+void nnt_results_forget(void);
 
 /* run.json: the command line, the configuration object (ownership passes to the call), seed,
  * threads, nnt version, git commit, wall time in seconds. */

@@ -1,6 +1,7 @@
 /* nnt_plot.h — line plots and heatmaps written as PNG and SVG through PLplot (cairo devices).
  *
- * Build a plot from series, then nnt_plot_save(p, dir, "name") writes name.png and name.svg.
+ * Build a plot from series, then nnt_plot_save(p, dir, "name") writes name.png and name.svg
+ * (dir NULL: nothing, for a command run without --out).
  * Data are copied in; log axes take positive values and are drawn with decade ticks.
  */
 #ifndef NNT_PLOT_H

@@ -364,7 +364,7 @@ static int render(const nnt_plot *p, const char *dev, const char *path) {
 /* Render to a temporary name and rename, so a failed run leaves no partial plot. */
 static int save_both(const char *dir, const char *base, int (*draw)(const void *, const char *, const char *),
                      const void *arg) {
-  if (nnt_mpi_rank()) return NNT_OK; /* rank 0 alone writes (nnt_mpi.h) */
+  if (nnt_mpi_rank() || !dir) return NNT_OK; /* rank 0 alone writes (nnt_mpi.h); no folder, no file */
   static const char *dev[2] = {"pngcairo", "svgcairo"}, *ext[2] = {"png", "svg"};
   for (int i = 0; i < 2; i++) {
     char path[1024], real[1024], tmp[1100];

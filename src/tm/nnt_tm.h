@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nnt_sweep.h" /* nnt_preset */
+
 enum { NNT_TM_UNDEF = -1 };               /* rule.next of an undefined transition */
 enum { NNT_TM_MAX_STATES = 64, NNT_TM_MAX_SYMBOLS = 64, NNT_TM_NAME = 32 };
 
@@ -258,7 +260,7 @@ typedef struct {
 #define NNT_TM_RUN_DEFAULT_MAX 10000000000L
 
 /* The one place of the defaults; quick caps T at 200. */
-void nnt_tm_cfg_default(nnt_tm_cfg *cfg, int quick);
+void nnt_tm_cfg_default(nnt_tm_cfg *cfg, nnt_preset preset);
 
 typedef struct {
   nnt_tm tm;
@@ -267,6 +269,8 @@ typedef struct {
   double seconds;
 } nnt_tm_sim_result;
 
+/* The run's checks before any work (the machine read, the input set), NNT_EINVAL/EFORMAT as the run. */
+int nnt_tm_sim_check(const nnt_tm_cfg *cfg);
 int nnt_tm_sim_run(const nnt_tm_cfg *cfg, nnt_tm_sim_result *res);
 void nnt_tm_sim_result_free(nnt_tm_sim_result *res);
 
@@ -284,6 +288,7 @@ typedef struct {
 
 /* Compiles, runs the transformer (cfg's attention and precision) and checks every step against
  * the simulation; mismatches are a result (r.mismatches), not an error. */
+int nnt_tm_compile_check(const nnt_tm_cfg *cfg);
 int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res);
 void nnt_tm_compile_result_free(nnt_tm_compile_result *res);
 

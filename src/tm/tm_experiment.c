@@ -8,7 +8,8 @@
 #include "nnt_progress.h"
 #include "nnt_tm.h"
 
-void nnt_tm_cfg_default(nnt_tm_cfg *cfg, int quick) {
+void nnt_tm_cfg_default(nnt_tm_cfg *cfg, nnt_preset preset) {
+  int quick = preset == NNT_PRESET_QUICK;
   memset(cfg, 0, sizeof *cfg);
   cfg->steps = -1;
   cfg->max_steps = quick ? 200 : 0;
@@ -34,6 +35,16 @@ static int load(const nnt_tm_cfg *cfg, nnt_tm *tm, long *T) {
   }
   if (cfg->max_steps > 0 && *T > cfg->max_steps) *T = cfg->max_steps;
   return NNT_OK;
+}
+
+int nnt_tm_sim_check(const nnt_tm_cfg *cfg) {
+  nnt_tm tm;
+  if (!cfg->machine) return nnt_fail(NNT_EINVAL, "no machine");
+  int st = nnt_tm_load(cfg->machine, &tm);
+  if (st) return st;
+  if (cfg->input) st = nnt_tm_set_input(&tm, cfg->input);
+  nnt_tm_free(&tm);
+  return st;
 }
 
 int nnt_tm_sim_run(const nnt_tm_cfg *cfg, nnt_tm_sim_result *res) {
@@ -87,8 +98,7 @@ static double beta_min(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_tra
   return hi;
 }
 
-int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
-  memset(res, 0, sizeof *res);
+int nnt_tm_compile_check(const nnt_tm_cfg *cfg) {
   if (cfg->attention == NNT_TM_SOFTMAX && !(cfg->beta > 0)) return nnt_fail(NNT_EINVAL, "--attention softmax needs --beta B");
   if (cfg->beta > 0 && cfg->attention != NNT_TM_SOFTMAX) return nnt_fail(NNT_EINVAL, "--beta needs --attention softmax");
   if (cfg->export_path) {
@@ -96,13 +106,23 @@ int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
     if (n < 12 || strcmp(cfg->export_path + n - 12, ".safetensors"))
       return nnt_fail(NNT_EINVAL, "--export %s: a Turing-machine transformer exports to .safetensors", cfg->export_path);
   }
-  int st = load(cfg, &res->tm, &res->T);
+  nnt_tm tm;
+  long T;
+  int st = load(cfg, &tm, &T);
   if (st) return st;
-  if (cfg->dump_dir && res->T + 1 > NNT_TM_DUMP_MAX_STEPS)
-    return nnt_tm_free(&res->tm), nnt_fail(NNT_EINVAL, "--dump keeps every attention weight (T^2 per layer): at most %d steps, "
-                                                       "T is %ld (give --steps)", NNT_TM_DUMP_MAX_STEPS - 1, res->T);
-  if (cfg->dump_dir && cfg->dump_step > res->T)
-    return nnt_tm_free(&res->tm), nnt_fail(NNT_EINVAL, "--dump-step %ld: the run has steps 0..%ld", cfg->dump_step, res->T);
+  if (cfg->dump_dir && T + 1 > NNT_TM_DUMP_MAX_STEPS)
+    st = nnt_fail(NNT_EINVAL, "--dump keeps every attention weight (T^2 per layer): at most %d steps, T is %ld (give --steps)",
+                  NNT_TM_DUMP_MAX_STEPS - 1, T);
+  else if (cfg->dump_dir && cfg->dump_step > T)
+    st = nnt_fail(NNT_EINVAL, "--dump-step %ld: the run has steps 0..%ld", cfg->dump_step, T);
+  nnt_tm_free(&tm);
+  return st;
+}
+
+int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
+  memset(res, 0, sizeof *res);
+  int st = nnt_tm_compile_check(cfg);
+  if (st || (st = load(cfg, &res->tm, &res->T))) return st;
   nnt_tm_trace tr;
   nnt_tm_net net;
   if ((st = nnt_tm_simulate(&res->tm, res->T, &tr))) return nnt_tm_free(&res->tm), st;

@@ -183,26 +183,36 @@ static void kc_apply(const kcache *kc, const nnt_tm_attn *a, iv *h, scratch *S, 
   if (pa) memcpy(pa->xq, h->c, sizeof(double) * (size_t)w);
   lin(&a->Q, a->bq, h, eps, S->W, 0, &S->q);
   const iv *q = &S->q;
+  /* The query's and the keys' radii are (propagated part) + e, e = eps sqrt(||x||^2 + 1) the row
+   * perturbation term of lin (= their padding radius pr). In q . k the e parts are the products
+   * with dQ x and dK x', whose l2 norms are at most e since the block's Frobenius norm is at most
+   * eps: |q_c . dK x'| <= e_k ||q_c||_2, not e_k ||q_c||_1 as coordinatewise (likewise dQ x . k_c,
+   * and the padding block, ||q_pad||_2 ||k_pad||_2 <= e_q e_k). */
+  double eq = q->pr, qn = 0;
+  for (int i = 0; i < dk; i++) qn += q->c[i] * q->c[i];
+  qn = sqrt(qn) * (1 + ETA);
   /* null key K0 + dK0, ||dK0||_2 <= eps over W coordinates: |q . dK0| <= eps ||q||_2 */
-  double c = 0, r = 0, mag = 0;
+  double c = 0, r = 0, mag = 0, k0n = 0;
   for (int i = 0; i < dk; i++) {
     double t = q->c[i] * a->K0[i];
-    c += t, mag += fabs(t), r += q->r[i] * fabs(a->K0[i]);
+    c += t, mag += fabs(t), r += (q->r[i] - eq) * fabs(a->K0[i]), k0n += a->K0[i] * a->K0[i];
   }
-  r = widen(r + eps * sqrt(sq(q)) * (1 + ETA), mag);
+  r = widen(r + eq * sqrt(k0n) * (1 + ETA) + eps * sqrt(sq(q)) * (1 + ETA), mag);
   double best = c - r;
   S->slo[n] = c - r, S->shi[n] = c + r;
   int npad = S->W - dk;
   for (int j = 0; j < n; j++) {
     const double *kcj = kc->kc + (size_t)j * dk, *krj = kc->kr + (size_t)j * dk;
+    double ek = kc->kpr[j], kn = 0;
     c = 0, r = 0, mag = 0;
     for (int i = 0; i < dk; i++) {
       double t = q->c[i] * kcj[i];
-      c += t, mag += fabs(t);
-      r += fabs(q->c[i]) * krj[i] + q->r[i] * fabs(kcj[i]) + q->r[i] * krj[i];
+      c += t, mag += fabs(t), kn += kcj[i] * kcj[i];
+      r += fabs(q->c[i]) * (krj[i] - ek) + (q->r[i] - eq) * fabs(kcj[i]) + q->r[i] * krj[i];
     }
-    r += npad * (fabs(q->pc) + q->pr) * kc->kpr[j]; /* padding keys are centred at 0 */
-    r = widen(r, mag);
+    r += ek * qn + eq * sqrt(kn) * (1 + ETA);
+    if (npad > 0) r += q->pc == 0 ? eq * ek : npad * (fabs(q->pc) + q->pr) * ek; /* padding keys are centred at 0 */
+    r = widen(r, mag + r);
     S->slo[j] = c - r, S->shi[j] = c + r;
     if (c - r > best) best = c - r;
   }

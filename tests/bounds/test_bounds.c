@@ -31,7 +31,7 @@ int main(void) {
     CHECK_CLOSE(eV[k], sqrt(100 / n[k]), 1e-12);
   }
   nnt_bounds_sm_cfg c;
-  nnt_bounds_sm_cfg_default(&c, 1);
+  nnt_bounds_sm_cfg_default(&c, NNT_PRESET_QUICK);
   CHECK(c.T < 0 && c.max_T == 200 && c.eps == 0.1 && !c.tm && !c.circuit);
   TEST_MAIN_END();
 }

@@ -13,7 +13,7 @@ int main(void) {
   CHECK(nnt_bounds_rcnn_shared_params(4) == 3600 + 480000 + 400 + 200); /* 484,200 (spec §6) */
   CHECK(nnt_bounds_rcnn_U(2) == 773 && nnt_bounds_rcnn_U(4) == 1541);   /* 24*16*s + 5 */
   nnt_bounds_rcnn_cfg c;
-  nnt_bounds_rcnn_cfg_default(&c);
+  nnt_bounds_rcnn_cfg_default(&c, NNT_PRESET_FULL);
   CHECK(c.s == 2 && c.eps == 0.1 && c.delta == 0.05);
   nnt_bounds_rcnn r;
   CHECK(nnt_bounds_rcnn_eval(&c, &r) == NNT_OK);

@@ -26,13 +26,13 @@ if(EXISTS ${NNT_SRC_DIR}/../shared/reference/circuits/c432.bench)
 endif()
 # compile to a file, then verify the file's net (it must reload bit for bit)
 add_test(NAME cli/circuit_compile_roundtrip
-         COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --correct --out $2 && $0 circuit verify $1 --net $2 | grep -q 'mismatches=0 mode=exhaustive'"
+         COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --correct --save $2 && $0 circuit verify $1 --net $2 | grep -q 'mismatches=0 mode=exhaustive'"
                  ${NNT_EXE} ${EX}/compare4.aag ${CMAKE_BINARY_DIR}/circuit-compare4.json)
 set_tests_properties(cli/circuit_compile_roundtrip PROPERTIES LABELS cli)
 # a wrong net must fail verification with exit 1: the full adder's net checked against the same
 # adder with its outputs swapped.
 add_test(NAME cli/circuit_verify_mismatch
-         COMMAND sh -c "$0 circuit compile $1 --out $3 && $0 circuit verify $1 --net $3 >/dev/null && $0 circuit verify $2 --net $3; test $? -eq 1"
+         COMMAND sh -c "$0 circuit compile $1 --save $3 && $0 circuit verify $1 --net $3 >/dev/null && $0 circuit verify $2 --net $3; test $? -eq 1"
                  ${NNT_EXE} ${EX}/fulladder.bench ${NNT_SRC_DIR}/tests/circuits/swapped_outputs.bench ${CMAKE_BINARY_DIR}/circuit-fa.json)
 set_tests_properties(cli/circuit_verify_mismatch PROPERTIES LABELS cli)
 nnt_cli_test(circuit_net_shape 2 "the net maps 3 inputs to 2 outputs" circuit verify ${EX}/mux4.blif --net ${CMAKE_BINARY_DIR}/circuit-fa.json)
@@ -53,7 +53,8 @@ nnt_cli_test(circuit_bad_truncated 2 "truncated.aag:4: unexpected end of file" c
 nnt_cli_test(circuit_bad_ext 2 "unknown circuit format" circuit verify ${NNT_SRC_DIR}/README.md)
 nnt_cli_test(circuit_missing 2 "cannot read /nonexistent.bench: No such file" circuit verify /nonexistent.bench)
 nnt_cli_test(circuit_no_file 2 "missing argument" circuit verify)
-nnt_cli_test(circuit_compile_no_out 2 "--out NET is required" circuit compile ${EX}/mux4.blif)
+nnt_cli_test(circuit_compile_no_out 2 "--save FILE or --export FILE is required" circuit compile ${EX}/mux4.blif)
+nnt_cli_test(circuit_compile_out_dir 2 "writes no folder" circuit compile ${EX}/mux4.blif --out x.json)
 nnt_cli_test(circuit_bad_sub 2 "unknown subcommand" circuit frobnicate)
 nnt_cli_test(circuit_bad_samples 2 "--samples" circuit verify ${EX}/mux4.blif --samples 0)
 # margin: file mode and the quick depth sweep; a bad option leaves no folder behind
@@ -123,14 +124,14 @@ nnt_cli_test(circuit_verify_mul32 0 "inputs=64 outputs=64 gates=5888.*params=155
 set_tests_properties(cli/circuit_verify_mul32 PROPERTIES LABELS "cli;slow")
 # sparse files: compile, reload and verify (with corrections); auto picks sparse above 10^6 parameters
 add_test(NAME cli/circuit_compile_sparse_roundtrip
-         COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --correct --format sparse --out $2 | grep -q 'nnt-mlp-sparse' && grep -q '\"format\": \"nnt-mlp-sparse\"' $2 && $0 circuit verify $1 --net $2 | grep -q 'mismatches=0 mode=exhaustive'"
+         COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --correct --format sparse --save $2 | grep -q 'nnt-mlp-sparse' && grep -q '\"format\": \"nnt-mlp-sparse\"' $2 && $0 circuit verify $1 --net $2 | grep -q 'mismatches=0 mode=exhaustive'"
                  ${NNT_EXE} ${EX}/adder10.bench ${CMAKE_BINARY_DIR}/circuit-adder10-sparse.json)
 set_tests_properties(cli/circuit_compile_sparse_roundtrip PROPERTIES LABELS "cli;slow")
 add_test(NAME cli/circuit_compile_auto_sparse
-         COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --out $2 | grep -q 'wrote .* (nnt-mlp-sparse)' && $0 circuit verify $1 --net $2 --samples 2000 | grep -q 'mismatches=0 mode=random'"
+         COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --save $2 | grep -q 'wrote .* (nnt-mlp-sparse)' && $0 circuit verify $1 --net $2 --samples 2000 | grep -q 'mismatches=0 mode=random'"
                  ${NNT_EXE} ${EX}/mul16.bench ${CMAKE_BINARY_DIR}/circuit-mul16.json)
 set_tests_properties(cli/circuit_compile_auto_sparse PROPERTIES LABELS cli)
-nnt_cli_test(circuit_compile_bad_format 2 "--format" circuit compile ${EX}/mux4.blif --format csr --out x.json)
+nnt_cli_test(circuit_compile_bad_format 2 "--format" circuit compile ${EX}/mux4.blif --format csr --save x.json)
 # a malformed sparse net: one line naming the array, exit 2
 nnt_cli_test(circuit_bad_sparse_net 2 "bad_sparse.json: layers\\[0\\].col\\[1\\]: columns must increase within row 0"
              circuit verify ${EX}/fulladder.bench --net ${BAD}/bad_sparse.json)
@@ -141,7 +142,7 @@ add_executable(circuits_check_verilog ${NNT_SRC_DIR}/tests/circuits/check_verilo
 target_link_libraries(circuits_check_verilog PRIVATE nnt_core)
 set(CHECK_VERILOG $<TARGET_FILE:circuits_check_verilog>)
 # A missing yosys is one line and exit 2 (PATH emptied), checked with or without yosys installed.
-nnt_cli_test(circuit_verilog_no_yosys 2 "reading .v needs yosys \\(Debian package yosys\\); not found on PATH"
+nnt_cli_test(circuit_verilog_no_yosys 2 "reading .v needs yosys \\(Debian package yosys\\). not found on PATH"
              circuit verify ${EX}/mult8.v)
 set_tests_properties(cli/circuit_verilog_no_yosys PROPERTIES ENVIRONMENT "PATH=")
 nnt_cli_test(circuit_verilog_top_not_verilog 2 "--top: only for a Verilog FILE" circuit verify ${EX}/mux4.blif --top mux)
@@ -157,14 +158,14 @@ if(NNT_YOSYS)
     endif()
     # compile, the port layout check_verilog assumes, then the net against the arithmetic
     add_test(NAME cli/circuit_verilog_${d}
-             COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --out $2 > $2.txt && grep -qF \"$3\" $2.txt && $4 $2 $5"
+             COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --save $2 > $2.txt && grep -qF \"$3\" $2.txt && $4 $2 $5"
                      ${NNT_EXE} ${EX}/${d}.v ${CMAKE_BINARY_DIR}/circuit-verilog-${d}.json "${bits}" ${CHECK_VERILOG} ${d})
     set_tests_properties(cli/circuit_verilog_${d} PROPERTIES LABELS cli PASS_REGULAR_EXPRESSION "checked=[0-9]+ mismatches=0")
     nnt_cli_test(circuit_verilog_verify_${d} 0 "circuit: .*${d}.v inputs=.*mismatches=0" circuit verify ${EX}/${d}.v)
   endforeach()
   # with correction layers (Lemma 3.3) the multiplier's net is exact too
   add_test(NAME cli/circuit_verilog_mult8_correct
-           COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --correct --out $2 >/dev/null && $3 $2 mult8"
+           COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --correct --save $2 >/dev/null && $3 $2 mult8"
                    ${NNT_EXE} ${EX}/mult8.v ${CMAKE_BINARY_DIR}/circuit-verilog-mult8c.json ${CHECK_VERILOG})
   set_tests_properties(cli/circuit_verilog_mult8_correct PROPERTIES LABELS cli PASS_REGULAR_EXPRESSION "checked=65536 mismatches=0")
   # seconds in a Release build, about half a minute each under the sanitizers: not in the ASan pass
@@ -172,7 +173,7 @@ if(NNT_YOSYS)
                        PROPERTIES LABELS "cli;slow")
   # the checker fails on a wrong net: a multiplier with one product bit flipped (exit 1)
   add_test(NAME cli/circuit_verilog_wrong_net
-           COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --out $2 >/dev/null && $3 $2 mult8; test $? -eq 1"
+           COMMAND sh -c "rm -f $2 && $0 circuit compile $1 --save $2 >/dev/null && $3 $2 mult8; test $? -eq 1"
                    ${NNT_EXE} ${BAD}/mult8_wrong.v ${CMAKE_BINARY_DIR}/circuit-verilog-wrong.json ${CHECK_VERILOG})
   set_tests_properties(cli/circuit_verilog_wrong_net PROPERTIES LABELS cli)
   nnt_cli_test(circuit_verilog_syntax 2 "yosys: .*syntax.v:2: ERROR: syntax error" circuit verify ${BAD}/syntax.v)
@@ -188,6 +189,19 @@ if(NNT_YOSYS)
 else()
   message(STATUS "yosys not found: the Verilog tests (cli/circuit_verilog_*) are not registered; "
                  "`bash scripts/deps.sh test` installs it")
+endif()
+
+# The one driver: --check-options validates the circuit FILE (and --top) before it stops; a Verilog
+# design with two top-level modules and no --top is refused naming them; --correct with --net is
+# refused (the file's net is verified as it is).
+nnt_cli_test(circuit_check_options_file 2 "cannot read /nonexistent.bench" circuit margin /nonexistent.bench --check-options)
+nnt_cli_test(circuit_learn_check_options_file 2 "cannot read /nonexistent.bench" circuit learn /nonexistent.bench --check-options)
+nnt_cli_test(circuit_check_options_top 2 "--top: only for a Verilog FILE" circuit margin ${EX}/fulladder.bench --top foo --check-options)
+nnt_cli_test(circuit_correct_net 2 "--correct and --net" circuit verify ${EX}/fulladder.bench --net ${EX}/fulladder.bench --correct)
+if(NNT_YOSYS)
+  file(WRITE ${CMAKE_BINARY_DIR}/two_tops.v "module a(input x, output y); assign y = ~x; endmodule\nmodule b(input x, output y); assign y = x; endmodule\n")
+  nnt_cli_test(circuit_verilog_two_tops 2 "has 2 top-level modules \\(b, a\\): choose one with --top" circuit verify ${CMAKE_BINARY_DIR}/two_tops.v)
+  nnt_cli_test(circuit_verilog_two_tops_top 0 "mismatches=0" circuit verify ${CMAKE_BINARY_DIR}/two_tops.v --top a)
 endif()
 # Claim 3.5's toy as the paper states it: the claim's perturbation flips the uncorrected product at
 # norm 1/sqrt(d), the exact margin sqrt(d)(1 - 2^(-1/d)) (0.0862 at d = 64) is found by running it,

@@ -175,3 +175,24 @@ if(TARGET nnt_icl AND TARGET nnt_tm)
   add_test(NAME cli/full_disk COMMAND bash ${NNT_SRC_DIR}/tests/cli/full_disk.sh ${NNT_EXE} ${NNT_SRC_DIR} ${CMAKE_BINARY_DIR}/full-disk)
   set_tests_properties(cli/full_disk PROPERTIES LABELS cli TIMEOUT 60)
 endif()
+
+# The one driver (src/cli/driver.c): without --out a command writes no file; --check-options
+# validates the input files before it stops; run.json records the real thread count.
+function(nnt_no_out_test name)
+  add_test(NAME cli/no_out_${name}
+           COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DWD=${CMAKE_BINARY_DIR}/no-out-${name} "-DARGS=${ARGN}"
+                   -P ${NNT_SRC_DIR}/tests/cli/no_out.cmake)
+  set_tests_properties(cli/no_out_${name} PROPERTIES LABELS cli TIMEOUT 600)
+endfunction()
+if(TARGET nnt_approx)
+  nnt_no_out_test(approx_square approx square --quick)
+  nnt_no_out_test(approx_ntk approx ntk --quick)
+endif()
+if(TARGET nnt_tm)
+  nnt_no_out_test(tm_compile tm compile 1RB1LB_1LA1RZ)
+  nnt_cli_test(check_options_file 2 "cannot read /nonexistent.tm" tm compile /nonexistent.tm --check-options)
+  add_test(NAME cli/run_json_threads
+           COMMAND sh -c "rm -rf $1 && env -u OMP_NUM_THREADS $0 tm run 1RB1LB_1LA1RZ --out $1 >/dev/null && grep -q '\"threads\":.[1-9]' $1/run.json"
+                   ${NNT_EXE} ${CMAKE_BINARY_DIR}/run-json-threads)
+  set_tests_properties(cli/run_json_threads PROPERTIES LABELS cli TIMEOUT 60)
+endif()

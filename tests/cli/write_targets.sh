@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # write_targets.sh NNT SRC DIR: writing never destroys what the user pointed at (docs/reliability.md).
 # A regular file or a new name is replaced atomically (keeping the old file's permissions); a
-# symbolic link is followed (its target written, the link kept), for a single-file --out as for a
+# symbolic link is followed (its target written, the link kept), for a single-file --save as for a
 # CSV or a plot inside an --out folder; a character device or a FIFO that a process reads is
 # written in place; a FIFO nobody reads, a directory or a dangling link is refused with one line and
 # exit 2, without blocking; a failed write to standard output is exit 2 with one line.
@@ -13,7 +13,7 @@ refused() { # what err-file: exit 2 and one line
   [ "$2" -eq 2 ] || fail "$1: exit $2, not 2"
   [ "$(wc -l <"$3")" -eq 1 ] || { cat "$3"; fail "$1: not one line on stderr"; }
 }
-export_to() { timeout 20 "$nnt" tm2d export --learner majority --out "$1"; }
+export_to() { timeout 20 "$nnt" tm2d export --learner majority --save "$1"; }
 
 export_to ref.tm2d || fail "reference export"
 

@@ -126,6 +126,16 @@ int main(void) {
   unlink(nnt_sweep_db_path(path, sizeof path, dir));
   rmdir(dir);
 
+  /* a caller's mistake (an id twice) is a status, not the end of the host process */
+  {
+    ctx cd = {.fail_at = -1};
+    s = make(ids, cost, 3, &cd, NULL, 0, 1);
+    uint64_t dup[3] = {5, 9, 5};
+    s.ids = dup;
+    CHECK(nnt_sweep_run(&s, got, &st) == NNT_EINVAL && strstr(nnt_errmsg(), "point id 5 given twice"));
+    CHECK(cd.calls[0] + cd.calls[1] + cd.calls[2] == 0);
+  }
+
   /* a sweep that fails before its first point is stored leaves no database: the same command runs
    * again without --resume or --force (the folder holds nothing) */
   char dir2[] = "/tmp/nnt_test_sweep_XXXXXX";

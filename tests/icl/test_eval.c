@@ -237,7 +237,7 @@ int main(void) {
    * run's pooled R² equals one computed here from the model's predictions on the same prompts */
   {
     nnt_icl_train_cfg tc;
-    nnt_icl_train_cfg_default(&tc, NNT_ICL_PRESET_MICRO, NNT_ATTN_SOFTMAX, 3);
+    nnt_icl_train_cfg_default(&tc, NNT_ICL_PRESET_MICRO);
     tc.steps = 3, tc.ckpt_every = 3, tc.log_every = 1;
     char dir[] = "/tmp/nnt_icl_modelXXXXXX", path[256];
     CHECK(mkdtemp(dir) != NULL);

@@ -194,7 +194,7 @@ static void test_precision_threads(void) {
  * parameters; with GPT-2's MLP of 4E, the spec's count (acceptance 15), 12 × 789,760; the HF init. */
 static void test_shapes_init(void) {
   nnt_icl_train_cfg c;
-  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER, NNT_ATTN_SOFTMAX, 3);
+  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER);
   CHECK(c.arch.mlp == 256 && c.arch.n_embd == 256 && c.arch.n_layer == 12 && c.arch.n_head == 8);
   for (int mlp = 0; mlp <= 256; mlp += 256) { /* 0: 4E */
     nnt_icl_gpt_arch a = c.arch;

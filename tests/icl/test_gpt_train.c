@@ -54,7 +54,8 @@ static const char *sub(const char *name) {
 /* Smaller than the micro preset, so that the test stays fast at every kernel level (the generic
  * level's exact FMA runs at ~1 GFLOP/s); the micro preset itself is trained by the CLI tests. */
 static void tiny(nnt_icl_train_cfg *c, nnt_attn_score attn, long long steps) {
-  nnt_icl_train_cfg_default(c, NNT_ICL_PRESET_MICRO, attn, 3);
+  nnt_icl_train_cfg_default(c, NNT_ICL_PRESET_MICRO);
+  c->arch.attn = attn;
   c->arch.n_embd = 16, c->arch.n_layer = 1, c->arch.n_head = 2, c->arch.n_pos = 24;
   c->task.n = 10, c->batch = 8;
   c->steps = steps, c->ckpt_every = 20, c->log_every = 10;
@@ -89,7 +90,7 @@ static void garg_simulate(int start, int inc, int end, int interval, int nsteps,
 static void test_curriculum_schedule(void) {
   /* the paper's preset at Garg's task size (d = 20, 101 points, 500k steps) is Garg's schedule */
   nnt_icl_train_cfg c;
-  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER, NNT_ATTN_SOFTMAX, 3);
+  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER);
   CHECK(c.curriculum == NNT_ICL_CURRICULUM_GARG && c.steps == 500000 && c.task.d == 20);
   c.task.n = 101;
   enum { NS = 40000 };
@@ -175,7 +176,16 @@ static void test_meta_formats(const char *format1) {
   CHECK(nnt_icl_meta_parse("old", format1, &c, NULL) == NNT_OK);
   CHECK(c.arch.mlp == 0 && c.task.mu2 == c.task.mu && c.task.noise == 0 && c.task.act == NNT_ICL_ACT_RELU &&
         c.task.per_prompt == 0 && c.curriculum == NNT_ICL_CURRICULUM_NONE);
-  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER, NNT_ATTN_RELU, 4);
+  /* format 1's MLP width is 4 x n_embd: a width whose 4 x overflows int is refused (fuzz/fuzz_icl_meta) */
+  char huge[1024];
+  const char *at = strstr(format1, "\"n_embd\":16,");
+  CHECK(at != NULL);
+  if (at) {
+    snprintf(huge, sizeof huge, "%.*s\"n_embd\":1000000000,%s", (int)(at - format1), format1, at + strlen("\"n_embd\":16,"));
+    CHECK(nnt_icl_meta_parse("huge", huge, &back, NULL) == NNT_EFORMAT && strstr(nnt_errmsg(), "too large for the default MLP width"));
+  }
+  nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_PAPER);
+  c.arch.attn = NNT_ATTN_RELU, c.task.depth = 4;
   c.task.mu2 = 3.25, c.task.noise = 0.125, c.task.act = NNT_ICL_ACT_TANH, c.task.per_prompt = 1, c.task.width = 17;
   c.curriculum_steps = 777;
   char *meta = nnt_icl_meta_write(&c, 0, NULL, NULL, 0, 0);

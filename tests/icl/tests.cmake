@@ -52,6 +52,14 @@ add_test(NAME icl/train_micro COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_micro.
 set_tests_properties(icl/train_micro PROPERTIES LABELS "cli;slow" TIMEOUT 120)
 add_test(NAME icl/eval_model COMMAND bash ${NNT_SRC_DIR}/tests/icl/eval_model.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-eval-model)
 set_tests_properties(icl/eval_model PROPERTIES LABELS cli TIMEOUT 120)
+
+# --quick alone is a complete setting for every command: sweep-depth's default examples fit the quick
+# preset's model; a 0 that would mean "the preset's" is refused.
+add_test(NAME cli/icl_sweep_depth_quick
+         COMMAND sh -c "rm -rf $1 && $0 icl sweep-depth --quick --layers 2,4 --out $1 >/dev/null && test -s $1/depth.csv"
+                 ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-sweep-depth-quick)
+set_tests_properties(cli/icl_sweep_depth_quick PROPERTIES LABELS cli TIMEOUT 600)
+nnt_cli_test(icl_train_steps_zero 2 "--steps: 0 is out of range" icl train --steps 0 --out ${CMAKE_BINARY_DIR}/icl-never)
 # the curriculum: a micro run's schedule row by row, and resume across it bit-exact
 add_test(NAME icl/train_curriculum COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_curriculum.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-curriculum)
 set_tests_properties(icl/train_curriculum PROPERTIES LABELS cli TIMEOUT 120)

@@ -69,12 +69,12 @@ nnt_cli_test(bounds_rcnn_bad_delta 2 "--delta must be in \\(0, 1\\)" bounds rcnn
 # Command-line tests of nnt rcnn learn: gauss-parity inside the rule-level RCNN agrees with the direct
 # TM on every point (d = 16, m = 32 is the spec's number to reach, in seconds); every bundled learner
 # agrees; one layer short of L = t+1 disagrees (exit 1); bad input (one line, exit 2).
-nnt_cli_test(rcnn_learn_gauss 0 "depth L=[0-9]+.*W == \\(1/3\\)\\[y x, y\\] exactly: yes; f == 0 at 19/19 SGD steps\nvalues held: [0-9]+, all within the 270 of 10 \\+ 4\\|Q\\|.*agree_tm=100/100 correct=100/100"
+nnt_cli_test(rcnn_learn_gauss 0 "depth L=[0-9]+.*W == \\(1/3\\)\\[y x, y\\] exactly: yes. f == 0 at 19/19 SGD steps\nvalues held: [0-9]+, all within the 270 of 10 \\+ 4\\|Q\\|.*agree_tm=100/100 correct=100/100"
              rcnn learn --learner gauss-parity --d 8 --m 18 --tests 100 --seed 1 --level rule)
 nnt_cli_test(rcnn_learn_d16 0 "f == 0 at 33/33 SGD steps.*agree_tm=100/100 correct=100/100" rcnn learn --d 16 --m 32 --tests 100 --seed 2)
 nnt_cli_test(rcnn_learn_wide 0 "grid 19 x 2009 \\(work 2000\\).*agree_tm=20/20 correct=20/20" rcnn learn --d 8 --m 18 --tests 20 --work 2000)
 foreach(l first-label dictator majority)
-  nnt_cli_test(rcnn_learn_${l} 0 "exactly: yes; f == 0 at 10/10 SGD steps.*agree_tm=40/40" rcnn learn --learner ${l} --d 4 --m 9 --tests 40 --seed 5)
+  nnt_cli_test(rcnn_learn_${l} 0 "exactly: yes. f == 0 at 10/10 SGD steps.*agree_tm=40/40" rcnn learn --learner ${l} --d 4 --m 9 --tests 40 --seed 5)
 endforeach()
 nnt_cli_test(rcnn_learn_depth_ok 0 "depth L=1192 \\(largest TM step count t=1191\\).*agree_tm=1/1" rcnn learn --d 4 --m 10 --tests 1 --seed 1)
 nnt_cli_test(rcnn_learn_depth_short 1 "    1  none  -1    -1     1191.*DISAGREE.*agree_tm=0/1.*disagrees with the direct TM on 1 of 1 points"
@@ -86,7 +86,7 @@ nnt_cli_test(rcnn_learn_bad_learner 2 "learner 'gauss' is neither bundled .* nor
 # Any learner from a file: query-bit.tm2d (written for the tests, not bundled) predicts x_1; the RCNN
 # agrees with the direct TM at rule level and as the compiled network; a valid machine that never
 # parks is refused before any work (exit 2).
-nnt_cli_test(rcnn_learn_file 0 "rcnn learn: .*query-bit.tm2d \\(11 states\\).*exactly: yes; f == 0 at 10/10 SGD steps.*agree_tm=40/40"
+nnt_cli_test(rcnn_learn_file 0 "rcnn learn: .*query-bit.tm2d \\(11 states\\).*exactly: yes. f == 0 at 10/10 SGD steps.*agree_tm=40/40"
              rcnn learn --learner ${RCT}/query-bit.tm2d --d 5 --m 9 --tests 40 --seed 3)
 nnt_cli_test(rcnn_learn_file_nn 0 "level nn.*max gradient error 0, off the value grid 0.*agree_tm=6/6"
              rcnn learn --learner ${RCT}/query-bit.tm2d --d 3 --m 4 --tests 6 --level nn)
@@ -110,7 +110,7 @@ nnt_cli_test(rcnn_learn_bad_work 2 "--work: 0 is out of range" rcnn learn --work
 # patch evaluation matches f̄, every point agrees with the direct TM; with the patch cache, the
 # default (d = 4, and the contract's d = 8, m = 18, 100 points: seconds, label slow) and without it
 # (--no-cache, a small learner).
-nnt_cli_test(rcnn_learn_nn_quick 0 "level nn.*nn memorisation: max \\|W - \\(1/3\\)\\[y x, y\\]\\| = 0; max \\|f\\| over the SGD steps = 0\nnn vs rule level: [0-9]+ patch evaluations checked \\(distinct patches per thread\\), max value error [0-9.e-]+, max gradient error 0, off the value grid 0.*agree_tm=5/5 correct=5/5"
+nnt_cli_test(rcnn_learn_nn_quick 0 "level nn.*nn memorisation: max \\|W - \\(1/3\\)\\[y x, y\\]\\| = 0. max \\|f\\| over the SGD steps = 0\nnn vs rule level: [0-9]+ patch evaluations checked \\(distinct patches per thread\\), max value error [0-9.e-]+, max gradient error 0, off the value grid 0.*agree_tm=5/5 correct=5/5"
              rcnn learn --d 4 --m 10 --tests 5 --seed 1 --level nn)
 nnt_cli_test(rcnn_learn_nn_nocache 0 "patch cache off.*max \\|W - \\(1/3\\)\\[y x, y\\]\\| = 0.*max gradient error 0, off the value grid 0.*agree_tm=6/6"
              rcnn learn --learner first-label --d 3 --m 5 --tests 6 --seed 2 --level nn --no-cache)
@@ -146,3 +146,13 @@ nnt_cli_test(rcnn_compile_lemma_big 2 "the limit is 2000" rcnn compile --compile
 # The MLP's online regime (one pass, each sample once) beside the sample-limited one.
 nnt_cli_test(parity_mlp_online 0 "\n +4 +64 +mlp +[0-9.]+ .*\n +4 +64 +mlp-online +[0-9.]+"
              parity bench --quick --d 4 --m 64 --learners mlp,mlp-online --reps 1 --force --out ${CMAKE_BINARY_DIR}/parity-online)
+
+# The one driver: a --depth below the construction's m+d+1 layers is a bad option (exit 2 saying what
+# to give), not a failed check; learn and compile write their tables into --out.
+nnt_cli_test(rcnn_learn_depth_invariant 2 "--depth 3: the construction needs at least m\\+d\\+1 = 13 layers.*give --depth 13 or more"
+             rcnn learn --d 4 --m 8 --tests 2 --depth 3)
+add_test(NAME cli/rcnn_learn_compile_out
+         COMMAND sh -c "rm -rf $1 $2 && $0 rcnn learn --quick --out $1 >/dev/null && test -s $1/points.csv && test -s $1/learn.csv && \
+$0 rcnn compile --d 2 --m 2 --tests 1 --out $2 >/dev/null && test -s $2/compile.csv"
+                 ${NNT_EXE} ${CMAKE_BINARY_DIR}/rcnn-learn-out ${CMAKE_BINARY_DIR}/rcnn-compile-out)
+set_tests_properties(cli/rcnn_learn_compile_out PROPERTIES LABELS cli TIMEOUT 300)

@@ -1,11 +1,12 @@
-/* Reports of nnt tm: results in memory -> console, CSV, run.json. */
+/* Reports of nnt tm: results in memory -> console, CSV. */
 #include <math.h>
 
+#include "nnt_error.h"
 #include "nnt_io.h"
 #include "nnt_plot.h"
 #include "report_tm.h"
 
-int cli_tm_sim_report(const cli_common *co, const nnt_tm_cfg *cfg, const nnt_tm_sim_result *res) {
+int nnt_report_tm_sim(const char *dir, const nnt_tm_cfg *cfg, const nnt_tm_sim_result *res) {
   const nnt_tm *tm = &res->tm;
   const nnt_tm_stream *r = &res->run;
   printf("machine %s: %d states, %d symbols, input length %d\n", cfg->machine, tm->k, tm->nsym, tm->m);
@@ -13,23 +14,14 @@ int cli_tm_sim_report(const cli_common *co, const nnt_tm_cfg *cfg, const nnt_tm_
   else printf("running after %ld steps, state %s\n", r->steps, tm->state_name[r->state]);
   printf("steps=%ld halt_step=%ld nonblank=%ld head=%ld cells_visited=[%ld,%ld] time=%.3f ms\n", r->steps, r->halt_step, r->ones,
          r->head, r->min_head, r->max_head, res->seconds * 1e3);
-  if (!co->out) return NNT_OK;
-  int st = NNT_OK;
-  if (r->nrows) {
-    nnt_csv csv;
-    if ((st = nnt_csv_open(&csv, co->out, "trace.csv", "step,state,head,symbol_under_head,written"))) return st;
-    for (long i = 0; i < r->nrows; i++)
-      nnt_csv_row(&csv, "%ld,%s,%ld,%s,%s", r->row_t[i], tm->state_name[r->row_state[i]], r->row_head[i],
-                  tm->sym_name[r->row_sym[i]], r->row_written[i] >= 0 ? tm->sym_name[r->row_written[i]] : "");
-    if ((st = nnt_csv_close(&csv))) return st;
-  }
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddStringToObject(j, "machine", cfg->machine);
-  cJSON_AddNumberToObject(j, "steps", (double)r->steps);
-  cJSON_AddNumberToObject(j, "halt_step", (double)r->halt_step);
-  cJSON_AddNumberToObject(j, "nonblank", (double)r->ones);
-  cJSON_AddNumberToObject(j, "trace_every", (double)cfg->trace_every);
-  return nnt_runinfo_write(co->out, "tm run", j, co->seed, co->threads, res->seconds);
+  if (!dir || !r->nrows) return NNT_OK;
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, dir, "trace.csv", "step,state,head,symbol_under_head,written");
+  if (st) return st;
+  for (long i = 0; i < r->nrows; i++)
+    nnt_csv_row(&csv, "%ld,%s,%ld,%s,%s", r->row_t[i], tm->state_name[r->row_state[i]], r->row_head[i],
+                tm->sym_name[r->row_sym[i]], r->row_written[i] >= 0 ? tm->sym_name[r->row_written[i]] : "");
+  return nnt_csv_close(&csv);
 }
 
 static void print_sizes(const nnt_tm *tm, const nnt_tm_compile_result *c) {
@@ -44,32 +36,14 @@ static void print_sizes(const nnt_tm *tm, const nnt_tm_compile_result *c) {
          scale, s->w / scale, lt, lt > 0 ? s->layers / lt : 0.0, s->l1, s->l1 / (scale * scale));
 }
 
-static int compile_files(const cli_common *co, const nnt_tm_cfg *cfg, const nnt_tm_compile_result *c, double seconds) {
+static int compile_files(const char *dir, const nnt_tm_compile_result *c) {
   const nnt_tm_run_result *r = &c->r;
   nnt_csv csv;
-  int st = nnt_csv_open(&csv, co->out, "step_cost.csv", "window,t_from,t_to,us_per_step");
+  int st = nnt_csv_open(&csv, dir, "step_cost.csv", "window,t_from,t_to,us_per_step");
   if (st) return st;
   for (int i = 0; i < 10; i++)
     nnt_csv_row(&csv, "%d,%ld,%ld,%.3f", i, i * (c->T + 1) / 10 + 1, (i + 1) * (c->T + 1) / 10, r->step_us[i]);
-  if ((st = nnt_csv_close(&csv))) return st;
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddStringToObject(j, "machine", cfg->machine);
-  cJSON_AddNumberToObject(j, "steps", (double)c->T);
-  cJSON_AddStringToObject(j, "attention", cfg->attention ? "softmax" : "hard");
-  cJSON_AddNumberToObject(j, "beta", cfg->beta);
-  cJSON_AddStringToObject(j, "precision", cfg->precision ? "f32" : "f64");
-  cJSON_AddNumberToObject(j, "width", c->s.w);
-  cJSON_AddNumberToObject(j, "max_width", c->s.max_width);
-  cJSON_AddNumberToObject(j, "layers", c->s.layers);
-  cJSON_AddNumberToObject(j, "nonzero_params", (double)c->s.nonzero);
-  cJSON_AddNumberToObject(j, "l1_norm", c->s.l1);
-  cJSON_AddNumberToObject(j, "steps_checked", (double)r->steps_checked);
-  cJSON_AddNumberToObject(j, "mismatches", (double)r->mismatches);
-  if (cfg->beta_search) {
-    cJSON_AddNumberToObject(j, "beta_min_f64", c->beta64);
-    cJSON_AddNumberToObject(j, "beta_min_f32", c->beta32);
-  }
-  return nnt_runinfo_write(co->out, "tm compile", j, co->seed, co->threads, seconds);
+  return nnt_csv_close(&csv);
 }
 
 /* --dump: the chosen step's attention weights as heatmaps beside dump.safetensors (rows: the
@@ -86,7 +60,8 @@ static int dump_heatmaps(const nnt_tm_cfg *cfg, const nnt_tm_compile_result *c) 
                           "attention layer", cfg->dump_dir, base);
   }
   if (!st && d->enc_rows) {
-    snprintf(title, sizeof title, "encoder-decoder attention at machine step %ld", d->step);
+    snprintf(title, sizeof title, "encoder-decoder attention at machine step %ld (rows: layers %d..%d)", d->step,
+             d->enc_layer[0], d->enc_layer[d->enc_rows - 1]);
     snprintf(base, sizeof base, "attn_step%ld_enc", d->step);
     st = nnt_heatmap_save(d->enc, d->enc_rows, d->enc_cols, title, "key: null, then input cells 0..m-1", "attention layer",
                           cfg->dump_dir, base);
@@ -98,7 +73,7 @@ static int dump_heatmaps(const nnt_tm_cfg *cfg, const nnt_tm_compile_result *c) 
   return st;
 }
 
-int cli_tm_compile_report(const cli_common *co, const nnt_tm_cfg *cfg, const nnt_tm_compile_result *c, double seconds) {
+int nnt_report_tm_compile(const char *dir, const nnt_tm_cfg *cfg, const nnt_tm_compile_result *c) {
   const nnt_tm *tm = &c->tm;
   const nnt_tm_run_result *r = &c->r;
   printf("machine %s: k=%d states, |A|=%d symbols, input length %d; T=%ld (%s)\n", cfg->machine, tm->k, tm->nsym, tm->m,
@@ -127,5 +102,5 @@ int cli_tm_compile_report(const cli_common *co, const nnt_tm_cfg *cfg, const nnt
   int st = cfg->dump_dir ? dump_heatmaps(cfg, c) : NNT_OK;
   printf("steps_checked=%ld mismatches=%ld\n", r->steps_checked, r->mismatches);
   if (st) return st;
-  return co->out ? compile_files(co, cfg, c, seconds) : NNT_OK;
+  return dir ? compile_files(dir, c) : NNT_OK;
 }

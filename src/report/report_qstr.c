@@ -1,11 +1,11 @@
-/* Seed 001's reports: results from memory into CSV, run.json, plots, console tables; the tour section. */
+/* Seed 001's reports: results from memory into CSV, plots and console tables (run.json is the driver's). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "nnt_blas.h"
+#include "nnt_error.h"
+#include "nnt_file.h"
 #include "nnt_io.h"
 #include "nnt_plot.h"
 #include "report_qstr.h"
@@ -58,29 +58,6 @@ static int plot_curves(const char *dir, const curve *cv, int ncv, const char *ba
   return st;
 }
 
-static cJSON *sweep_json(const nnt_qstr_sweep_cfg *s) {
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddStringToObject(j, "model", nnt_qstr_arch_names[s->arch]);
-  cJSON_AddStringToObject(j, "task", task_name(s->task.simple));
-  cJSON_AddStringToObject(j, "test_task", s->train.test_simple ? "simple" : "same");
-  if (s->figure) cJSON_AddStringToObject(j, "figure", s->figure == 2 ? "1b" : "1a");
-  cJSON_AddNumberToObject(j, "hidden_size", s->hidden_size);
-  cJSON_AddNumberToObject(j, "reps", s->reps);
-  cJSON_AddNumberToObject(j, "threshold", s->train.threshold);
-  cJSON_AddNumberToObject(j, "check_every", s->train.check_every);
-  cJSON_AddNumberToObject(j, "n_test", s->train.n_test);
-  cJSON_AddNumberToObject(j, "batch", s->train.batch);
-  cJSON_AddNumberToObject(j, "lr", s->train.lr);
-  cJSON_AddNumberToObject(j, "wd", s->train.wd);
-  cJSON_AddNumberToObject(j, "max_samples", (double)s->train.max_samples);
-  cJSON_AddNumberToObject(j, "d", s->task.d);
-  cJSON_AddNumberToObject(j, "q", s->task.q);
-  cJSON_AddStringToObject(j, "enc", s->task.enc ? "paper" : "code");
-  cJSON *n = cJSON_AddArrayToObject(j, "N");
-  for (int k = 0; k < s->nN; k++) cJSON_AddItemToArray(n, cJSON_CreateNumber(s->Ns[k]));
-  return j;
-}
-
 static int write_sweep(const char *dir, const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *r) {
   const char *mname = nnt_qstr_arch_names[s->arch], *tname = task_name(s->task.simple);
   nnt_csv csv;
@@ -118,9 +95,8 @@ static void print_slope(const curve *cv) {
            r2, used, cv->Ns[0], cv->Ns[cv->nN - 1]);
 }
 
-int cli_qstr_sweep_report(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *r, const char *dir, const char *cmdline) {
-  int st = NNT_OK;
-  if (dir && !(st = write_sweep(dir, s, r))) st = nnt_runinfo_write(dir, cmdline, sweep_json(s), s->seed, nnt_threads_get(), r->wall_s);
+int nnt_report_qstr_sweep(const char *dir, const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *r) {
+  int st = dir ? write_sweep(dir, s, r) : NNT_OK;
   if (st) return st;
   printf("%-6s %-7s %4s %10s %10s %10s %5s\n", "model", "task", "N", "median", "min", "max", "cens");
   for (int k = 0; k < s->nN; k++) {
@@ -134,7 +110,7 @@ int cli_qstr_sweep_report(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_resu
   curve_of(s, r, &cv);
   print_slope(&cv);
   if (r->stored) printf("resumed: %d of %d runs were stored in %s/results.sqlite, %d computed now\n", r->stored, r->n, dir, r->computed);
-  printf("wall time %.2f s on %d thread(s)\n", r->wall_s, nnt_threads_get());
+  printf("wall time %.2f s on %d thread(s)\n", r->wall_s, s->threads);
   return NNT_OK;
 }
 
@@ -200,22 +176,39 @@ static int read_samples(const char *dir, curve *cv, int *ncv, int maxcv) {
   return st;
 }
 
-int cli_qstr_plot(int ndirs, char **dirs, const cli_common *co) {
-  curve *cv = nnt_xcalloc(16, sizeof *cv);
-  int ncv = 0, st = NNT_OK;
-  for (int i = 0; i < ndirs && !st; i++) st = read_samples(dirs[i], cv, &ncv, 16);
-  if (!st && !(st = cli_begin(co)) && !(st = plot_curves(co->out, cv, ncv, "samples")))
-  {
-    printf("plot: %d curve(s) -> %s/samples.png\n", ncv, co->out);
-    for (int c = 0; c < ncv; c++) print_slope(&cv[c]);
-  }
-  free(cv);
+struct nnt_report_qstr_curves {
+  curve cv[16];
+  int n;
+};
+
+nnt_report_qstr_curves *nnt_report_qstr_curves_new(void) { return nnt_xcalloc(1, sizeof(nnt_report_qstr_curves)); }
+
+int nnt_report_qstr_read(int ndirs, char **dirs, nnt_report_qstr_curves **out) {
+  nnt_report_qstr_curves *c = nnt_report_qstr_curves_new();
+  int st = NNT_OK;
+  for (int i = 0; i < ndirs && !st; i++) st = read_samples(dirs[i], c->cv, &c->n, 16);
+  if (st) free(c), c = NULL;
+  *out = c;
   return st;
 }
 
+void nnt_report_qstr_curves_add(nnt_report_qstr_curves *c, const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *r) {
+  if (c->n < 16) curve_of(s, r, &c->cv[c->n++]);
+}
+
+int nnt_report_qstr_plot(const char *dir, const nnt_report_qstr_curves *c) { return plot_curves(dir, c->cv, c->n, "samples"); }
+
+void nnt_report_qstr_slopes(const nnt_report_qstr_curves *c) {
+  for (int k = 0; k < c->n; k++) print_slope(&c->cv[k]);
+}
+
+int nnt_report_qstr_curves_count(const nnt_report_qstr_curves *c) { return c->n; }
+
+void nnt_report_qstr_curves_free(nnt_report_qstr_curves *c) { free(c); }
+
 /* ---------------------------------------------------------------- attention */
 
-int cli_qstr_attention_report(const nnt_qstr_attention_cfg *c, const nnt_qstr_attention_result *r, const char *dir, double wall) {
+int nnt_report_qstr_attention(const char *dir, const nnt_qstr_attention_cfg *c, const nnt_qstr_attention_result *r) {
   int st = NNT_OK, D = r->D, d = r->d, de = r->de;
   const nnt_qstr_attn_score *sc = &r->score, *s0 = &r->init_score;
   if (dir) {
@@ -238,15 +231,6 @@ int cli_qstr_attention_report(const nnt_qstr_attention_cfg *c, const nnt_qstr_at
                   sc->random_share);
       st = nnt_csv_close(&csv);
     }
-    if (!st) {
-      cJSON *j = cJSON_CreateObject();
-      cJSON_AddNumberToObject(j, "N", c->N);
-      cJSON_AddNumberToObject(j, "n_train", c->n_train);
-      cJSON_AddNumberToObject(j, "max_epochs", c->epochs);
-      cJSON_AddNumberToObject(j, "wd", c->wd);
-      cJSON_AddBoolToObject(j, "simple", c->simple);
-      st = nnt_runinfo_write(dir, "qstr attention", j, c->seed, nnt_threads_get(), wall);
-    }
   }
   if (st) return st;
   printf("attention N=%d D=%d: %ld epoch(s), train loss %.4f, test MSE %.4f\n", c->N, D, r->epochs, r->train_loss, r->test_mse);
@@ -258,7 +242,7 @@ int cli_qstr_attention_report(const nnt_qstr_attention_cfg *c, const nnt_qstr_at
 
 /* ---------------------------------------------------------------- heads */
 
-int cli_qstr_heads_report(const nnt_qstr_heads_cfg *c, const nnt_qstr_heads_result *r, const char *dir, double wall) {
+int nnt_report_qstr_heads(const char *dir, const nnt_qstr_heads_cfg *c, const nnt_qstr_heads_result *r) {
   int st = NNT_OK, nH = r->nH;
   const char *law = c->law == NNT_QSTR_LAW_ADVERSARIAL ? "adversarial" : "uniform";
   if (dir) {
@@ -279,15 +263,6 @@ int cli_qstr_heads_report(const nnt_qstr_heads_cfg *c, const nnt_qstr_heads_resu
     if (c->d == 1) nnt_plot_add(p, nH, x, r->bound_exact, "bound 1 - H/q (Prop. 21, block-diagonal W)", NNT_PLOT_DASHED);
     st = nnt_plot_save(p, dir, "heads");
     nnt_plot_free(p);
-    if (!st) {
-      cJSON *j = cJSON_CreateObject();
-      cJSON_AddNumberToObject(j, "q", c->q), cJSON_AddNumberToObject(j, "d", c->d), cJSON_AddNumberToObject(j, "N", c->N);
-      cJSON_AddNumberToObject(j, "samples", (double)c->samples), cJSON_AddNumberToObject(j, "m", c->m);
-      cJSON_AddStringToObject(j, "law", law);
-      cJSON_AddNumberToObject(j, "construction_mse", r->construction_mse);
-      cJSON_AddNumberToObject(j, "violations", r->violations);
-      st = nnt_runinfo_write(dir, "qstr heads", j, c->seed, nnt_threads_get(), wall);
-    }
   }
   if (st) return st;
   printf("norm-squared link, %s index law, q=%d d=%d N=%d, %ld training samples, m=%d; test MSE on %d fresh prompts\n"
@@ -307,7 +282,7 @@ int cli_qstr_heads_report(const nnt_qstr_heads_cfg *c, const nnt_qstr_heads_resu
 
 /* ---------------------------------------------------------------- construct */
 
-int cli_qstr_construct_report(const nnt_qstr_construct_cfg *c, const nnt_qstr_construct_result *r, const char *dir, double wall) {
+int nnt_report_qstr_construct(const char *dir, const nnt_qstr_construct_cfg *c, const nnt_qstr_construct_result *r) {
   int st = NNT_OK, na = c->nalpha;
   nnt_csv csv;
   if (dir && !(st = nnt_csv_open(&csv, dir, "construct.csv", "alpha,closed_form,monte_carlo,mc_se,z"))) {
@@ -322,11 +297,6 @@ int cli_qstr_construct_report(const nnt_qstr_construct_cfg *c, const nnt_qstr_co
     nnt_plot_add(p, na, c->alphas, r->mc, "Monte Carlo (forward pass)", NNT_PLOT_POINTS);
     st = nnt_plot_save(p, dir, "construct");
     nnt_plot_free(p);
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "N", c->task.N), cJSON_AddNumberToObject(j, "d", c->task.d), cJSON_AddNumberToObject(j, "q", c->task.q);
-    cJSON_AddNumberToObject(j, "de", r->de), cJSON_AddNumberToObject(j, "n", c->n);
-    if (!st) st = nnt_runinfo_write(dir, "qstr construct", j, c->seed, nnt_threads_get(), wall);
-    else cJSON_Delete(j);
   }
   if (st) return st;
   printf("eq. (A.2) construction, N=%d d=%d q=%d d_e=%d (%s encoding, no duplicate codes), %d prompts\n", c->task.N, c->task.d,
@@ -340,7 +310,7 @@ int cli_qstr_construct_report(const nnt_qstr_construct_cfg *c, const nnt_qstr_co
 
 /* ---------------------------------------------------------------- rnn-oracle */
 
-int cli_qstr_rnn_oracle_report(const nnt_qstr_rnn_oracle_cfg *c, const nnt_qstr_rnn_oracle_result *r, const char *dir, double wall) {
+int nnt_report_qstr_rnn_oracle(const char *dir, const nnt_qstr_rnn_oracle_cfg *c, const nnt_qstr_rnn_oracle_result *r) {
   int st = NNT_OK, n = r->nN;
   nnt_csv csv;
   if (dir && !(st = nnt_csv_open(&csv, dir, "oracle.csv",
@@ -366,13 +336,6 @@ int cli_qstr_rnn_oracle_report(const nnt_qstr_rnn_oracle_cfg *c, const nnt_qstr_
     nnt_plot_add(p, n, x, w, "simple-qSTR: the oracle RNN (qd)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
     st = nnt_plot_save(p, dir, "width");
     nnt_plot_free(p);
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "d", c->d), cJSON_AddNumberToObject(j, "q", c->q);
-    cJSON_AddNumberToObject(j, "bound", c->B), cJSON_AddNumberToObject(j, "target", c->target);
-    cJSON_AddNumberToObject(j, "n", c->n);
-    cJSON_AddNumberToObject(j, "rmin_slope", r->rmin_slope);
-    if (!st) st = nnt_runinfo_write(dir, "qstr rnn-oracle", j, c->seed, nnt_threads_get(), wall);
-    else cJSON_Delete(j);
   }
   if (st) return st;
   printf("oracle RNN (Prop. 28 / App. C), simple-qSTR, d=%d q=%d, exact while |x_k| <= %g, %d prompts per N\n", c->d, c->q,
@@ -396,7 +359,7 @@ int cli_qstr_rnn_oracle_report(const nnt_qstr_rnn_oracle_cfg *c, const nnt_qstr_
 
 /* ---------------------------------------------------------------- ffn-bound */
 
-int cli_qstr_ffn_bound_report(const nnt_qstr_ffn_bound_cfg *c, const nnt_qstr_ffn_bound_result *r, const char *dir, double wall) {
+int nnt_report_qstr_ffn_bound(const char *dir, const nnt_qstr_ffn_bound_cfg *c, const nnt_qstr_ffn_bound_result *r) {
   int st = NNT_OK, N = c->N, d = c->d;
   nnt_csv csv;
   if (dir && !(st = nnt_csv_open(&csv, dir, "ffn_bound.csv", "N,d,n,measured_mse,std_err,formula"))) {
@@ -413,11 +376,6 @@ int cli_qstr_ffn_bound_report(const nnt_qstr_ffn_bound_cfg *c, const nnt_qstr_ff
     nnt_plot_add(p, r->nn, x, r->measured, "measured", NNT_PLOT_POINTS);
     st = nnt_plot_save(p, dir, "ffn_bound");
     nnt_plot_free(p);
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "N", N), cJSON_AddNumberToObject(j, "d", d), cJSON_AddNumberToObject(j, "trials", c->trials);
-    cJSON_AddNumberToObject(j, "n_test", c->n_test);
-    if (!st) st = nnt_runinfo_write(dir, "qstr ffn-bound", j, c->seed, nnt_threads_get(), wall);
-    else cJSON_Delete(j);
   }
   if (st) return st;
   printf("Theorem 6 (min-norm least squares on simple-1STR), N=%d d=%d, Nd=%d\n%6s %10s %10s %12s\n", N, d, N * d, "n",
@@ -426,64 +384,3 @@ int cli_qstr_ffn_bound_report(const nnt_qstr_ffn_bound_cfg *c, const nnt_qstr_ff
   return NNT_OK;
 }
 
-/* ---------------------------------------------------------------- tour */
-
-int tour_qstr(cli_tour *t) {
-  char dir[1024], sub[1024];
-  nnt_path(dir, sizeof dir, t->out, "qstr");
-  int st;
-  curve cv[2];
-  double wall[2];
-  static const nnt_qstr_arch arch[2] = {NNT_QSTR_TR, NNT_QSTR_FFN};
-  for (int k = 0; k < 2; k++) {
-    nnt_qstr_sweep_cfg s;
-    nnt_qstr_sweep_cfg_default(&s, NNT_PRESET_QUICK);
-    s.arch = arch[k], s.seed = t->seed, s.train.test_simple = 1;
-    s.nN = 4, s.Ns[0] = 2, s.Ns[1] = 4, s.Ns[2] = 8, s.Ns[3] = 12;
-    nnt_path(sub, sizeof sub, dir, k ? "sweep_ffn" : "sweep_tr");
-    nnt_qstr_sweep_result r;
-    if ((st = nnt_mkdirs(sub)) || (st = nnt_qstr_sweep_run(&s, &r))) return st;
-    st = cli_qstr_sweep_report(&s, &r, sub, "tour qstr sweep");
-    curve_of(&s, &r, &cv[k]);
-    wall[k] = r.wall_s;
-    nnt_qstr_sweep_result_free(&r);
-    if (st) return st;
-  }
-  if ((st = plot_curves(dir, cv, 2, "samples"))) return st;
-  cli_tour_printf(t, "## qstr: transformer vs FFN sample complexity (seed 001, Figure 1a, quick)\n\n"
-                  "Online AdamW (batch 64, lr 1e-3, wd 0.01) on 1STR, d = 10, d_e = floor(5 ln N); test MSE on "
-                  "1000 simple-1STR prompts (the released code's protocol) every 10 steps; samples needed to "
-                  "reach test MSE 0.7, 1 repetition. The paper: the transformer's count grows slowly with N, the "
-                  "FFN's fast.\n\n| N | transformer | FFN |\n|---|---|---|\n");
-  for (int k = 0; k < cv[0].nN; k++) cli_tour_printf(t, "| %d | %.0f | %.0f |\n", cv[0].Ns[k], cv[0].med[k], cv[1].med[k]);
-  cli_tour_printf(t, "\nWall time: transformer %.1f s, FFN %.1f s. ![samples](qstr/samples.png)\n\n"
-                  "Each sweep alone (its own folder, as `nnt qstr sweep` writes it): "
-                  "![transformer sweep](qstr/sweep_tr/samples.png) ![FFN sweep](qstr/sweep_ffn/samples.png)\n\n",
-                  wall[0], wall[1]);
-  int last = cv[0].nN - 1;
-  cli_tour_outcome(t, "At N = %d the transformer needed %.0f samples and the FFN %.0f (%.1f times as many); at N = %d "
-                   "they needed %.0f and %.0f.", cv[0].Ns[last], cv[0].med[last], cv[1].med[last],
-                   cv[1].med[last] / cv[0].med[last], cv[0].Ns[0], cv[0].med[0], cv[1].med[0]);
-  /* the construction's closed form against Monte Carlo, and Theorem 6 */
-  nnt_qstr_construct_cfg cc;
-  nnt_qstr_construct_cfg_default(&cc, NNT_PRESET_QUICK);
-  cc.seed = t->seed, cc.nalpha = 3, cc.alphas[0] = 0.05, cc.alphas[1] = 0.2, cc.alphas[2] = 0.5;
-  nnt_qstr_construct_result cr;
-  st = nnt_qstr_construct_run(&cc, &cr);
-  if (st && st != NNT_ECHECK) return st;
-  cli_tour_printf(t, "Eq. (A.2) construction (N = 8, paper encoding): closed-form MSE vs Monte Carlo through the "
-                  "model's forward pass.\n\n| alpha | closed form | Monte Carlo |\n|---|---|---|\n");
-  for (int k = 0; k < cc.nalpha; k++) cli_tour_printf(t, "| %g | %.4f | %.4f ± %.4f |\n", cc.alphas[k], cr.closed[k], cr.mc[k], cr.se[k]);
-  nnt_qstr_ffn_bound_cfg bc;
-  nnt_qstr_ffn_bound_cfg_default(&bc, NNT_PRESET_QUICK);
-  bc.seed = t->seed, bc.nn = 5;
-  for (int k = 0; k < 5; k++) bc.ns[k] = 5 * k;
-  nnt_qstr_ffn_bound_result br;
-  int bst = nnt_qstr_ffn_bound_run(&bc, &br);
-  if (bst && bst != NNT_ECHECK) return bst;
-  cli_tour_printf(t, "\nTheorem 6 (min-norm least squares, N = 4, d = 5): test MSE vs 1 - n/(Nd).\n\n| n | measured | "
-                  "1 - n/(Nd) |\n|---|---|---|\n");
-  for (int k = 0; k < br.nn; k++) cli_tour_printf(t, "| %d | %.3f | %.3f |\n", br.ns[k], br.measured[k], br.formula[k]);
-  cli_tour_checks(t, (st == NNT_OK) + (bst == NNT_OK), (st != NNT_OK) + (bst != NNT_OK));
-  return NNT_OK;
-}

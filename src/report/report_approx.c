@@ -52,7 +52,7 @@ static void print_check(FILE *f, const nnt_approx_check_result *t, int markdown)
   }
 }
 
-int cli_approx_check_report(const char *dir, const nnt_approx_check_result *t, FILE *con, FILE *md) {
+int nnt_report_approx_check(const char *dir, const nnt_approx_check_result *t, FILE *con, FILE *md) {
   if (con) print_check(con, t, 0);
   if (md) print_check(md, t, 1);
   if (dir) {
@@ -71,7 +71,7 @@ int cli_approx_check_report(const char *dir, const nnt_approx_check_result *t, F
 
 /* ------------------------------------------------------------------ square */
 
-int cli_approx_square_report(const char *dir, const nnt_approx_square_result *res, FILE *con, FILE *md) {
+int nnt_report_approx_square(const char *dir, const nnt_approx_square_result *res, FILE *con, FILE *md) {
   nnt_csv csv;
   int st = nnt_csv_open(&csv, dir, "square.csv",
                         "i,pieces,hidden_layers,relus,params,sup_err,claimed_4^-i-1,l2sq,claimed_2^-4i/30,thm46_lb");
@@ -103,13 +103,13 @@ int cli_approx_square_report(const char *dir, const nnt_approx_square_result *re
   if (!(st = nnt_csv_close(&csv)) && !(st = nnt_plot_save(p1, dir, "fig4_1_square")))
     st = nnt_plot_save(p2, dir, "fig4_2_differences");
   nnt_plot_free(p1), nnt_plot_free(p2);
-  if (!st) say(con, "wrote %s/square.csv, fig4_1_square.{png,svg}, fig4_2_differences.{png,svg}\n", dir);
+  if (!st && dir) say(con, "wrote %s/square.csv, fig4_1_square.{png,svg}, fig4_2_differences.{png,svg}\n", dir);
   return st;
 }
 
 /* ------------------------------------------------------------------ triangle */
 
-int cli_approx_triangle_report(const char *dir, const nnt_approx_triangle_result *res, FILE *con, FILE *md) {
+int nnt_report_approx_triangle(const char *dir, const nnt_approx_triangle_result *res, FILE *con, FILE *md) {
   nnt_csv csv;
   int st = nnt_csv_open(&csv, dir, "triangle.csv", "L,pieces_01,claimed_2^L,pieces_R,claimed_2^L+2,regions,seconds,peak_rss_mb");
   if (st) return st;
@@ -141,7 +141,7 @@ int cli_approx_triangle_report(const char *dir, const nnt_approx_triangle_result
 
 /* ------------------------------------------------------------------ separation */
 
-int cli_approx_separation_report(const char *dir, const nnt_approx_separation_cfg *cfg,
+int nnt_report_approx_separation(const char *dir, const nnt_approx_separation_cfg *cfg,
                                  const nnt_approx_separation_result *res, FILE *con) {
   const nnt_approx_sep_result *r = &res->sep;
   int n = cfg->n, L = res->L;
@@ -177,14 +177,14 @@ int cli_approx_separation_report(const char *dir, const nnt_approx_separation_cf
   st = nnt_plot_save(p, dir, "separation");
   nnt_plot_free(p);
   char tp[1024];
-  if (!st && isfinite(res->train_mse)) st = nnt_mlp_save(&res->g, nnt_path(tp, sizeof tp, dir, "trained_net.json"));
+  if (!st && dir && isfinite(res->train_mse)) st = nnt_mlp_save(&res->g, nnt_path(tp, sizeof tp, dir, "trained_net.json"));
   if (!st && res->violated) st = nnt_fail(NNT_ECHECK, "the proven lower bound is violated");
   return st;
 }
 
 /* ------------------------------------------------------------------ ntk */
 
-int cli_approx_ntk_report(const char *dir, const nnt_approx_ntk_cfg *cfg, const nnt_approx_ntk_result *res, FILE *con,
+int nnt_report_approx_ntk(const char *dir, const nnt_approx_ntk_cfg *cfg, const nnt_approx_ntk_result *res, FILE *con,
                           FILE *md) {
   nnt_csv csv;
   int st = nnt_csv_open(&csv, dir, "ntk.csv", "m,mean_abs_km_minus_kinf,sqrt_m_times_err");
@@ -230,7 +230,7 @@ done:
 
 /* ------------------------------------------------------------------ maurey */
 
-int cli_approx_maurey_report(const char *dir, const nnt_approx_maurey_result *res, FILE *con) {
+int nnt_report_approx_maurey(const char *dir, const nnt_approx_maurey_result *res, FILE *con) {
   nnt_csv csv;
   int st = nnt_csv_open(&csv, dir, "maurey.csv", "k,trials,mean_sq_err,stderr,exact_7.5/k,bound_16/k");
   if (st) return st;
@@ -272,7 +272,7 @@ int cli_approx_maurey_report(const char *dir, const nnt_approx_maurey_result *re
 
 /* ------------------------------------------------------------------ planting */
 
-int cli_approx_planting_report(const char *dir, const nnt_approx_planting_cfg *cfg, const nnt_approx_planting_result *res,
+int nnt_report_approx_planting(const char *dir, const nnt_approx_planting_cfg *cfg, const nnt_approx_planting_result *res,
                                FILE *con) {
   const nnt_approx_plant_result *r = &res->plant;
   say(con, "Thm 3.10 planting, d = 2, tau = %g, delta = %g: m = %ld, |U_i| = %ld, min |S_i| = %ld\n", cfg->tau, cfg->delta, r->m,
@@ -302,7 +302,7 @@ int cli_approx_planting_report(const char *dir, const nnt_approx_planting_cfg *c
 
 /* ------------------------------------------------------------------ sobolev */
 
-int cli_approx_sobolev_report(const char *dir, const nnt_approx_sobolev_cfg *cfg, const nnt_approx_sobolev_result *res,
+int nnt_report_approx_sobolev(const char *dir, const nnt_approx_sobolev_cfg *cfg, const nnt_approx_sobolev_result *res,
                               FILE *con) {
   nnt_csv csv;
   int st = nnt_csv_open(&csv, dir, "sobolev.csv", "d,r,s,k,grid_points,relus,params,hidden_layers,sup_err,bound");
@@ -335,7 +335,7 @@ int cli_approx_sobolev_report(const char *dir, const nnt_approx_sobolev_cfg *cfg
 
 /* ------------------------------------------------------------------ lazy training [ext] */
 
-int cli_approx_lazy_report(const char *dir, const nnt_approx_lazy_cfg *cfg, const nnt_approx_lazy_result *res, FILE *con) {
+int nnt_report_approx_lazy(const char *dir, const nnt_approx_lazy_cfg *cfg, const nnt_approx_lazy_result *res, FILE *con) {
   say(con, "[beyond the book: ch. 5 of the draft is empty] lazy training: GD on the inner layer of\n"
            "(1/sqrt m) sum_j a_j relu(v_j.x), symmetric init, 12 padded circle points, target cos t + sin(2t)/2,\n"
            "%d steps of GD vs the linearised model (init NTK) trained by the same steps\n", cfg->steps);

@@ -1,29 +1,30 @@
-/* Reports of nnt circuit: results in memory -> console, CSV, plots, run.json. */
+/* Reports of nnt circuit: results in memory -> console, CSV, plots, net files (run.json is the driver's). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nnt_error.h"
 #include "nnt_io.h"
 #include "nnt_plot.h"
 #include "report_circuits.h"
 
 static const char *const kinds[3] = {"compiled", "compiled+correction", "net"};
 
-void cli_circuit_print(const char *file, const nnt_circuit *c, const nnt_circuit_layered *L) {
+void nnt_report_circuit_print(const char *file, const nnt_circuit *c, const nnt_circuit_layered *L) {
   printf("circuit: %s inputs=%d outputs=%d gates=%ld depth_q=%d width_r=%d size_s=%ld id_gates=%ld\n", file,
          c->ninputs, c->noutputs, L->orig_gates, L->depth, L->width_max, L->size, L->id_gates);
 }
 
-void cli_circuit_print_net(const nnt_smlp *net, int correct) {
+void nnt_report_circuit_print_net(const nnt_smlp *net, int correct) {
   nnt_mlp_stats s = nnt_smlp_stats_of(net);
   printf("net: correct=%d layers=%d nodes=%ld max_width=%d params=%ld nonzero=%ld l1_norm=%.17g max_abs=%g\n", correct,
          s.layers, s.hidden_units, s.max_width, s.params, s.nonzero_params, s.l1_norm, s.max_abs);
 }
 
-int cli_circuit_margin_report(const cli_common *co, const nnt_circuit_margin_cfg *cfg,
-                              const nnt_circuit_margin_result *res, double seconds) {
+int nnt_report_circuit_margin(const char *dir, const nnt_circuit_margin_cfg *cfg, const nnt_circuit_margin_result *res) {
   int n = res->n, nk = res->nkinds, m = res->ninputs;
   nnt_csv csv;
-  int st = nnt_csv_open(&csv, co->out, "margins.csv",
+  int st = nnt_csv_open(&csv, dir, "margins.csv",
                         "input,bits,label,kind,output,rho_upper,rho_lower_lipschitz,best_layer,forward_passes");
   if (st) return st;
   char *bits = nnt_xmalloc((size_t)m + 1);
@@ -49,19 +50,13 @@ int cli_circuit_margin_report(const cli_common *co, const nnt_circuit_margin_cfg
            "certified lower bound min=%.3g\n", kinds[k], res->rho_min[k], res->rho_med[k], res->rho_max[k], n, cfg->output,
            res->lower_min[k]);
   }
-  st = nnt_plot_save(p, co->out, "margins");
+  st = nnt_plot_save(p, dir, "margins");
   nnt_plot_free(p);
   free(xs), free(rho);
-  if (st) return st;
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddStringToObject(j, "circuit", cfg->file);
-  if (cfg->net) cJSON_AddStringToObject(j, "net", cfg->net);
-  cJSON_AddNumberToObject(j, "inputs", n);
-  cJSON_AddNumberToObject(j, "output", cfg->output);
-  return nnt_runinfo_write(co->out, "nnt circuit margin", j, co->seed, co->threads, seconds);
+  return st;
 }
 
-int cli_circuit_margin_sweep_write(const char *out, const nnt_circuit_margin_cfg *cfg,
+int nnt_report_circuit_margin_sweep(const char *out, const nnt_circuit_margin_cfg *cfg,
                                    const nnt_circuit_margin_sweep_result *res) {
   nnt_csv csv;
   int st = nnt_csv_open(&csv, out, "margin_depth.csv",
@@ -121,14 +116,13 @@ static int learn_plots(const char *out, const nnt_circuit_learn_cfg *cfg, const 
   return st;
 }
 
-int cli_circuit_learn_report(const cli_common *co, const nnt_circuit_learn_cfg *cfg, const nnt_circuit_learn_result *res,
-                             double seconds) {
+int nnt_report_circuit_learn(const char *dir, const nnt_circuit_learn_cfg *cfg, const nnt_circuit_learn_result *res) {
   int nw = cfg->nwidths, nn = cfg->nns, reps = cfg->reps;
   printf("circuit: %s, widest gate layer r = %d, %d inputs; test set %d; %d hidden layers, %d %s steps (lr %g), batch %d\n",
          res->circuit, res->r, res->ninputs, cfg->ntest, cfg->hidden, cfg->steps, cfg->sgd ? "SGD" : "Adam", res->lr,
          cfg->batch);
   nnt_csv csv;
-  int st = nnt_csv_open(&csv, co->out, "learn.csv", "width,width_mult,n,rep,test_err,train_err,train_loss,seconds");
+  int st = nnt_csv_open(&csv, dir, "learn.csv", "width,width_mult,n,rep,test_err,train_err,train_loss,seconds");
   if (st) return st;
   for (int i = 0; i < res->npoints; i++) {
     const nnt_circuit_learn_point *q = &res->points[i];
@@ -136,10 +130,10 @@ int cli_circuit_learn_report(const cli_common *co, const nnt_circuit_learn_cfg *
                 q->train_loss, q->seconds);
   }
   if ((st = nnt_csv_close(&csv))) return st;
-  for (int wi = 0; wi < nw; wi++) {
+  for (int wi = 0; wi < nw && dir; wi++) {
     char name[64], path[1024];
     snprintf(name, sizeof name, "trained_w%d.json", res->r * cfg->widths[wi]);
-    if ((st = nnt_mlp_save(&res->trained[wi], nnt_path(path, sizeof path, co->out, name)))) return st;
+    if ((st = nnt_mlp_save(&res->trained[wi], nnt_path(path, sizeof path, dir, name)))) return st;
   }
   printf("test error (mean over %d rep%s)\n%8s", reps, reps > 1 ? "s" : "", "n \\ w");
   for (int wi = 0; wi < nw; wi++) printf(" %8d", res->r * cfg->widths[wi]);
@@ -149,19 +143,61 @@ int cli_circuit_learn_report(const cli_common *co, const nnt_circuit_learn_cfg *
     for (int wi = 0; wi < nw; wi++) printf(" %8.4f", res->err[wi * nn + ni]);
     printf("\n");
   }
-  if ((st = learn_plots(co->out, cfg, res))) return st;
+  if ((st = learn_plots(dir, cfg, res))) return st;
   printf("samples to reach test error <= %g:", cfg->eps);
   for (int i = 0; i < res->nneed; i++) printf(" w=%g:n=%g", res->need_w[i], res->need_n[i]);
   printf("%s\n", res->nneed < nw ? " (other widths: not reached on the grid)" : "");
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddStringToObject(j, "circuit", res->circuit);
-  cJSON_AddNumberToObject(j, "r", res->r);
-  cJSON_AddNumberToObject(j, "hidden_layers", cfg->hidden);
-  cJSON_AddNumberToObject(j, "steps", cfg->steps);
-  cJSON_AddNumberToObject(j, "batch", cfg->batch);
-  cJSON_AddNumberToObject(j, "lr", res->lr);
-  cJSON_AddStringToObject(j, "optimizer", cfg->sgd ? "sgd (momentum 0.9)" : "adam");
-  cJSON_AddNumberToObject(j, "test", cfg->ntest);
-  cJSON_AddNumberToObject(j, "reps", reps);
-  return nnt_runinfo_write(co->out, "nnt circuit learn", j, co->seed, co->threads, seconds);
+  return NNT_OK;
+}
+
+int nnt_report_circuit_verify(const char *dir, const nnt_circuit_verify_cfg *cfg, const nnt_circuit_verify_result *r) {
+  const nnt_circuit_verify_counts *v = &r->counts;
+  printf("inputs_checked=%ld mismatches=%ld mode=%s max_abs_err=%g time_s=%.2f\n", v->checked, v->mismatches,
+         v->exhaustive ? "exhaustive" : "random", v->max_abs_err, r->seconds);
+  if (v->mismatches) {
+    printf("first mismatching input (bit i = input %d..0):", r->c.ninputs - 1);
+    if (v->exhaustive)
+      for (int i = r->c.ninputs - 1; i >= 0; i--) printf("%ld", (v->first_bad >> i) & 1);
+    else printf(" random vector #%ld", v->first_bad);
+    printf("\n");
+  }
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, dir, "verify.csv", "correct,inputs_checked,mismatches,mode,max_abs_err,seconds");
+  if (st) return st;
+  nnt_csv_row(&csv, "%d,%ld,%ld,%s,%.17g,%.3f", cfg->correct, v->checked, v->mismatches,
+              v->exhaustive ? "exhaustive" : "random", v->max_abs_err, r->seconds);
+  return nnt_csv_close(&csv);
+}
+
+int nnt_report_circuit_compile(const char *file, const nnt_smlp *net, int dense) {
+  if (!dense) return nnt_smlp_save(net, file);
+  nnt_mlp d;
+  nnt_smlp_to_dense(&d, net);
+  int st = nnt_mlp_save(&d, file);
+  nnt_mlp_free(&d);
+  return st;
+}
+
+int nnt_report_circuit_claim35(const char *dir, int n, const nnt_circuit_claim35_row *rows) {
+  printf("Claim 3.5: f = (W_d...W_1) x - 1/2, W_i = 1, x = 1; perturbations of (W_1..W_d); corrected: round between layers\n");
+  printf("%5s %12s %8s %14s %14s | %16s %14s %14s\n", "d", "1/sqrt(d)", "flips", "margin (run)", "sqrt(d)(1-2^-1/d)",
+         "flips < 1/3", "corrected <=", "claim >= 1/3");
+  nnt_csv csv;
+  int bad = 0, st = nnt_csv_open(&csv, dir, "claim35.csv",
+                                 "d,claim_norm,claim_flips,margin_run,margin_closed,corrected_flips_below,corrected_tried,"
+                                 "corrected_upper,holds");
+  if (st) return st;
+  for (int k = 0; k < n; k++) {
+    const nnt_circuit_claim35_row *r = &rows[k];
+    int ok = r->claim_flips && r->plain <= r->claim_norm && fabs(r->plain - r->plain_closed) < 1e-9 && r->corr_keeps &&
+             r->corr_below_flips == 0 && r->corr_upper >= 1.0 / 3;
+    bad += !ok;
+    printf("%5d %12.6f %8s %14.6f %14.6f | %9ld of %-5ld %14.6f %14s\n", r->d, r->claim_norm, r->claim_flips ? "yes" : "NO",
+           r->plain, r->plain_closed, r->corr_below_flips, r->corr_tried, r->corr_upper, ok ? "holds" : "VIOLATED");
+    nnt_csv_row(&csv, "%d,%.17g,%d,%.17g,%.17g,%ld,%ld,%.17g,%d", r->d, r->claim_norm, r->claim_flips, r->plain,
+                r->plain_closed, r->corr_below_flips, r->corr_tried, r->corr_upper, ok);
+  }
+  if ((st = nnt_csv_close(&csv))) return st;
+  if (bad) return nnt_fail(NNT_ECHECK, "Claim 3.5 fails at %d of %d depths", bad, n);
+  return NNT_OK;
 }

@@ -1,0 +1,25 @@
+/* report_circuits.h — what nnt circuit writes: console lines, CSV, plots and net files of the
+ * circuits area's results (the runs are in src/circuits). dir NULL: the console report only. */
+#ifndef REPORT_CIRCUITS_H
+#define REPORT_CIRCUITS_H
+#include "nnt_circuits.h"
+
+void nnt_report_circuit_print(const char *file, const nnt_circuit *c, const nnt_circuit_layered *L);
+/* Sizes of the dense form (params counts every weight of the dense matrices), nonzeros stored. */
+void nnt_report_circuit_print_net(const nnt_smlp *net, int correct);
+/* The net as one file: nnt-mlp (dense) or nnt-mlp-sparse. */
+int nnt_report_circuit_compile(const char *file, const nnt_smlp *net, int dense);
+/* Console line of the check (and the first mismatching input); dir/verify.csv. */
+int nnt_report_circuit_verify(const char *dir, const nnt_circuit_verify_cfg *cfg, const nnt_circuit_verify_result *r);
+/* Console lines, dir/margins.csv and margins.png of a circuit's per-input margins. */
+int nnt_report_circuit_margin(const char *dir, const nnt_circuit_margin_cfg *cfg, const nnt_circuit_margin_result *res);
+/* dir/margin_depth.csv and margin_depth.png of the depth sweep (the command and the tour). */
+int nnt_report_circuit_margin_sweep(const char *dir, const nnt_circuit_margin_cfg *cfg,
+                                    const nnt_circuit_margin_sweep_result *res);
+/* Console table, dir/learn.csv, trained_w<w>.json and the two plots of nnt circuit learn. */
+int nnt_report_circuit_learn(const char *dir, const nnt_circuit_learn_cfg *cfg, const nnt_circuit_learn_result *res);
+
+/* Claim 3.5's toy per depth (console table, dir/claim35.csv); NNT_ECHECK when a row contradicts the claim. */
+int nnt_report_circuit_claim35(const char *dir, int n, const nnt_circuit_claim35_row *rows);
+
+#endif
