@@ -4,7 +4,10 @@
  * margin and learn are in sweep_circuits.c. */
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "commands.h"
+#include "nnt_io.h"
 #include "nnt_sweep.h"
 #include "report_circuits.h"
 #include "verilog_circuits.h"
@@ -14,6 +17,7 @@
 typedef struct {
   nnt_circuit_verify_cfg c;
   const char *top, *save;
+  const char *export_path; /* circuit compile --export */
   cli_circuit_src src;
 } verify_cli;
 static void verify_default(void *cfg, nnt_preset p) {
@@ -28,6 +32,8 @@ static const cli_opt compile_opts[] = {
     CLI_FLAG("correct", nnt_circuit_verify_cfg, correct, "insert correction layers (Definition D.1) between circuit layers"),
     CLI_CHOICE("format", nnt_circuit_verify_cfg, format, net_formats,
                "file format: nnt-mlp (dense), nnt-mlp-sparse, or auto (dense up to 10^6 parameters)"),
+    CLI_STR("export", verify_cli, export_path,
+            "also write the net to FILE.safetensors (dense or CSR as --format; python/nnt loads it into PyTorch, docs/export.md)"),
     CLI_CIRCUIT_TOP(verify_cli),
     {0}};
 typedef struct {
@@ -38,7 +44,10 @@ typedef struct {
 } compile_res;
 static int compile_validate(void *cfg, const cli_run *r) {
   verify_cli *w = cfg;
-  if (!w->save) return nnt_fail(NNT_EINVAL, "--save FILE is required (the file the net is written to)");
+  if (!w->save && !w->export_path)
+    return nnt_fail(NNT_EINVAL, "--save FILE or --export FILE is required (the file the net is written to)");
+  if (w->export_path && nnt_export_format(w->export_path) != 1)
+    return nnt_smlp_export(&(nnt_smlp){0}, 0, NULL, NULL, w->export_path); /* its one-line refusal */
   return cli_circuit_open_read(r->pos[0], w->top, &w->src, &w->c.file);
 }
 static int compile_run(void *cfg, const cli_run *r, void *res) {
@@ -53,15 +62,34 @@ static int compile_run(void *cfg, const cli_run *r, void *res) {
   o->dense = w->c.format == 1 || (w->c.format == 0 && s.params <= 1000000);
   return NNT_OK;
 }
+/* The compiled net as safetensors, with the circuit's input and output names in declaration order. */
+static int export_circuit_net(const nnt_circuit *c, const nnt_smlp *net, int sparse, const char *file,
+                              const char *command, const char *path) {
+  cJSON *in = cJSON_CreateArray(), *outs = cJSON_CreateArray();
+  for (int i = 0; i < c->ninputs; i++) cJSON_AddItemToArray(in, cJSON_CreateString(c->gates[c->inputs[i]].name ? c->gates[c->inputs[i]].name : ""));
+  for (int j = 0; j < c->noutputs; j++) cJSON_AddItemToArray(outs, cJSON_CreateString(c->gates[c->outputs[j]].name ? c->gates[c->outputs[j]].name : ""));
+  char *si = cJSON_PrintUnformatted(in), *so = cJSON_PrintUnformatted(outs);
+  const char *meta[] = {"source", "circuit", "circuit", file, "inputs", si, "outputs", so,
+                        "nnt_version", nnt_version(), "command", command, NULL};
+  int st = nnt_smlp_export(net, sparse, NULL, meta, path);
+  cJSON_free(si), cJSON_free(so), cJSON_Delete(in), cJSON_Delete(outs);
+  return st;
+}
 static int compile_report(const void *cfg, const void *res, const cli_run *r) {
   const verify_cli *w = cfg;
   const compile_res *o = res;
-  int st = nnt_report_circuit_compile(w->save, &o->net, o->dense);
+  int st = w->save ? nnt_report_circuit_compile(w->save, &o->net, o->dense) : NNT_OK;
+  if (!st && w->export_path) {
+    char command[1024];
+    cli_command_line(command, sizeof command, "nnt circuit", r->argc, r->argv);
+    st = export_circuit_net(&o->c, &o->net, !o->dense, r->pos[0], command, w->export_path);
+  }
   if (st) return st;
   nnt_report_circuit_print(r->pos[0], &o->c, &o->L);
   cli_circuit_print_src(&w->src);
   nnt_report_circuit_print_net(&o->net, w->c.correct);
-  printf("wrote %s (%s)\n", w->save, o->dense ? "nnt-mlp" : "nnt-mlp-sparse");
+  if (w->save) printf("wrote %s (%s)\n", w->save, o->dense ? "nnt-mlp" : "nnt-mlp-sparse");
+  if (w->export_path) printf("wrote %s (safetensors, %s)\n", w->export_path, o->dense ? "dense" : "CSR");
   return NNT_OK;
 }
 static void compile_free(void *res) {

@@ -112,4 +112,16 @@ int nnt_smlp_save(const nnt_smlp *m, const char *path);
  * "file: layers[1].col[7]: ..." on any malformed or inconsistent array; m is untouched then. */
 int nnt_smlp_load(const char *path, nnt_smlp *m);
 
+/* ---- Export (docs/export.md) ----
+ * The net as .safetensors: per layer L (0-based) "layers.L.bias" F64 [out] and either
+ * "layers.L.weight" F64 [out, in] (dense) or compressed rows "layers.L.weight.indptr" I64 [out+1],
+ * "layers.L.weight.indices" I32 [nnz], "layers.L.weight.values" F64 [nnz] (sparse). __metadata__:
+ * "kind" (`kind`, or "mlp" / "mlp-sparse" when NULL), "format" "safetensors", "precision" "float64",
+ * "arch" {"sizes": [in, out_0, ...], "activations": [...], "sparse": bool, "nnz": N}, and the pairs
+ * of meta (key, value, ..., NULL). NNT_EINVAL for a path not ending in .safetensors (or .onnx,
+ * which this build cannot write); NNT_EIO as nnt_st_write. */
+int nnt_smlp_export(const nnt_smlp *m, int sparse, const char *kind, const char *const *meta, const char *path);
+/* 1 when path ends in .safetensors, 2 in .onnx, 0 otherwise. */
+int nnt_export_format(const char *path);
+
 #endif

@@ -53,7 +53,7 @@ nnt_cli_test(circuit_bad_truncated 2 "truncated.aag:4: unexpected end of file" c
 nnt_cli_test(circuit_bad_ext 2 "unknown circuit format" circuit verify ${NNT_SRC_DIR}/README.md)
 nnt_cli_test(circuit_missing 2 "cannot read /nonexistent.bench: No such file" circuit verify /nonexistent.bench)
 nnt_cli_test(circuit_no_file 2 "missing argument" circuit verify)
-nnt_cli_test(circuit_compile_no_out 2 "--save FILE is required" circuit compile ${EX}/mux4.blif)
+nnt_cli_test(circuit_compile_no_out 2 "--save FILE or --export FILE is required" circuit compile ${EX}/mux4.blif)
 nnt_cli_test(circuit_compile_out_dir 2 "writes no folder" circuit compile ${EX}/mux4.blif --out x.json)
 nnt_cli_test(circuit_bad_sub 2 "unknown subcommand" circuit frobnicate)
 nnt_cli_test(circuit_bad_samples 2 "--samples" circuit verify ${EX}/mux4.blif --samples 0)
@@ -209,3 +209,12 @@ endif()
 nnt_cli_test(circuit_claim35 0 "\n +1 +1\\.000000 +yes +0\\.500000 +0\\.500000 \\| +0 of [0-9]+ +0\\.500000 +holds.*\n +64 +0\\.125000 +yes +0\\.086176 +0\\.086176 \\| +0 of [0-9]+ +0\\.5[0-9]+ +holds"
              circuit claim35 --quick)
 nnt_cli_test(circuit_claim35_bad 2 "--depths: 0 is out of range" circuit claim35 --depths 0)
+# Compiled circuits exported (--export) and run in PyTorch (python/nnt/mlp.py) against Python
+# integer arithmetic (adders, multipliers, a comparator on all 2^16 inputs; mul32 on 10^4 random
+# inputs), corrupted files refused; skipped, with the reason, where python3-torch is missing.
+add_test(NAME circuits/export_torch
+         COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/circuits/test_export_torch.py)
+set_tests_properties(circuits/export_torch PROPERTIES LABELS "python" TIMEOUT 600
+                     ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR}" SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in")
+nnt_cli_test(circuit_export_bad_ext 2 "--export net.txt: unknown format" circuit compile ${EX}/fulladder.bench --export net.txt)
+nnt_cli_test(circuit_export_onnx 2 "--export net.onnx: ONNX export is not available" circuit compile ${EX}/fulladder.bench --export net.onnx)

@@ -1,0 +1,198 @@
+"""Compiled circuits exported (nnt circuit compile --export) and run in PyTorch (python/nnt/mlp.py)
+against Python integer arithmetic: an 8-bit adder, an 8x8 multiplier and an 8-bit comparator on all
+2^16 inputs, dense and CSR; the shipped 32x32 multiplier (CSR) on 10^4 random inputs; corrupted
+and truncated files refused by nnt.load with nnt.Error. Skipped where python3-torch is missing."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+SRC = os.environ.get("NNT_SRC", os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(SRC, "python"))
+NNT = os.environ.get("NNT", os.path.join(SRC, "build", "nnt"))
+torch = pytest.importorskip("torch", reason="python3-torch is not installed (scripts/deps.sh test)")
+import numpy as np  # noqa: E402
+
+import nnt  # noqa: E402
+
+
+def bench(inputs, outputs, gates):
+    lines = [f"INPUT({i})" for i in inputs] + [f"OUTPUT({o})" for o in outputs]
+    return "\n".join(lines + [f"{g} = {op}({', '.join(args)})" for g, op, args in gates]) + "\n"
+
+
+def adder(n):
+    """a + b, n bits each LSB first: a ripple-carry adder, n+1 output bits."""
+    g, c = [], None
+    for i in range(n):
+        a, b = f"a{i}", f"b{i}"
+        if c is None:
+            g += [(f"s{i}", "XOR", [a, b]), (f"c{i}", "AND", [a, b])]
+        else:
+            g += [(f"x{i}", "XOR", [a, b]), (f"s{i}", "XOR", [f"x{i}", c]), (f"p{i}", "AND", [a, b]),
+                  (f"q{i}", "AND", [f"x{i}", c]), (f"c{i}", "OR", [f"p{i}", f"q{i}"])]
+        c = f"c{i}"
+    ins = [f"a{i}" for i in range(n)] + [f"b{i}" for i in range(n)]
+    return bench(ins, [f"s{i}" for i in range(n)] + [c], g)
+
+
+def less_than(n):
+    """a < b (unsigned, n bits LSB first): lt_i = (!a_i & b_i) | (!(a_i ^ b_i) & lt_{i-1})."""
+    g, lt = [], None
+    for i in range(n):
+        a, b = f"a{i}", f"b{i}"
+        g += [(f"na{i}", "NOT", [a]), (f"d{i}", "AND", [f"na{i}", b])]
+        if lt is None:
+            lt = f"d{i}"
+            continue
+        g += [(f"e{i}", "XNOR", [a, b]), (f"k{i}", "AND", [f"e{i}", lt]), (f"lt{i}", "OR", [f"d{i}", f"k{i}"])]
+        lt = f"lt{i}"
+    ins = [f"a{i}" for i in range(n)] + [f"b{i}" for i in range(n)]
+    return bench(ins, [lt], g)
+
+
+def multiplier(n):
+    """a * b (n bits each, LSB first), 2n output bits: shift-and-add rows of ripple adders."""
+    g = [(f"pp{i}_{j}", "AND", [f"a{j}", f"b{i}"]) for i in range(n) for j in range(n)]
+    acc = [f"pp0_{j}" for j in range(n)]  # running sum, bits from weight 0
+    outs = []
+    for i in range(1, n):
+        outs.append(acc[0])
+        hi, c, new = acc[1:], None, []
+        for j in range(n):
+            x, y = (hi[j] if j < len(hi) else None), f"pp{i}_{j}"
+            t = f"r{i}_{j}"
+            if x is None and c is None:
+                new.append(y); continue
+            if x is None or c is None:
+                z = x if x is not None else c
+                g += [(f"{t}s", "XOR", [z, y]), (f"{t}c", "AND", [z, y])]
+            else:
+                g += [(f"{t}x", "XOR", [x, y]), (f"{t}s", "XOR", [f"{t}x", c]), (f"{t}p", "AND", [x, y]),
+                      (f"{t}q", "AND", [f"{t}x", c]), (f"{t}c", "OR", [f"{t}p", f"{t}q"])]
+            new.append(f"{t}s"); c = f"{t}c"
+        acc = new + ([c] if c else [])
+    outs += acc
+    ins = [f"a{i}" for i in range(n)] + [f"b{i}" for i in range(n)]
+    return bench(ins, outs[:2 * n], g)
+
+
+def export(tmp_path, text, name, fmt):
+    src = tmp_path / f"{name}.bench"
+    src.write_text(text)
+    out = tmp_path / f"{name}-{fmt}.safetensors"
+    r = subprocess.run([NNT, "circuit", "compile", str(src), "--format", fmt, "--export", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return nnt.load(str(out))
+
+
+def bits(values, n):
+    return (values[:, None] >> np.arange(n)) & 1
+
+
+def run(net, a, b, n):
+    x = torch.from_numpy(np.concatenate([bits(a, n), bits(b, n)], axis=1).astype(np.float64))
+    with torch.no_grad():
+        y = net(x).numpy()
+    assert np.all((y == 0) | (y == 1)), "outputs not exactly 0/1"
+    return y
+
+
+def value(y):
+    return (y.astype(np.int64) * (1 << np.arange(y.shape[1], dtype=np.int64))).sum(axis=1)
+
+
+ALL8 = np.arange(1 << 16, dtype=np.int64)
+A8, B8 = ALL8 & 0xFF, ALL8 >> 8
+
+
+@pytest.mark.parametrize("fmt", ["dense", "sparse"])
+def test_adder8_all_inputs(tmp_path, fmt):
+    net = export(tmp_path, adder(8), "add8", fmt)
+    assert net.inputs[:2] == ["a0", "a1"] and net.outputs[-1] == "c7"
+    assert np.array_equal(value(run(net, A8, B8, 8)), A8 + B8)
+
+
+@pytest.mark.parametrize("fmt", ["dense", "sparse"])
+def test_multiplier8_all_inputs(tmp_path, fmt):
+    net = export(tmp_path, multiplier(8), "mul8", fmt)
+    assert np.array_equal(value(run(net, A8, B8, 8)), A8 * B8)
+
+
+def test_less_than8_all_inputs(tmp_path):
+    net = export(tmp_path, less_than(8), "lt8", "dense")
+    assert np.array_equal(run(net, A8, B8, 8)[:, 0], (A8 < B8).astype(np.float64))
+
+
+def test_mul32_random_inputs(tmp_path):
+    """The shipped 32x32 multiplier, CSR: 10^4 random products, against Python's big integers."""
+    out = tmp_path / "mul32.safetensors"
+    r = subprocess.run([NNT, "circuit", "compile", os.path.join(SRC, "examples/circuits/mul32.bench"),
+                        "--format", "sparse", "--export", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_size < 50 << 20
+    net = nnt.load(str(out))
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 1 << 32, 10000, dtype=np.uint64).astype(np.int64)
+    b = rng.integers(0, 1 << 32, 10000, dtype=np.uint64).astype(np.int64)
+    y = run(net, a, b, 32).astype(np.int64)
+    got = [sum(int(v) << k for k, v in enumerate(row)) for row in y]
+    assert got == [int(p) * int(q) for p, q in zip(a, b)]
+
+
+def test_wrong_circuit_is_caught(tmp_path):
+    """The check can fail: a net whose one weight is changed disagrees with the adder."""
+    src = tmp_path / "add4.bench"
+    src.write_text(adder(4))
+    out = tmp_path / "add4.safetensors"
+    subprocess.run([NNT, "circuit", "compile", str(src), "--format", "dense", "--export", str(out)], check=True,
+                   capture_output=True)
+    t, meta = nnt.safetensors.read(str(out))
+    t["layers.0.bias"][0] += 1.0
+    nnt.safetensors.write(str(out), t, meta)
+    net = nnt.load(str(out))
+    a = np.arange(256) & 15
+    b = np.arange(256) >> 4
+    x = torch.from_numpy(np.concatenate([bits(a, 4), bits(b, 4)], axis=1).astype(np.float64))
+    with torch.no_grad():
+        y = net(x).numpy()
+    assert not np.array_equal(y, bits(a + b, 5).astype(np.float64))
+
+
+def test_corrupted_and_truncated_refused(tmp_path):
+    src = tmp_path / "add2.bench"
+    src.write_text(adder(2))
+    good = tmp_path / "good.safetensors"
+    subprocess.run([NNT, "circuit", "compile", str(src), "--export", str(good)], check=True, capture_output=True)
+    raw = good.read_bytes()
+    n = int.from_bytes(raw[:8], "little")
+    cases = {
+        "short": (raw[:5], "shorter than the 8-byte"),
+        "truncated-header": (raw[:8 + n // 2], "truncated"),
+        "truncated-data": (raw[:-3], "truncated"),
+        "not-json": (raw[:8] + b"[" + raw[9:], "not JSON|not a JSON object"),
+        "trailing": (raw + b"\0" * 8, "after the last tensor"),
+        "overlap": (raw.replace(b'"data_offsets":[0,', b'"data_offsets":[8,', 1), "do not fit|overlap|truncated"),
+    }
+    for name, (blob, what) in cases.items():
+        p = tmp_path / f"{name}.safetensors"
+        p.write_bytes(blob)
+        with pytest.raises(nnt.Error, match=what):
+            nnt.load(str(p))
+    t, meta = nnt.safetensors.read(str(good))
+    del t["layers.1.bias"]
+    nnt.safetensors.write(str(tmp_path / "missing.safetensors"), t, meta)
+    with pytest.raises(nnt.Error, match="layers.1.bias is missing"):
+        nnt.load(str(tmp_path / "missing.safetensors"))
+    with pytest.raises(nnt.Error) as e:
+        nnt.load(str(tmp_path / "nope.safetensors"))
+    assert e.value.code == "EIO"
+
+
+def test_example_script_runs():
+    r = subprocess.run([sys.executable, os.path.join(SRC, "examples/python/circuit_to_torch.py")],
+                       capture_output=True, text=True, env=dict(os.environ, NNT=NNT, NNT_SRC=SRC))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "agree on all 8 inputs" in r.stdout
