@@ -36,7 +36,7 @@ QUICK = [
     ("qstr sweep", [], {"model": "tr", "quick": True, "N": [2, 4]}),
     ("qstr construct", [], {"quick": True}),
     ("approx square", [], {"quick": True}),
-    ("circuit verify", [os.path.join(SRC, "examples", "circuits", "c17.bench")], {}),
+    ("circuit verify", [os.path.join(SRC, "examples", "circuits", "adder10.bench")], {}),
 ]
 
 
