@@ -140,7 +140,8 @@ static int check(int argc, char **argv) {
   int st = cli_parse(&check_cmd, argc, argv, &c, &a);
   if (st || a.co.help) return st;
   nnt_rcnn_tm2d tm;
-  if ((st = nnt_rcnn_tm2d_load(&tm, a.pos[0])) || (st = cli_begin(&a.co))) return st;
+  if ((st = nnt_rcnn_tm2d_load(&tm, a.pos[0]))) return st;
+  if ((st = cli_begin(&a.co))) return nnt_rcnn_tm2d_free(&tm), st;
   int halting = 0, rules = 0;
   for (int q = 0; q < tm.nstates; q++) {
     halting += tm.halting[q];
