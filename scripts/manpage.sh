@@ -46,7 +46,9 @@ render() {
     }'
 }
 
-version=$("$nnt" --version | head -n 1)
+# sed reads to the end: nnt's stdout is line-buffered off a terminal, so `head -n 1` could end it by
+# SIGPIPE before its second line, which pipefail turns into a failed build (exit 141)
+version=$("$nnt" --version | sed -n 1p)
 top=$("$nnt" --help)
 date=$(date -u ${SOURCE_DATE_EPOCH:+-d "@$SOURCE_DATE_EPOCH"} +%Y-%m-%d)
 
