@@ -12,7 +12,7 @@ nnt_cli_test(qstr_foreign_option 2 "unknown option --batch .nnt qstr construct -
 nnt_cli_test(qstr_resume_force 2 "--resume and --force exclude each other" qstr sweep --model tr --resume --force --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_bad_threshold 2 "threshold must be > 0" qstr sweep --model tr --threshold 0 --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_bad_testtask 2 "--test-task" qstr sweep --model tr --test-task other --out ${CMAKE_BINARY_DIR}/qstr-never)
-# samples.csv rows found by fuzz/fuzz_cli_qstrplot: a count beyond long is refused; two at LONG_MAX
+# samples.csv rows found by fuzz/fuzz_report_qstrplot: a count beyond long is refused; two at LONG_MAX
 # average without overflow (undefined behaviour before, caught by the sanitizer run)
 nnt_cli_test(qstr_plot_bad_row 2 "plot_bad/samples.csv:3: malformed row" qstr plot ${NNT_SRC_DIR}/tests/qstr/plot_bad --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_plot_huge 0 "plot: 1 curve" qstr plot ${NNT_SRC_DIR}/tests/qstr/plot_huge --out ${CMAKE_BINARY_DIR}/qstr-plot-huge)
