@@ -205,3 +205,19 @@ def test_icgd_matches_the_command():
         nnt.icgd(act="swish")
     with pytest.raises(nnt.Error):
         nnt.icgd(depth=3)
+
+
+def test_example_qstr_sweep_plot(tmp_path):
+    """examples/python/qstr_sweep_plot.py, the script docs/python.md points to, runs as shipped."""
+    import sys
+
+    png = tmp_path / "samples.png"
+    out = subprocess.run([sys.executable, os.path.join(EX, "python", "qstr_sweep_plot.py"), str(png)], check=True,
+                         capture_output=True, text=True).stdout
+    assert "tr: median samples" in out and "ffn: median samples" in out
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert "matplotlib not installed" in out
+    else:
+        assert png.stat().st_size > 1000 and open(png, "rb").read(4) == b"\x89PNG"
