@@ -221,3 +221,13 @@ def test_example_qstr_sweep_plot(tmp_path):
         assert "matplotlib not installed" in out
     else:
         assert png.stat().st_size > 1000 and open(png, "rb").read(4) == b"\x89PNG"
+
+
+def test_io_failure_raises_and_the_next_call_works():
+    with pytest.raises(nnt.Error) as e:
+        nnt.run("tm run", machine=os.path.join(EX, "tm", "bb4.tm"), out="/proc/nnt-no-such-folder/run")
+    assert e.value.exit_code == 2 and e.value.code == "EIO" and "/proc/nnt-no-such-folder" in str(e.value)
+    with pytest.raises(nnt.Error) as e:
+        nnt.Machine("1RB1LB_1LA1RZ").compile(6, "/proc/nnt-no-such-folder/m.safetensors")
+    assert e.value.code == "EIO"
+    assert nnt.Machine(os.path.join(EX, "tm", "bb4.tm")).run()["steps"] == 107
