@@ -44,10 +44,11 @@ typedef struct {
   char label[64];
   double compile_s, wall[2][MAXREP]; /* nnt: f64, f32 */
   long mism[2];
-  double peer_build_s, peer_wall[MAXREP];
+  /* the peer, per dtype (float32: their default, float64) */
+  double peer_build_s[2], peer_wall[2][MAXREP];
   int peer_wpos;
-  long peer_mism[2], peer_first[2]; /* by their decoding, by nnt's (above 0.5) */
-  char peer_what[2][128];
+  long peer_mism[2][2], peer_first[2][2]; /* [dtype][by their decoding, by nnt's (above 0.5)] */
+  char peer_what[2][2][128];
 } job;
 
 /* ---------------------------------------------------------------- nnt */
@@ -164,12 +165,14 @@ static cJSON *job_json(const job *j, int reps) {
   cJSON_AddItemToObject(o, "input", in), cJSON_AddItemToObject(o, "delta", d);
   cJSON_AddNumberToObject(o, "steps", (double)j->S), cJSON_AddNumberToObject(o, "T", (double)j->T_peer);
   cJSON_AddNumberToObject(o, "reps", reps);
+  const char *dt[2] = {"float32", "float64"};
+  cJSON_AddItemToObject(o, "dtypes", cJSON_CreateStringArray(dt, 2));
   return o;
 }
 
 /* One repetition's decoded rows against the simulation: mismatching steps counted (a step the peer
  * did not reach counts), the first described. */
-static long peer_compare(job *j, const cJSON *rows, int rule) {
+static long peer_compare(job *j, const cJSON *rows, int p, int rule) {
   long bad = 0, n = cJSON_GetArraySize(rows), mod = 1L << j->peer_wpos;
   for (long t = 0; t <= j->S; t++) {
     const cJSON *r = t < n ? cJSON_GetArrayItem(rows, (int)t) : NULL;
@@ -185,11 +188,11 @@ static long peer_compare(job *j, const cJSON *rows, int rule) {
       else if (t > 0 && v[4] != j->tr.written[t]) what = "written symbol";
     }
     if (!what) continue;
-    if (!bad++ && j->peer_first[rule] < 0) {
-      j->peer_first[rule] = t;
-      char *w = j->peer_what[rule];
-      if (ok) snprintf(w, sizeof j->peer_what[rule], "%s (decoded state %g head %g symbol %g written %g)", what, v[1], v[2], v[3], v[4]);
-      else snprintf(w, sizeof j->peer_what[rule], "%s", what);
+    if (!bad++ && j->peer_first[p][rule] < 0) {
+      j->peer_first[p][rule] = t;
+      char *w = j->peer_what[p][rule];
+      if (ok) snprintf(w, sizeof j->peer_what[p][rule], "%s (decoded state %g head %g symbol %g written %g)", what, v[1], v[2], v[3], v[4]);
+      else snprintf(w, sizeof j->peer_what[p][rule], "%s", what);
     }
   }
   return bad;
@@ -221,23 +224,26 @@ static int peer_run(peer *pe, const char *data, job *J, int nj, int reps) {
   int ok = cJSON_IsArray(root) && cJSON_GetArraySize(root) == nj;
   for (int i = 0; ok && i < nj; i++) {
     job *j = &J[i];
-    const cJSON *o = cJSON_GetArrayItem(root, i), *b = cJSON_GetObjectItem(o, "build_s"),
-                *w = cJSON_GetObjectItem(o, "wall_s"), *wp = cJSON_GetObjectItem(o, "w_pos"),
-                *rows = cJSON_GetObjectItem(o, "rows"), *rows05 = cJSON_GetObjectItem(o, "rows05");
-    ok = cJSON_IsNumber(b) && cJSON_IsNumber(wp) && wp->valuedouble >= 1 && wp->valuedouble <= 40 &&
-         cJSON_GetArraySize(w) == reps && cJSON_GetArraySize(rows) == reps &&
-         cJSON_GetArraySize(rows05) == reps;
-    if (!ok) break;
-    j->peer_build_s = b->valuedouble, j->peer_wpos = (int)wp->valuedouble;
-    j->peer_first[0] = j->peer_first[1] = -1;
-    for (int r = 0; ok && r < reps; r++) {
-      const cJSON *x = cJSON_GetArrayItem(w, r);
-      ok = cJSON_IsNumber(x) && cJSON_IsArray(cJSON_GetArrayItem(rows, r)) && cJSON_IsArray(cJSON_GetArrayItem(rows05, r));
+    const cJSON *runs = cJSON_GetArrayItem(root, i);
+    ok = cJSON_IsArray(runs) && cJSON_GetArraySize(runs) == 2;
+    for (int p = 0; ok && p < 2; p++) {
+      const cJSON *o = cJSON_GetArrayItem(runs, p), *b = cJSON_GetObjectItem(o, "build_s"),
+                  *w = cJSON_GetObjectItem(o, "wall_s"), *wp = cJSON_GetObjectItem(o, "w_pos"),
+                  *rows = cJSON_GetObjectItem(o, "rows"), *rows05 = cJSON_GetObjectItem(o, "rows05");
+      ok = cJSON_IsNumber(b) && cJSON_IsNumber(wp) && wp->valuedouble >= 1 && wp->valuedouble <= 40 &&
+           cJSON_GetArraySize(w) == reps && cJSON_GetArraySize(rows) == reps && cJSON_GetArraySize(rows05) == reps;
       if (!ok) break;
-      j->peer_wall[r] = x->valuedouble;
-      for (int rule = 0; rule < 2; rule++) {
-        long bad = peer_compare(j, cJSON_GetArrayItem(rule ? rows05 : rows, r), rule);
-        if (bad > j->peer_mism[rule]) j->peer_mism[rule] = bad;
+      j->peer_build_s[p] = b->valuedouble, j->peer_wpos = (int)wp->valuedouble;
+      j->peer_first[p][0] = j->peer_first[p][1] = -1;
+      for (int r = 0; ok && r < reps; r++) {
+        const cJSON *x = cJSON_GetArrayItem(w, r);
+        ok = cJSON_IsNumber(x) && cJSON_IsArray(cJSON_GetArrayItem(rows, r)) && cJSON_IsArray(cJSON_GetArrayItem(rows05, r));
+        if (!ok) break;
+        j->peer_wall[p][r] = x->valuedouble;
+        for (int rule = 0; rule < 2; rule++) {
+          long bad = peer_compare(j, cJSON_GetArrayItem(rule ? rows05 : rows, r), p, rule);
+          if (bad > j->peer_mism[p][rule]) j->peer_mism[p][rule] = bad;
+        }
       }
     }
   }
@@ -306,7 +312,8 @@ static const cli_cmd bench_cmd = {
              "busy beavers BB(2..4) and a balanced-parentheses machine: wall time per machine step of each run (median,\n"
              "min, max over --reps), and decoded configurations that disagree with nnt's direct simulation (state,\n"
              "head, symbol read, symbol written, every step). nnt runs hard-max attention in float64 and float32;\n"
-             "the peer runs its own module (float32, softmax at scale 9999) under torch.no_grad().\n"
+             "the peer runs its own module (softmax at scale 9999) in float32, its default, and in float64, under\n"
+             "torch.no_grad().\n"
              "--quick: the three smallest runs, one repetition.",
     .opts = bench_opts,
     .cfg_size = sizeof(bench_cfg),
@@ -349,15 +356,19 @@ static int run(int argc, char **argv) {
       print_row("", j->S, j->S, "nnt f32 hard", j->compile_s, j->wall[1], c.reps, j->mism[1]);
       bad += j->mism[0] + j->mism[1];
       if (!with_peer) continue;
-      print_row("", j->S, j->T_peer, "turing f32", j->peer_build_s, j->peer_wall, c.reps, j->peer_mism[0]);
-      printf("%-36s turing decoded by nnt's rule (> 0.5): %ld mismatch(es)\n", "", j->peer_mism[1]);
-      double p[3], n[3];
-      spread(j->peer_wall, c.reps, j->S, p), spread(j->wall[1], c.reps, j->S, n);
-      printf("%-36s turing / nnt f32 per step (medians): %.0fx\n", "", p[0] / n[0]);
-      for (int rule = 0; rule < 2; rule++)
-        if (j->peer_first[rule] >= 0)
-          printf("%-36s turing, %s: first mismatch at step %ld: %s\n", "", rule ? "nnt's decoding" : "their decoding",
-                 j->peer_first[rule], j->peer_what[rule]);
+      for (int p = 0; p < 2; p++) {
+        print_row("", j->S, j->T_peer, p ? "turing f64" : "turing f32", j->peer_build_s[p], j->peer_wall[p], c.reps,
+                  j->peer_mism[p][0]);
+        printf("%-36s decoded by nnt's rule (> 0.5): %ld mismatch(es)\n", "", j->peer_mism[p][1]);
+        for (int rule = 0; rule < 2; rule++)
+          if (j->peer_first[p][rule] >= 0)
+            printf("%-36s %s, first mismatch at step %ld: %s\n", "", rule ? "nnt's decoding" : "their decoding",
+                   j->peer_first[p][rule], j->peer_what[p][rule]);
+      }
+      double p32[3], p64[3], n32[3], n64[3];
+      spread(j->peer_wall[0], c.reps, j->S, p32), spread(j->peer_wall[1], c.reps, j->S, p64);
+      spread(j->wall[1], c.reps, j->S, n32), spread(j->wall[0], c.reps, j->S, n64);
+      printf("%-36s turing / nnt per step (medians): f32 %.0fx, f64 %.0fx\n", "", p32[0] / n32[0], p64[0] / n64[0]);
     }
     printf("steps: machine steps to the halt; T: the steps each program was built for; us/step: a run's wall time (set-up, every decoder step and its decoding) "
            "/ steps; mismatch: steps whose decoded configuration differs from nnt's direct simulation (worst run; the peer's "

@@ -9,9 +9,9 @@ k machine states (state 0 starts; k is the halting/accepting state, k + 1 the re
 symbols (symbol 0 is the blank), input (symbol indices, cell 0 first), delta (rows
 [state, read, next, write, move] with move -1 or +1), steps S (nnt's halting step), T (their
 decoder length, chosen by nnt so that positions 0..2^ceil(log2 T) - 1 hold the run's cells,
-negative ones modulo that) and reps.
+negative ones modulo that), reps and dtypes (their default float32, and float64).
 
-OUT.json: per job the module's build time, T, w_pos, the wall time of each repetition and, per
+OUT.json: per job and dtype the module's build time, T, w_pos, the wall time of each repetition and, per
 repetition, the decoded rows [t, state, head, symbol under the head, symbol written during step t]
 (nnt's indices; -1 where the decoding gives no symbol or state, written -1 at t = 0; head as their
 unsigned w_pos-bit number) twice: "rows" by their own decoding (project_and_normalize: a one-hot
@@ -54,7 +54,7 @@ def their_names(job):
     return [f"q{i}" for i in range(job["k"] + 2)], ["E"] + [f"a{i}" for i in range(1, job["nsym"])]
 
 
-def run_job(job, Description, Simulator, torch):
+def run_job(job, dtype, Description, Simulator, torch):
     states, syms = their_names(job)
     k = job["k"]
     delta = {}
@@ -68,6 +68,7 @@ def run_job(job, Description, Simulator, torch):
     z_index = {n: i for i, n in enumerate(states)}
     a_index = {n: i for i, n in enumerate(syms)}
 
+    torch.set_default_dtype(dtype)  # their module and inputs are built in the default dtype
     t0 = time.perf_counter()
     sim = Simulator(Description(delta, terminal), T=T)
     build_s = time.perf_counter() - t0
@@ -99,7 +100,7 @@ def run_job(job, Description, Simulator, torch):
             walls.append(time.perf_counter() - t0)
             reps.append(rows)
             reps05.append(rows05)
-    return {"name": job["name"], "build_s": build_s, "T": T, "w_pos": sim.w_pos, "wall_s": walls, "rows": reps, "rows05": reps05}
+    return {"dtype": str(dtype).replace("torch.", ""), "build_s": build_s, "T": T, "w_pos": sim.w_pos, "wall_s": walls, "rows": reps, "rows05": reps05}
 
 
 def main():
@@ -114,7 +115,7 @@ def main():
 
     with open(sys.argv[2]) as f:
         jobs = json.load(f)
-    out = [run_job(j, Description, Simulator, torch) for j in jobs]
+    out = [[run_job(j, getattr(torch, d), Description, Simulator, torch) for d in j["dtypes"]] for j in jobs]
     with open(sys.argv[3], "w") as f:
         json.dump(out, f)
 
