@@ -101,15 +101,16 @@ typedef struct {
   char tmp[64];
 } peer;
 
-/* Runs argv with one OpenMP/MKL thread in dir, stdout and stderr to log; 0 on exit status 0. */
-static int run_child(char *const argv[], const char *dir, const char *log) {
+/* Runs argv with one OpenMP/MKL thread, stdout and stderr to log; 0 on exit status 0. (In the
+ * current folder: a relative --python stays valid.) */
+static int run_child(char *const argv[], const char *log) {
   fflush(stdout);
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
     setenv("OMP_NUM_THREADS", "1", 1), setenv("MKL_NUM_THREADS", "1", 1);
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0 || chdir(dir)) _exit(127);
+    if (fd < 0) _exit(127);
     dup2(fd, 1), dup2(fd, 2), close(fd);
     execv(argv[0], argv);
     _exit(127);
@@ -145,7 +146,7 @@ static int peer_check(peer *pe, const char *data, int *skip) {
   char log[128];
   snprintf(log, sizeof log, "%s/check.log", pe->tmp);
   char *argv[] = {(char *)pe->python, "-c", "import torch", NULL};
-  if (run_child(argv, pe->tmp, log)) *skip = 1, peer_cleanup(pe, peer_files, 4);
+  if (run_child(argv, log)) *skip = 1, peer_cleanup(pe, peer_files, 4);
   return NNT_OK;
 }
 
@@ -178,7 +179,10 @@ static long peer_compare(job *j, const cJSON *rows, int p, int rule) {
     const cJSON *r = t < n ? cJSON_GetArrayItem(rows, (int)t) : NULL;
     double v[5] = {0};
     int ok = r && cJSON_GetArraySize(r) == 5;
-    for (int i = 0; ok && i < 5; i++) ok = cJSON_IsNumber(cJSON_GetArrayItem(r, i)), v[i] = cJSON_GetArrayItem(r, i)->valuedouble;
+    for (int i = 0; ok && i < 5; i++) {
+      const cJSON *x = cJSON_GetArrayItem(r, i);
+      ok = cJSON_IsNumber(x) && x->valuedouble > -1e9 && x->valuedouble < 1e15, v[i] = x->valuedouble;
+    }
     const char *what = !r ? "the run stopped before this step" : !ok || v[0] != t ? "malformed row" : NULL;
     if (!what) {
       long head = (long)v[2];
@@ -210,7 +214,7 @@ static int peer_run(peer *pe, const char *data, job *J, int nj, int reps) {
   cJSON_Delete(all);
   if (st) return st;
   char *argv[] = {(char *)pe->python, driver, (char *)pe->dir, jobs_f, out_f, NULL};
-  if (run_child(argv, pe->tmp, log)) {
+  if (run_child(argv, log)) {
     char line[512] = "", last[512] = "";
     FILE *f = fopen(log, "r");
     while (f && fgets(line, sizeof line, f))

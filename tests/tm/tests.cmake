@@ -50,3 +50,6 @@ nnt_cli_test(bench_tm_peer_missing 2 "--peer-turing .*/no-turing: no src/turing/
 file(WRITE ${CMAKE_BINARY_DIR}/fake-turing/src/turing/wcm/simulator.py "# stands in for a clone of jonrbates/turing\n")
 nnt_cli_test(bench_tm_no_torch 0 "peer skipped: /bin/false cannot import torch.*parens B\\(\\(\\) +10 +10 +nnt f64 hard"
              bench tm --quick --peer-turing ${CMAKE_BINARY_DIR}/fake-turing --python /bin/false)
+# The comparison of the peer's rows, without torch: a stand-in whose runs stop after step 0.
+nnt_cli_test(bench_tm_fake_peer 0 "bb2 +6 +6 +nnt f64 hard [^\n]*\n[^\n]*\n +6 +7 +turing f32 [^\n]* 6\n[^\n]*: 6 mismatch.*their decoding, first mismatch at step 1: the run stopped before this step"
+             bench tm --quick --peer-turing ${CMAKE_BINARY_DIR}/fake-turing --python ${NNT_SRC_DIR}/tests/tm/fake_turing_python)
