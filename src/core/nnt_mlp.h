@@ -118,8 +118,11 @@ int nnt_smlp_load(const char *path, nnt_smlp *m);
  * "layers.L.weight.indices" I32 [nnz], "layers.L.weight.values" F64 [nnz] (sparse). __metadata__:
  * "kind" (`kind`, or "mlp" / "mlp-sparse" when NULL), "format" "safetensors", "precision" "float64",
  * "arch" {"sizes": [in, out_0, ...], "activations": [...], "sparse": bool, "nnz": N}, and the pairs
- * of meta (key, value, ..., NULL). NNT_EINVAL for a path not ending in .safetensors (or .onnx,
- * which this build cannot write); NNT_EIO as nnt_st_write. */
+ * of meta (key, value, ..., NULL). A path ending in .onnx gets an ONNX model (nnt_onnx.h) instead:
+ * input "x" [batch, in] -> output "y" [batch, out], float64, the same tensors as initializers
+ * (dense layers as Gemm; CSR layers as Gather, Mul and ScatterND-add, "layers.L.weight.indices"
+ * and ".rows" I64, ".values" [nnz, 1], bias [out, 1]; never expanded) and the same metadata as
+ * metadata_props. NNT_EINVAL for any other extension; NNT_EIO as nnt_st_write. */
 int nnt_smlp_export(const nnt_smlp *m, int sparse, const char *kind, const char *const *meta, const char *path);
 /* 1 when path ends in .safetensors, 2 in .onnx, 0 otherwise. */
 int nnt_export_format(const char *path);
