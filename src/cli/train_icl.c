@@ -11,6 +11,7 @@
 #include "icl_task_opts.h"
 #include "nnt_blas.h"
 #include "nnt_icl_gpt.h"
+#include "nnt_mlp.h" /* nnt_export_format */
 #include "nnt_mpi.h"
 #include "nnt_io.h"
 #include "nnt_plot.h"
@@ -53,7 +54,7 @@ static const cli_opt train_opts[] = {
     CLI_INT("points", C, task.n, 1, 100000, "points per training prompt, the query included (default: the preset's)"),
     CLI_DOUBLE("mix2", C, task.mix2, 0, 1, "training mixture: weight of N(+mu2·1, I) (0 in the paper)"),
     ICL_TASK_OPTS(C),
-    CLI_STR("export", C, export_path, "write the trained model to FILE.safetensors (python/nnt loads it into PyTorch)"),
+    CLI_STR("export", C, export_path, "write the trained model to FILE.safetensors (python/nnt loads it into PyTorch) or FILE.onnx"),
     {0}};
 #undef C
 
@@ -169,9 +170,8 @@ int cli_icl_train(int argc, char **argv) {
   if (cli_given(&train_cmd, &a, "points")) c.task.n = o.task.n, c.arch.n_pos = 4 * o.task.n;
   if (cli_given(&train_cmd, &a, "mix2")) c.task.mix2 = o.task.mix2;
   icl_task_given(&train_cmd, &a, &o.task, &c.task);
-  size_t ne = o.export_path ? strlen(o.export_path) : 0;
-  if (o.export_path && (ne < 12 || strcmp(o.export_path + ne - 12, ".safetensors")))
-    return nnt_fail(NNT_EINVAL, "--export %s: the model exports to .safetensors", o.export_path);
+  if (o.export_path && !nnt_export_format(o.export_path))
+    return nnt_fail(NNT_EINVAL, "--export %s: the model exports to .safetensors or .onnx", o.export_path);
   if ((st = nnt_icl_train_check(&c)) || (st = nnt_sweep_prepare_dir(a.co.out, a.co.resume, a.co.force)) ||
       (st = cli_begin(&a.co)))
     return st;
