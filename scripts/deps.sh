@@ -15,7 +15,7 @@ pkgs=(build-essential cmake pkg-config groff-base libopenblas-dev libplplot-dev 
       protobuf-c-compiler libprotobuf-c-dev libonnx-dev)
 case "${1:-}" in
   "") ;;
-  test) pkgs+=(chromium yosys libopenmpi-dev openmpi-bin clang libclang-rt-dev libomp-dev python3-torch python3-numpy python3-pytest python3-pandas python3-onnx)
+  test) pkgs+=(chromium yosys libopenmpi-dev openmpi-bin clang libclang-rt-dev libomp-dev python3-torch python3-numpy python3-pytest python3-pandas python3-matplotlib python3-onnx)
         # Debian's nodejs and npm, unless node and npm are there already (e.g. NodeSource's nodejs,
         # which conflicts with Debian's npm)
         command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm) ;;
