@@ -111,6 +111,8 @@ int nnt_smlp_save(const nnt_smlp *m, const char *path);
 /* Reads "nnt-mlp-sparse" or the dense "nnt-mlp" (compressed on load). NNT_EIO / NNT_EFORMAT with
  * "file: layers[1].col[7]: ..." on any malformed or inconsistent array; m is untouched then. */
 int nnt_smlp_load(const char *path, nnt_smlp *m);
+/* The same, and *sparse = 1 for an nnt-mlp-sparse file, 0 for a dense nnt-mlp one. */
+int nnt_smlp_load_fmt(const char *path, nnt_smlp *m, int *sparse);
 
 /* ---- Export (docs/export.md) ----
  * The net as .safetensors: per layer L (0-based) "layers.L.bias" F64 [out] and either
