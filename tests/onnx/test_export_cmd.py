@@ -95,3 +95,12 @@ def test_bad_inputs_refused(tmp_path):
             assert not to.exists()
     r = nnt("export", good, "--to", tmp_path / "out.pt", code=2)
     assert "unknown format" in r.stderr
+
+
+def test_nnt_load_refuses_onnx(tmp_path):
+    sys.path.insert(0, os.path.join(SRC, "python"))
+    import nnt as nntpy
+    out = tmp_path / "half.onnx"
+    nnt("export", os.path.join(SRC, "examples", "nets", "half.json"), "--to", out)
+    with pytest.raises(nntpy.Error, match="an ONNX model"):
+        nntpy.load(str(out))
