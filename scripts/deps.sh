@@ -6,21 +6,40 @@
 #                          yosys, for the Verilog tests of nnt circuit; Open MPI, for the second
 #                          build `make test` makes with -DNNT_MPI=ON; clang with libFuzzer (libclang-rt-dev)
 #                          and its OpenMP (libomp-dev), for the fuzz targets and the clang build of `make test`;
-#                          PyTorch, numpy and pytest, for the checks of the exported networks in PyTorch)
+#                          PyTorch, numpy and pytest, for the checks of the exported networks in PyTorch;
+#                          nodejs and npm, which install onnxruntime-node (pinned, from the npm registry)
+#                          under $NNT_NODE_DIR (default ~/.cache/nnt/node), and python3-onnx (onnx.checker),
+#                          for the checks of the .onnx exports by an ONNX runtime that is not nnt)
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config groff-base libopenblas-dev libplplot-dev plplot-driver-cairo libcjson-dev libsimde-dev liblapacke-dev libsqlite3-dev)
+pkgs=(build-essential cmake pkg-config groff-base libopenblas-dev libplplot-dev plplot-driver-cairo libcjson-dev libsimde-dev liblapacke-dev libsqlite3-dev
+      protobuf-c-compiler libprotobuf-c-dev libonnx-dev)
 case "${1:-}" in
   "") ;;
-  test) pkgs+=(chromium yosys libopenmpi-dev openmpi-bin clang libclang-rt-dev libomp-dev python3-torch python3-numpy python3-pytest python3-pandas python3-matplotlib) ;;
+  test) pkgs+=(chromium yosys libopenmpi-dev openmpi-bin clang libclang-rt-dev libomp-dev python3-torch python3-numpy python3-pytest python3-pandas python3-matplotlib python3-onnx)
+        # Debian's nodejs and npm, unless node and npm are there already (e.g. NodeSource's nodejs,
+        # which conflicts with Debian's npm)
+        command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm) ;;
   *) echo "scripts/deps.sh: unknown argument '$1' (expected none or 'test')" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "nnt: installing ${missing[*]}" >&2
-SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "nnt: installing ${missing[*]}" >&2
+  SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if [ "${1:-}" = test ]; then
+  # onnxruntime-node's own binaries ship in the package; ONNXRUNTIME_NODE_INSTALL=skip keeps its
+  # install script from fetching the optional CUDA ones.
+  ort_version=1.22.0
+  node_dir="${NNT_NODE_DIR:-$HOME/.cache/nnt/node}"
+  if ! grep -qs "\"version\": \"$ort_version\"" "$node_dir/node_modules/onnxruntime-node/package.json"; then
+    echo "nnt: installing onnxruntime-node@$ort_version under $node_dir" >&2
+    mkdir -p "$node_dir"
+    ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix "$node_dir" --no-audit --no-fund "onnxruntime-node@$ort_version"
+  fi
+fi

@@ -43,6 +43,9 @@ def load(path):
     safetensors file or its metadata or tensors do not describe a network of its kind, "EINVAL"
     for a kind this package does not know.
     """
+    if str(path).endswith(".onnx"):
+        raise Error(f"{path}: an ONNX model: nnt.load reads .safetensors (run .onnx files in an ONNX runtime, "
+                    "docs/export.md)", "EINVAL")
     tensors, meta = read_safetensors(path)
     kind = meta.get("kind")
     if kind is None:

@@ -1,7 +1,9 @@
-/* The core's record: the first tour section and benchmark; its commands are tour and bench. */
+/* The core's record: the first tour section and benchmark, and nnt export (cmd_export.c); the
+ * other commands of no area are tour and bench. */
 #include "commands.h"
 
 int tour_core(cli_tour *t);         /* tour_core.c */
+int cmd_export(int argc, char **argv); /* cmd_export.c */
 extern const cli_bench cli_bench_core; /* bench/bench_core.c */
 
 static const cli_tour_guide guide = {
@@ -21,4 +23,5 @@ static const cli_tour_guide guide = {
         NULL}};
 
 const cli_area cli_area_core = {.name = "core", .order = 0, .tour = tour_core, .bench = &cli_bench_core,
-                                .guide = &guide};
+                                .guide = &guide, .command = "export", .run = cmd_export,
+                                .summary = "convert a network file nnt wrote to .safetensors or .onnx"};

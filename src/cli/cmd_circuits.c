@@ -33,7 +33,7 @@ static const cli_opt compile_opts[] = {
     CLI_CHOICE("format", nnt_circuit_verify_cfg, format, net_formats,
                "file format: nnt-mlp (dense), nnt-mlp-sparse, or auto (dense up to 10^6 parameters)"),
     CLI_STR("export", verify_cli, export_path,
-            "also write the net to FILE.safetensors (dense or CSR as --format; python/nnt loads it into PyTorch, docs/export.md)"),
+            "also write the net to FILE.safetensors or FILE.onnx (dense or CSR as --format; python/nnt loads the former into PyTorch, docs/export.md)"),
     CLI_CIRCUIT_TOP(verify_cli),
     {0}};
 typedef struct {
@@ -46,7 +46,7 @@ static int compile_validate(void *cfg, const cli_run *r) {
   verify_cli *w = cfg;
   if (!w->save && !w->export_path)
     return nnt_fail(NNT_EINVAL, "--save FILE or --export FILE is required (the file the net is written to)");
-  if (w->export_path && nnt_export_format(w->export_path) != 1)
+  if (w->export_path && !nnt_export_format(w->export_path))
     return nnt_smlp_export(&(nnt_smlp){0}, 0, NULL, NULL, w->export_path); /* its one-line refusal */
   return cli_circuit_open_read(r->pos[0], w->top, &w->src, &w->c.file);
 }
@@ -62,7 +62,7 @@ static int compile_run(void *cfg, const cli_run *r, void *res) {
   o->dense = w->c.format == 1 || (w->c.format == 0 && s.params <= 1000000);
   return NNT_OK;
 }
-/* The compiled net as safetensors, with the circuit's input and output names in declaration order. */
+/* The compiled net as safetensors or ONNX, with the circuit's input and output names in declaration order. */
 static int export_circuit_net(const nnt_circuit *c, const nnt_smlp *net, int sparse, const char *file,
                               const char *command, const char *path) {
   cJSON *in = cJSON_CreateArray(), *outs = cJSON_CreateArray();
@@ -89,7 +89,9 @@ static int compile_report(const void *cfg, const void *res, const cli_run *r) {
   cli_circuit_print_src(&w->src);
   nnt_report_circuit_print_net(&o->net, w->c.correct);
   if (w->save) printf("wrote %s (%s)\n", w->save, o->dense ? "nnt-mlp" : "nnt-mlp-sparse");
-  if (w->export_path) printf("wrote %s (safetensors, %s)\n", w->export_path, o->dense ? "dense" : "CSR");
+  if (w->export_path)
+    printf("wrote %s (%s, %s)\n", w->export_path, nnt_export_format(w->export_path) == 2 ? "ONNX" : "safetensors",
+           o->dense ? "dense" : "CSR");
   return NNT_OK;
 }
 static void compile_free(void *res) {

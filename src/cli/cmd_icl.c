@@ -10,6 +10,7 @@
 #include "nnt_icl_construct.h"
 #include "nnt_icl_gpt.h"
 #include "nnt_io.h"
+#include "nnt_mlp.h" /* nnt_export_format */
 #include "nnt_mpi.h"
 #include "report_icl.h"
 
@@ -168,7 +169,7 @@ static const cli_opt train_opts[] = {
     CLI_DOUBLE("mix2", train_cli, task.mix2, 0, 1, "training mixture: weight of N(+mu2·1, I) (0 in the paper)"),
     ICL_TASK_OPTS(train_cli),
     CLI_STR("export", train_cli, export_path,
-            "write the trained model to FILE.safetensors (python/nnt loads it into PyTorch; needs --out)"),
+            "write the trained model to FILE.safetensors (python/nnt loads it into PyTorch) or FILE.onnx (needs --out)"),
     {0}};
 
 static void train_default(void *cfg, nnt_preset p) {
@@ -192,9 +193,8 @@ static int train_validate(void *cfg, const cli_run *r) {
   if (GIVEN("points")) c->task.n = o->task.n, c->arch.n_pos = 4 * o->task.n;
   if (GIVEN("mix2")) c->task.mix2 = o->task.mix2;
   icl_task_given(r->cmd, r->args, &o->task, &c->task);
-  size_t ne = o->export_path ? strlen(o->export_path) : 0;
-  if (o->export_path && (ne < 12 || strcmp(o->export_path + ne - 12, ".safetensors")))
-    return nnt_fail(NNT_EINVAL, "--export %s: the model exports to .safetensors", o->export_path);
+  if (o->export_path && !nnt_export_format(o->export_path))
+    return nnt_fail(NNT_EINVAL, "--export %s: the model exports to .safetensors or .onnx", o->export_path);
   if (o->export_path && !r->out) return nnt_fail(NNT_EINVAL, "--export: give --out DIR (the model is exported from its checkpoint)");
   cli_command_line(o->command, sizeof o->command, "nnt icl", r->argc, r->argv);
   /* the values used, for run.json (the options' "the preset's" resolved) */

@@ -111,6 +111,8 @@ int nnt_smlp_save(const nnt_smlp *m, const char *path);
 /* Reads "nnt-mlp-sparse" or the dense "nnt-mlp" (compressed on load). NNT_EIO / NNT_EFORMAT with
  * "file: layers[1].col[7]: ..." on any malformed or inconsistent array; m is untouched then. */
 int nnt_smlp_load(const char *path, nnt_smlp *m);
+/* The same, and *sparse = 1 for an nnt-mlp-sparse file, 0 for a dense nnt-mlp one. */
+int nnt_smlp_load_fmt(const char *path, nnt_smlp *m, int *sparse);
 
 /* ---- Export (docs/export.md) ----
  * The net as .safetensors: per layer L (0-based) "layers.L.bias" F64 [out] and either
@@ -118,8 +120,11 @@ int nnt_smlp_load(const char *path, nnt_smlp *m);
  * "layers.L.weight.indices" I32 [nnz], "layers.L.weight.values" F64 [nnz] (sparse). __metadata__:
  * "kind" (`kind`, or "mlp" / "mlp-sparse" when NULL), "format" "safetensors", "precision" "float64",
  * "arch" {"sizes": [in, out_0, ...], "activations": [...], "sparse": bool, "nnz": N}, and the pairs
- * of meta (key, value, ..., NULL). NNT_EINVAL for a path not ending in .safetensors (or .onnx,
- * which this build cannot write); NNT_EIO as nnt_st_write. */
+ * of meta (key, value, ..., NULL). A path ending in .onnx gets an ONNX model (nnt_onnx.h) instead:
+ * input "x" [batch, in] -> output "y" [batch, out], float64, the same tensors as initializers
+ * (dense layers as Gemm; CSR layers as Gather, Mul and ScatterND-add, "layers.L.weight.indices"
+ * and ".rows" I64, ".values" [nnz, 1], bias [out, 1]; never expanded) and the same metadata as
+ * metadata_props. NNT_EINVAL for any other extension; NNT_EIO as nnt_st_write. */
 int nnt_smlp_export(const nnt_smlp *m, int sparse, const char *kind, const char *const *meta, const char *path);
 /* 1 when path ends in .safetensors, 2 in .onnx, 0 otherwise. */
 int nnt_export_format(const char *path);

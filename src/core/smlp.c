@@ -236,7 +236,9 @@ static int parse_layer(const cJSON *o, const char *path, int l, int prev_out, nn
   return NNT_OK;
 }
 
-int nnt_smlp_load(const char *path, nnt_smlp *out) {
+int nnt_smlp_load(const char *path, nnt_smlp *out) { return nnt_smlp_load_fmt(path, out, NULL); }
+
+int nnt_smlp_load_fmt(const char *path, nnt_smlp *out, int *sparse) {
   cJSON *j;
   int st = nnt_json_read(path, &j);
   if (st) return st;
@@ -249,6 +251,7 @@ int nnt_smlp_load(const char *path, nnt_smlp *out) {
     if ((st = nnt_mlp_load(path, &d))) return st;
     nnt_smlp_from_dense(out, &d);
     nnt_mlp_free(&d);
+    if (sparse) *sparse = 0;
     return NNT_OK;
   }
   nnt_smlp m;
@@ -271,5 +274,6 @@ int nnt_smlp_load(const char *path, nnt_smlp *out) {
     return st;
   }
   *out = m;
+  if (sparse) *sparse = 1;
   return NNT_OK;
 }

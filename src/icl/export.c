@@ -14,6 +14,8 @@
 #include "nnt_error.h"
 #include "nnt_icl_construct.h"
 #include "nnt_icl_gpt.h"
+#include "nnt_mlp.h"
+#include "nnt_onnx.h"
 #include "nnt_params.h"
 #include "nnt_safetensors.h"
 
@@ -29,6 +31,154 @@ static int finish(nnt_st_writer *w, int st, const char *kind, cJSON *arch, const
   if (!st) st = nnt_st_write(w, path);
   free(a);
   nnt_st_writer_free(w);
+  return st;
+}
+
+/* ---- the GPT as an ONNX graph: xs [batch, n, d], ys [batch, n] -> pred [batch, n] ----
+ * The same parameters under the same names as initializers; the forward pass of python/nnt/icl.py
+ * in ONNX operators (opset 17: LayerNormalization; GELU as its tanh formula). The prompt length n
+ * is free up to n_pos / 2: positions and masks are sliced from [n_pos, n_pos] tables. */
+typedef struct {
+  nnt_onnx *g;
+  nnt_onnx_dtype dt;
+} gx;
+
+static const char *c_f(gx *x, double v) { return nnt_onnx_scalar(x->g, x->dt, v); }
+static const char *c_i(gx *x, int n, const long long *v) { return nnt_onnx_ints(x->g, n, v); }
+static const char *op2(gx *x, const char *op, const char *a, const char *b) { return nnt_onnx_op(x->g, op, NULL, a, b, NULL); }
+
+static const char *linear(gx *x, const char *in, const char *prefix) {
+  char w[96], b[96];
+  snprintf(w, sizeof w, "%s.weight", prefix), snprintf(b, sizeof b, "%s.bias", prefix);
+  const char *wt = nnt_onnx_op(x->g, "Transpose", NULL, w, NULL); /* [out, in] as stored -> [in, out] */
+  nnt_onnx_attr_ints(x->g, "perm", 2, (const long long[]){1, 0});
+  return op2(x, "Add", op2(x, "MatMul", in, wt), b);
+}
+static const char *layernorm(gx *x, const char *in, const char *prefix) {
+  char w[96], b[96];
+  snprintf(w, sizeof w, "%s.weight", prefix), snprintf(b, sizeof b, "%s.bias", prefix);
+  const char *y = nnt_onnx_op(x->g, "LayerNormalization", NULL, in, w, b, NULL);
+  nnt_onnx_attr_int(x->g, "axis", -1);
+  nnt_onnx_attr_float(x->g, "epsilon", 1e-5f);
+  return y;
+}
+static const char *transpose(gx *x, const char *in, long long a, long long b, long long c, long long d) {
+  const char *y = nnt_onnx_op(x->g, "Transpose", NULL, in, NULL);
+  nnt_onnx_attr_ints(x->g, "perm", 4, (const long long[]){a, b, c, d});
+  return y;
+}
+/* x[..., lo:hi] on axis */
+static const char *slice(gx *x, const char *in, long long lo, long long hi, long long axis) {
+  return nnt_onnx_op(x->g, "Slice", NULL, in, c_i(x, 1, &lo), c_i(x, 1, &hi), c_i(x, 1, &axis), NULL);
+}
+
+static int gpt_onnx(nnt_icl_gpt *m, const char *arch, const char *version, const char *command, const char *path) {
+  const nnt_icl_gpt_arch *a = nnt_icl_gpt_arch_of(m);
+  nnt_params *P = nnt_icl_gpt_params(m);
+  const int f64 = P->items[0]->value.dtype == NNT_F64, d = a->d, E = a->n_embd, H = a->n_head, hs = E / H, NP = a->n_pos;
+  gx X = {NULL, f64 ? NNT_ONNX_F64 : NNT_ONNX_F32}, *x = &X;
+  nnt_onnx_alloc(&X.g, "icl-gpt");
+  for (int i = 0; i < P->n; i++) { /* the parameters, named as in the safetensors export */
+    const nnt_param *p = P->items[i];
+    char name[96];
+    int l;
+    size_t off;
+    if (sscanf(p->name, "h%d.%zn", &l, &off) == 1 && off)
+      snprintf(name, sizeof name, "blocks.%d.%s", l, p->name + off);
+    else
+      snprintf(name, sizeof name, "%s", strcmp(p->name, "wpe") ? p->name : "wpe.weight");
+    long long shape[4];
+    for (int k = 0; k < p->value.ndim; k++) shape[k] = p->value.shape[k];
+    nnt_onnx_init(x->g, name, x->dt, p->value.ndim, shape, p->value.data);
+  }
+  /* the causal tables over n_pos tokens: an additive mask (0 / -inf) for softmax, 0/1 for ReLU,
+   * and the ReLU normaliser t + 1 (the keys query t sees) */
+  size_t es = f64 ? 8 : 4;
+  unsigned char *mask = nnt_xmalloc((size_t)NP * NP * es), *vis = nnt_xmalloc((size_t)NP * es);
+  for (int i = 0; i < NP; i++) {
+    for (int j = 0; j < NP; j++) {
+      double v = a->attn == NNT_ATTN_SOFTMAX ? (j <= i ? 0 : -INFINITY) : (j <= i ? 1 : 0);
+      float f = (float)v;
+      memcpy(mask + ((size_t)i * NP + j) * es, f64 ? (const void *)&v : (const void *)&f, es);
+    }
+    double v = i + 1;
+    float f = (float)v;
+    memcpy(vis + (size_t)i * es, f64 ? (const void *)&v : (const void *)&f, es);
+  }
+  const char *maskP = nnt_onnx_init(x->g, "causal_mask", x->dt, 2, (const long long[]){NP, NP}, mask);
+  const char *visP = nnt_onnx_init(x->g, "visible_keys", x->dt, 2, (const long long[]){NP, 1}, vis);
+  free(mask), free(vis);
+
+  char dims[64];
+  snprintf(dims, sizeof dims, "batch,n,%d", d);
+  nnt_onnx_input(x->g, "xs", x->dt, dims);
+  nnt_onnx_input(x->g, "ys", x->dt, "batch,n");
+  /* tokens x_1, [y_1, 0, ..], x_2, ...: [batch, n, 2d] reshaped to [batch, 2n, d] */
+  const char *yu = op2(x, "Unsqueeze", "ys", c_i(x, 1, (const long long[]){2}));
+  if (d > 1) yu = op2(x, "Pad", yu, c_i(x, 6, (const long long[]){0, 0, 0, 0, 0, d - 1}));
+  const char *cat = nnt_onnx_op(x->g, "Concat", NULL, "xs", yu, NULL);
+  nnt_onnx_attr_int(x->g, "axis", 2);
+  const char *tok = op2(x, "Reshape", cat, c_i(x, 3, (const long long[]){0, -1, d}));
+  const char *T = slice(x, nnt_onnx_op(x->g, "Shape", NULL, tok, NULL), 1, 2, 0); /* [1]: 2n */
+  const char *zero = c_i(x, 1, (const long long[]){0});
+  const char *wpos = nnt_onnx_op(x->g, "Slice", NULL, "wpe.weight", zero, T, zero, NULL);
+  const char *h = op2(x, "Add", linear(x, tok, "read_in"), wpos);
+  const char *TT = nnt_onnx_op(x->g, "Concat", NULL, T, T, NULL);
+  nnt_onnx_attr_int(x->g, "axis", 0);
+  const char *mask_T = nnt_onnx_op(x->g, "Slice", NULL, maskP, c_i(x, 2, (const long long[]){0, 0}), TT,
+                                   c_i(x, 2, (const long long[]){0, 1}), NULL);
+  const char *norm = NULL;
+  if (a->attn == NNT_ATTN_RELU)
+    norm = a->relu_norm == NNT_RELU_NORM_VISIBLE ? nnt_onnx_op(x->g, "Slice", NULL, visP, zero, T, zero, NULL)
+                                                 : nnt_onnx_op(x->g, "Cast", NULL, T, NULL);
+  if (norm && a->relu_norm != NNT_RELU_NORM_VISIBLE) nnt_onnx_attr_int(x->g, "to", x->dt);
+  const char *heads = c_i(x, 4, (const long long[]){0, 0, H, hs}), *merged = c_i(x, 3, (const long long[]){0, 0, E});
+  const double scale = 1 / sqrt((double)hs);
+  for (int l = 0; l < a->n_layer; l++) {
+    char pre[64];
+    snprintf(pre, sizeof pre, "blocks.%d.ln_1", l);
+    const char *u = layernorm(x, h, pre);
+    snprintf(pre, sizeof pre, "blocks.%d.attn.c_attn", l);
+    const char *qkv = linear(x, u, pre);
+    const char *q = transpose(x, op2(x, "Reshape", slice(x, qkv, 0, E, 2), heads), 0, 2, 1, 3);        /* [B,H,T,hs] */
+    const char *k = transpose(x, op2(x, "Reshape", slice(x, qkv, E, 2 * E, 2), heads), 0, 2, 3, 1);    /* [B,H,hs,T] */
+    const char *v = transpose(x, op2(x, "Reshape", slice(x, qkv, 2 * E, 3 * E, 2), heads), 0, 2, 1, 3); /* [B,H,T,hs] */
+    const char *s = op2(x, "Mul", op2(x, "MatMul", q, k), c_f(x, scale));
+    const char *w;
+    if (a->attn == NNT_ATTN_SOFTMAX) {
+      w = nnt_onnx_op(x->g, "Softmax", NULL, op2(x, "Add", s, mask_T), NULL);
+      nnt_onnx_attr_int(x->g, "axis", -1);
+    } else {
+      w = op2(x, "Mul", nnt_onnx_op(x->g, "Relu", NULL, op2(x, "Div", s, norm), NULL), mask_T);
+    }
+    const char *o = op2(x, "Reshape", transpose(x, op2(x, "MatMul", w, v), 0, 2, 1, 3), merged);
+    snprintf(pre, sizeof pre, "blocks.%d.attn.c_proj", l);
+    h = op2(x, "Add", h, linear(x, o, pre));
+    snprintf(pre, sizeof pre, "blocks.%d.ln_2", l);
+    u = layernorm(x, h, pre);
+    snprintf(pre, sizeof pre, "blocks.%d.mlp.c_fc", l);
+    const char *f = linear(x, u, pre);
+    /* GELU, tanh form: 0.5 f (1 + tanh(sqrt(2/pi) (f + 0.044715 f^3))) */
+    const char *f3 = op2(x, "Mul", op2(x, "Mul", f, f), f);
+    const char *in = op2(x, "Mul", op2(x, "Add", f, op2(x, "Mul", f3, c_f(x, 0.044715))), c_f(x, sqrt(2 / M_PI)));
+    const char *gl = op2(x, "Mul", op2(x, "Mul", f, c_f(x, 0.5)),
+                         op2(x, "Add", nnt_onnx_op(x->g, "Tanh", NULL, in, NULL), c_f(x, 1)));
+    snprintf(pre, sizeof pre, "blocks.%d.mlp.c_proj", l);
+    h = op2(x, "Add", h, linear(x, gl, pre));
+  }
+  const char *hf = layernorm(x, h, "ln_f");
+  const char *hx = nnt_onnx_op(x->g, "Slice", NULL, hf, zero, c_i(x, 1, (const long long[]){INT64_MAX}),
+                               c_i(x, 1, (const long long[]){1}), c_i(x, 1, (const long long[]){2}), NULL); /* x tokens */
+  const char *r = linear(x, hx, "read_out");
+  nnt_onnx_op(x->g, "Squeeze", "pred", r, c_i(x, 1, (const long long[]){2}), NULL);
+  nnt_onnx_output(x->g, "pred", x->dt, "batch,n");
+  nnt_onnx_meta(x->g, "kind", "icl-gpt");
+  nnt_onnx_meta(x->g, "format", "onnx");
+  nnt_onnx_meta(x->g, "arch", arch);
+  nnt_onnx_meta(x->g, "nnt_version", version ? version : "");
+  nnt_onnx_meta(x->g, "command", command ? command : "");
+  int st = nnt_onnx_write(x->g, version, path);
+  nnt_onnx_free(x->g);
   return st;
 }
 
@@ -87,6 +237,15 @@ int nnt_icl_gpt_export(nnt_icl_gpt *m, const char *version, const char *command,
   cJSON_AddNumberToObject(tj, "noise", t->noise);
   cJSON_AddStringToObject(tj, "act", nnt_icl_act_names[t->act]);
   cJSON_AddBoolToObject(tj, "per_prompt", t->per_prompt);
+  if (!st && nnt_export_format(path) == 2) {
+    char *arch = cJSON_PrintUnformatted(j);
+    if (!arch) abort();
+    st = gpt_onnx(m, arch, version, command, path);
+    free(arch);
+    cJSON_Delete(j);
+    nnt_st_writer_free(w);
+    return st;
+  }
   return finish(w, st, "icl-gpt", j, version, command, path);
 }
 

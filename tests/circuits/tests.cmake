@@ -217,4 +217,11 @@ add_test(NAME circuits/export_torch
 set_tests_properties(circuits/export_torch PROPERTIES LABELS "python" TIMEOUT 600
                      ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR}" SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in")
 nnt_cli_test(circuit_export_bad_ext 2 "--export net.txt: unknown format" circuit compile ${EX}/fulladder.bench --export net.txt)
-nnt_cli_test(circuit_export_onnx 2 "--export net.onnx: ONNX export is not available" circuit compile ${EX}/fulladder.bench --export net.onnx)
+nnt_cli_test(circuit_export_bad_ext2 2 "--export net.safetensors.tmp: unknown format" circuit compile ${EX}/fulladder.bench --export net.safetensors.tmp)
+# The same nets exported as ONNX and run in onnxruntime-node (tests/onnx/ort.py; not nnt) against
+# Python integers; skipped, with the reason, only where node or npm is missing.
+add_test(NAME circuits/export_onnx
+         COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/circuits/test_export_onnx.py)
+set_tests_properties(circuits/export_onnx PROPERTIES LABELS "python" TIMEOUT 600
+                     ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR};NNT_NODE_DIR=${NNT_NODE_DIR}"
+                     SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in")

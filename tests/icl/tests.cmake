@@ -87,6 +87,17 @@ add_test(NAME icl/export_torch
          COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/icl/test_export_torch.py)
 set_tests_properties(icl/export_torch PROPERTIES LABELS "python" TIMEOUT 600 SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in"
                      ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR};NNT_GPT_PREDICT=$<TARGET_FILE:icl_gpt_predict>")
-nnt_cli_test(icl_train_export_bad_ext 2 "--export m.pt: the model exports to .safetensors" icl train --preset micro --export m.pt --out ${CMAKE_BINARY_DIR}/icl-never)
+# the GPT as ONNX in onnxruntime-node (tests/onnx/ort.py; not nnt): predictions equal nnt's within
+# 1e-5; skipped, with the reason, only where node or npm is missing
+add_test(NAME icl/export_onnx
+         COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/icl/test_export_onnx.py)
+set_tests_properties(icl/export_onnx PROPERTIES LABELS "python" TIMEOUT 600 SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in"
+                     ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR};NNT_GPT_PREDICT=$<TARGET_FILE:icl_gpt_predict>;NNT_NODE_DIR=${NNT_NODE_DIR}")
+# nnt export INPUT --to FILE (nnt-mlp, nnt-mlp-sparse, model.ckpt) in onnxruntime-node; bad inputs
+add_test(NAME export/convert
+         COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/onnx/test_export_cmd.py)
+set_tests_properties(export/convert PROPERTIES LABELS "python" TIMEOUT 600 SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in"
+                     ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR};NNT_GPT_PREDICT=$<TARGET_FILE:icl_gpt_predict>;NNT_NODE_DIR=${NNT_NODE_DIR}")
+nnt_cli_test(icl_train_export_bad_ext 2 "--export m.pt: the model exports to .safetensors or .onnx" icl train --preset micro --export m.pt --out ${CMAKE_BINARY_DIR}/icl-never)
 nnt_cli_test(icl_construct_export_bad_ext 2 "--export c.json: the construction exports to .safetensors" icl construct --quick --export c.json)
 nnt_cli_test(icl_construct_export_too_large 2 "--export: the dense export would take [0-9.]+ GB" icl construct --K 200 --n 4 --M 8 --steps 1 --export ${CMAKE_BINARY_DIR}/icl-never.safetensors)
