@@ -1,12 +1,13 @@
 /* nnt tm2d — the 2-D Turing machines of seed 002: run one on a tape or a dataset, check a file
- * against the conventions, export a bundled learner in the text format. */
+ * against the conventions, export a bundled learner in the text format. Descriptors (cli.h): validate
+ * loads the machine and builds the tape, run is the area's simulator, src/report/report_rcnn.c
+ * prints and writes. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "nnt_error.h"
-#include "nnt_file.h"
-#include "nnt_rcnn_tm2d.h"
+#include "report_rcnn.h"
 
 typedef struct {
   const char *tape, *data, *x;
@@ -15,12 +16,30 @@ typedef struct {
   int work, show_tape, learner;
   long max_steps;
   const char *save;
+  /* made by validate, freed by cfg_free */
+  nnt_rcnn_tm2d tm;
+  nnt_rcnn_tm2d_tape grid; /* the tape the machine runs on */
+  int truth, loaded, taped;
 } tm2d_cfg;
 
-static void defaults(void *cfg, int quick) {
-  (void)quick;
+typedef struct {
+  nnt_rcnn_tm2d_result r;
+  nnt_rcnn_tm2d_tape before; /* --show-tape: the tape as it was before the run */
+} tm2d_res;
+
+static void defaults(void *cfg, nnt_preset preset) {
+  (void)preset;
   *(tm2d_cfg *)cfg = (tm2d_cfg){.work = 1, .max_steps = 100000000};
 }
+static void cfg_free(void *cfg) {
+  tm2d_cfg *c = cfg;
+  if (c->loaded) nnt_rcnn_tm2d_free(&c->tm);
+  if (c->taped) nnt_rcnn_tm2d_tape_free(&c->grid);
+}
+static int run_validate(void *cfg, const cli_run *r);
+static int run_run(void *cfg, const cli_run *r, void *res);
+static int run_report(const void *cfg, const void *res, const cli_run *r);
+static void run_free(void *res) { nnt_rcnn_tm2d_tape_free(&((tm2d_res *)res)->before); }
 
 #define T tm2d_cfg
 static const cli_opt run_opts[] = {
@@ -43,7 +62,13 @@ static const cli_cmd run_cmd = {
              "readout convention (answer on (0,0), the rest of the main grid blank).",
     .opts = run_opts,
     .cfg_size = sizeof(T),
-    .defaults = defaults,
+    .res_size = sizeof(tm2d_res),
+    .cfg_default = defaults,
+    .validate = run_validate,
+    .run = run_run,
+    .report = run_report,
+    .result_free = run_free,
+    .cfg_free = cfg_free,
     .npos_min = 1,
     .npos_max = 1,
 };
@@ -91,33 +116,44 @@ static int make_tape(const T *c, nnt_rcnn_tm2d_tape *tape, int *truth) {
   return st;
 }
 
-static int run(int argc, char **argv) {
-  T c;
-  cli_args a;
-  int st = cli_parse(&run_cmd, argc, argv, &c, &a);
-  if (st || a.co.help) return st;
-  nnt_rcnn_tm2d tm;
-  nnt_rcnn_tm2d_tape tape;
-  int truth;
-  if ((st = nnt_rcnn_tm2d_load(&tm, a.pos[0]))) return st;
-  if ((st = make_tape(&c, &tape, &truth))) return nnt_rcnn_tm2d_free(&tm), st;
-  if (!(st = cli_begin(&a.co))) {
-    printf("machine %s: %d states; tape m=%d d=%d work=%d\n", a.pos[0], tm.nstates, tape.m, tape.d, tape.work);
-    if (c.show_tape) printf("tape before:\n"), nnt_rcnn_tm2d_tape_print(&tape, stdout);
-    nnt_rcnn_tm2d_result r;
-    if (!(st = nnt_rcnn_tm2d_run(&tm, &tape, c.max_steps, &r))) {
-      if (c.show_tape) printf("tape after (head on (%d,%d), state %s):\n", r.row, r.col, tm.names[r.state]), nnt_rcnn_tm2d_tape_print(&tape, stdout);
-      printf("output=%s steps=%ld halted=%s collisions=%ld readout=%s", r.readout_ok ? (r.output > 0 ? "+1" : "-1") : "none",
-             r.steps, r.halted ? "yes" : "no", r.collisions, r.readout_ok ? "ok" : r.why);
-      if (truth) printf(" parity_label=%+d", truth);
-      printf("\n");
-      if (!r.readout_ok)
-        st = nnt_fail(NNT_ECHECK, "%s: %s after %ld steps", a.pos[0], r.halted ? "readout convention violated" : "no halt", r.steps);
-    }
+static int run_validate(void *cfg, const cli_run *r) {
+  T *c = cfg;
+  int st = nnt_rcnn_tm2d_load(&c->tm, r->pos[0]);
+  if (st) return st;
+  c->loaded = 1;
+  if ((st = make_tape(c, &c->grid, &c->truth))) return st;
+  c->taped = 1;
+  return NNT_OK;
+}
+
+static int run_run(void *cfg, const cli_run *r, void *res) {
+  T *c = cfg;
+  tm2d_res *o = res;
+  (void)r;
+  if (c->show_tape) {
+    size_t n = (size_t)(c->grid.m + 1) * (c->grid.d + 1 + c->grid.work);
+    o->before = c->grid, o->before.cell = nnt_xmalloc(n);
+    memcpy(o->before.cell, c->grid.cell, n);
   }
-  nnt_rcnn_tm2d_tape_free(&tape);
-  nnt_rcnn_tm2d_free(&tm);
+  int st = nnt_rcnn_tm2d_run(&c->tm, &c->grid, c->max_steps, &o->r);
+  if (st) nnt_rcnn_tm2d_tape_free(&o->before); /* the driver frees a result only after a run that finished */
   return st;
+}
+
+static int run_report(const void *cfg, const void *res, const cli_run *r) {
+  const T *c = cfg;
+  const tm2d_res *o = res;
+  return nnt_report_rcnn_tm2d_run(r->pos[0], &c->tm, c->show_tape ? &o->before : NULL, &c->grid, &o->r, c->truth);
+}
+
+static int load_validate(void *cfg, const cli_run *r) {
+  T *c = cfg;
+  int st = nnt_rcnn_tm2d_load(&c->tm, r->pos[0]);
+  return c->loaded = !st, st;
+}
+static int no_run(void *cfg, const cli_run *r, void *res) { return (void)cfg, (void)r, (void)res, NNT_OK; }
+static int check_report(const void *cfg, const void *res, const cli_run *r) {
+  return (void)res, nnt_report_rcnn_tm2d_check(r->pos[0], &((const T *)cfg)->tm);
 }
 
 static const cli_cmd check_cmd = {
@@ -129,28 +165,25 @@ static const cli_cmd check_cmd = {
              "Prints the sizes, or one line 'FILE:LINE: what' and exit 2.",
     .opts = (const cli_opt[]){{0}},
     .cfg_size = sizeof(T),
-    .defaults = defaults,
+    .cfg_default = defaults,
+    .validate = load_validate,
+    .run = no_run,
+    .report = check_report,
+    .cfg_free = cfg_free,
     .npos_min = 1,
     .npos_max = 1,
 };
 
-static int check(int argc, char **argv) {
-  T c;
-  cli_args a;
-  int st = cli_parse(&check_cmd, argc, argv, &c, &a);
-  if (st || a.co.help) return st;
-  nnt_rcnn_tm2d tm;
-  if ((st = nnt_rcnn_tm2d_load(&tm, a.pos[0]))) return st;
-  if ((st = cli_begin(&a.co))) return nnt_rcnn_tm2d_free(&tm), st;
-  int halting = 0, rules = 0;
-  for (int q = 0; q < tm.nstates; q++) {
-    halting += tm.halting[q];
-    for (int s = 0; s < 3; s++) rules += !tm.halting[q] && tm.delta[3 * q + s].line >= 0;
-  }
-  printf("%s: ok: %d states (%d halting), %d transitions, start state '%s'\n", a.pos[0], tm.nstates, halting, rules,
-         tm.names[0]);
-  nnt_rcnn_tm2d_free(&tm);
-  return NNT_OK;
+static int learner_validate(void *cfg, const cli_run *r) {
+  T *c = cfg;
+  (void)r;
+  int st = nnt_rcnn_tm2d_learner(&c->tm, nnt_rcnn_tm2d_learner_names[c->learner]);
+  return c->loaded = !st, st;
+}
+static int export_report(const void *cfg, const void *res, const cli_run *r) {
+  const T *c = cfg;
+  (void)res, (void)r;
+  return nnt_report_rcnn_tm2d_export(c->save, nnt_rcnn_tm2d_learner_names[c->learner], &c->tm);
 }
 
 static const cli_opt export_opts[] = {
@@ -164,26 +197,16 @@ static const cli_cmd export_cmd = {
              "to one file (--save FILE; --out DIR is the folder option of the computing commands).",
     .opts = export_opts,
     .cfg_size = sizeof(T),
-    .defaults = defaults,
+    .cfg_default = defaults,
+    .validate = learner_validate,
+    .run = no_run,
+    .report = export_report,
+    .cfg_free = cfg_free,
 };
 
-static int export(int argc, char **argv) {
-  T c;
-  cli_args a;
-  int st = cli_parse(&export_cmd, argc, argv, &c, &a);
-  if (st || a.co.help) return st;
-  nnt_rcnn_tm2d tm;
-  const char *name = nnt_rcnn_tm2d_learner_names[c.learner];
-  if ((st = nnt_rcnn_tm2d_learner(&tm, name))) return st;
-  if ((st = cli_begin(&a.co))) return nnt_rcnn_tm2d_free(&tm), st;
-  nnt_afile f = {.f = stdout};
-  if (c.save && (st = nnt_afile_open(&f, c.save))) return nnt_rcnn_tm2d_free(&tm), st;
-  fprintf(f.f, "# %s: a learner for nnt tm2d (seed 002), %d states\n", name, tm.nstates);
-  nnt_rcnn_tm2d_write(&tm, f.f);
-  if (c.save) st = nnt_afile_commit(&f);
-  nnt_rcnn_tm2d_free(&tm);
-  return st;
-}
+static int run(int argc, char **argv) { return cli_drive(&run_cmd, argc, argv); }
+static int check(int argc, char **argv) { return cli_drive(&check_cmd, argc, argv); }
+static int export(int argc, char **argv) { return cli_drive(&export_cmd, argc, argv); }
 #undef T
 
 static const cli_sub subs[] = {

@@ -4,9 +4,11 @@
 #include <string.h>
 
 #include "commands.h"
+#include "nnt_file.h"
 #include "nnt_rcnn_parity.h"
 #include "nnt_rcnn_rule.h"
 #include "nnt_rcnn_tm2d.h"
+#include "report_rcnn.h"
 
 /* One parity draw: the TM's output on its XOR tape, and what elimination predicts from the same
  * examples (bit 1 <-> -1); *determined: every consistent parity agrees on the test point. */
@@ -116,12 +118,17 @@ int tour_rcnn(cli_tour *t) {
   nnt_rcnn_parity_bench_cfg_default(&c, NNT_PRESET_QUICK);
   c.seed = t->seed, c.nd = 1, c.ds[0] = 8;
   nnt_rcnn_parity_bench_result r;
+  char dir[1024];
+  nnt_path(dir, sizeof dir, t->out, "rcnn");
   if ((st = nnt_rcnn_parity_bench_run(&c, &r))) return st;
+  /* the figure nnt parity bench draws, from the same writer */
+  if ((st = nnt_mkdirs(dir)) || (st = nnt_report_rcnn_parity_plot(dir, &c, &r))) return nnt_rcnn_parity_bench_result_free(&r), st;
   cli_tour_printf(t, "The parity benchmark (`nnt parity bench --quick --d 8`): test accuracy, mean of %d repetitions, "
                   "of GF(2) elimination, a 2-layer ReLU MLP trained by SGD and the majority label, against the number "
                   "of examples m. Elimination is exact when the examples span {0,1}^d; a draw whose examples do not "
                   "span (likely for m close to d) leaves test points undetermined, where it guesses. SGD on the MLP "
-                  "stays near chance at these sizes, which is the paper's starting point.\n\n| m |", c.reps);
+                  "stays near chance at these sizes, which is the paper's starting point. Baselines: the majority "
+                  "label (dashed in the figure) and chance, 0.5.\n\n| m |", c.reps);
   for (int l = 0; l < c.nlearners; l++) cli_tour_printf(t, " %s |", nnt_rcnn_parity_learner_names[c.learners[l]]);
   cli_tour_printf(t, "\n|---|");
   for (int l = 0; l < c.nlearners; l++) cli_tour_printf(t, "---|");
@@ -129,7 +136,7 @@ int tour_rcnn(cli_tour *t) {
     if (a % c.nlearners == 0) cli_tour_printf(t, "\n| %d |", r.agg[a].m);
     cli_tour_printf(t, " %.3f |", r.agg[a].acc_mean);
   }
-  cli_tour_printf(t, "\n\n");
+  cli_tour_printf(t, "\n\n![parity: test accuracy vs m](rcnn/accuracy.png)\n\n");
   nnt_rcnn_parity_bench_result_free(&r);
   return NNT_OK;
 }

@@ -1,9 +1,10 @@
-/* report_rcnn.c — what nnt rcnn writes: console reports, CSV tables and heat maps of the rcnn
+/* report_rcnn.c — what nnt rcnn, nnt parity bench and nnt tm2d write: console reports, CSV tables and heat maps of the rcnn
  * area's results (run.json is the driver's). dir NULL: the console report only. */
 #include <math.h>
 #include <stdio.h>
 
 #include "nnt_error.h"
+#include "nnt_file.h"
 #include "nnt_io.h"
 #include "nnt_plot.h"
 #include "report_rcnn.h"
@@ -182,4 +183,108 @@ int nnt_report_rcnn_restarts(const char *dir, const nnt_rcnn_restarts_cfg *c, co
   if (!(r->p_ok && r->q_ok && r->select_ok && r->fail_ok))
     return nnt_fail(NNT_ECHECK, "a measured rate is outside its Corollary 2 bound (4 standard deviations)");
   return NNT_OK;
+}
+
+/* ---- parity bench */
+static int is_rcnn(int learner) { return learner == NNT_RCNN_PARITY_RCNN || learner == NNT_RCNN_PARITY_RCNN_NN; }
+
+int nnt_report_rcnn_parity_plot(const char *dir, const nnt_rcnn_parity_bench_cfg *c, const nnt_rcnn_parity_bench_result *r) {
+  /* one curve per (learner, d); agg is ordered d, m, learner */
+  nnt_plot *p = nnt_plot_new("parity: test accuracy vs training examples", "m (training examples)", "test accuracy");
+  nnt_plot_log(p, 1, 0);
+  nnt_plot_yrange(p, 0.3, 1.05);
+  double x[64], y[64]; /* nnt_rcnn_parity_bench_cfg.ms */
+  for (int l = 0; l < c->nlearners; l++)
+    for (int a = 0; a < c->nd; a++) {
+      for (int b = 0; b < c->nm; b++) {
+        const nnt_rcnn_parity_agg *g = &r->agg[(a * c->nm + b) * c->nlearners + l];
+        x[b] = g->m, y[b] = g->acc_mean;
+      }
+      char label[64];
+      snprintf(label, sizeof label, "%s, d=%d", nnt_rcnn_parity_learner_names[c->learners[l]], c->ds[a]);
+      nnt_plot_add(p, c->nm, x, y, label,
+                   NNT_PLOT_LINE | NNT_PLOT_POINTS | (c->learners[l] == NNT_RCNN_PARITY_MAJORITY ? NNT_PLOT_DASHED : 0));
+    }
+  int st = nnt_plot_save(p, dir, "accuracy");
+  nnt_plot_free(p);
+  return st;
+}
+
+static int parity_tables(const char *dir, const nnt_rcnn_parity_bench_result *r) {
+  const char *const *names = nnt_rcnn_parity_learner_names;
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, dir, "points.csv", "d,m,learner,rep,test_acc,train_acc,determined,wall_s,agree_tm");
+  if (st) return st;
+  for (int i = 0; i < r->npoints; i++) {
+    const nnt_rcnn_parity_point *p = &r->points[i];
+    nnt_csv_row(&csv, "%d,%d,%s,%d,%.6f,%.6f,%.6f,%.6g,%.6f", p->d, p->m, names[p->learner], p->rep, p->acc, p->train_acc,
+                p->determined, p->wall_s, p->agree_tm);
+  }
+  if ((st = nnt_csv_close(&csv))) return st;
+  if ((st = nnt_csv_open(&csv, dir, "summary.csv", "d,m,learner,reps,test_acc_mean,test_acc_sd,wall_s_mean"))) return st;
+  for (int a = 0; a < r->nagg; a++) {
+    const nnt_rcnn_parity_agg *g = &r->agg[a];
+    nnt_csv_row(&csv, "%d,%d,%s,%d,%.6f,%.6f,%.6g", g->d, g->m, names[g->learner], g->reps, g->acc_mean, g->acc_sd, g->wall_mean);
+  }
+  return nnt_csv_close(&csv);
+}
+
+int nnt_report_rcnn_parity_bench(const char *dir, const nnt_rcnn_parity_bench_cfg *c, const nnt_rcnn_parity_bench_result *r) {
+  int st = dir ? parity_tables(dir, r) : NNT_OK;
+  if (!st && dir) st = nnt_report_rcnn_parity_plot(dir, c, r);
+  if (st) return st;
+  printf("parity over d bits (%s), %d repetitions, %d test examples, training-label noise %g\n",
+         c->k ? "k-sparse" : "full", c->reps, c->tests, c->noise);
+  if (c->k) printf("k = %d\n", c->k);
+  int rcnn = 0; /* the RCNN learners add a column: agreement with the direct TM */
+  for (int l = 0; l < c->nlearners; l++) rcnn |= is_rcnn(c->learners[l]);
+  if (rcnn) printf("rcnn, rcnn-nn: the first %d test examples; agree_tm = fraction equal to the direct TM\n", c->rcnn_tests);
+  printf("%6s %8s %10s %10s %8s %12s%s\n", "d", "m", "learner", "test acc", "sd", "wall s/rep", rcnn ? "   agree_tm" : "");
+  for (int a = 0; a < r->nagg; a++) {
+    const nnt_rcnn_parity_agg *g = &r->agg[a];
+    printf("%6d %8d %10s %10.4f %8.4f %12.3g", g->d, g->m, nnt_rcnn_parity_learner_names[g->learner], g->acc_mean, g->acc_sd,
+           g->wall_mean);
+    if (rcnn && is_rcnn(g->learner)) printf(" %10.4f", g->agree_tm);
+    printf("\n");
+  }
+  printf("points: %d computed, %d read from results.sqlite\n", r->computed, r->stored);
+  return NNT_OK;
+}
+
+/* ---- nnt tm2d */
+int nnt_report_rcnn_tm2d_run(const char *path, const nnt_rcnn_tm2d *tm, const nnt_rcnn_tm2d_tape *before,
+                             const nnt_rcnn_tm2d_tape *after, const nnt_rcnn_tm2d_result *r, int truth) {
+  printf("machine %s: %d states; tape m=%d d=%d work=%d\n", path, tm->nstates, after->m, after->d, after->work);
+  if (before) {
+    printf("tape before:\n"), nnt_rcnn_tm2d_tape_print(before, stdout);
+    printf("tape after (head on (%d,%d), state %s):\n", r->row, r->col, tm->names[r->state]);
+    nnt_rcnn_tm2d_tape_print(after, stdout);
+  }
+  printf("output=%s steps=%ld halted=%s collisions=%ld readout=%s", r->readout_ok ? (r->output > 0 ? "+1" : "-1") : "none",
+         r->steps, r->halted ? "yes" : "no", r->collisions, r->readout_ok ? "ok" : r->why);
+  if (truth) printf(" parity_label=%+d", truth);
+  printf("\n");
+  if (!r->readout_ok)
+    return nnt_fail(NNT_ECHECK, "%s: %s after %ld steps", path, r->halted ? "readout convention violated" : "no halt", r->steps);
+  return NNT_OK;
+}
+
+int nnt_report_rcnn_tm2d_check(const char *path, const nnt_rcnn_tm2d *tm) {
+  int halting = 0, rules = 0;
+  for (int q = 0; q < tm->nstates; q++) {
+    halting += tm->halting[q];
+    for (int s = 0; s < 3; s++) rules += !tm->halting[q] && tm->delta[3 * q + s].line >= 0;
+  }
+  printf("%s: ok: %d states (%d halting), %d transitions, start state '%s'\n", path, tm->nstates, halting, rules,
+         tm->names[0]);
+  return NNT_OK;
+}
+
+int nnt_report_rcnn_tm2d_export(const char *save, const char *name, const nnt_rcnn_tm2d *tm) {
+  nnt_afile f = {.f = stdout};
+  int st = save ? nnt_afile_open(&f, save) : NNT_OK;
+  if (st) return st;
+  fprintf(f.f, "# %s: a learner for nnt tm2d (seed 002), %d states\n", name, tm->nstates);
+  nnt_rcnn_tm2d_write(tm, f.f);
+  return save ? nnt_afile_commit(&f) : NNT_OK;
 }

@@ -18,6 +18,10 @@ if(NOT rep MATCHES "^# nnt tour" OR NOT summary MATCHES "^## Summary\n\nPASS: al
    OR summary MATCHES "\\*\\*(FAIL|ERROR)\\*\\* \\|")
   message(FATAL_ERROR "report.md incomplete or its summary is not all PASS:\n${summary}")
 endif()
+# the rcnn section shows the parity benchmark's figure (nnt parity bench's writer) next to its table
+if(NOT EXISTS ${OUT}/rcnn/accuracy.png OR NOT rep MATCHES "!\\[parity: test accuracy vs m\\]\\(rcnn/accuracy\\.png\\)")
+  message(FATAL_ERROR "the tour's rcnn section has no parity plot (rcnn/accuracy.png)")
+endif()
 file(GLOB_RECURSE pngs ${OUT}/*.png)
 if(NOT pngs)
   message(FATAL_ERROR "the tour wrote no plot")

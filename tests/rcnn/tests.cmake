@@ -47,6 +47,8 @@ nnt_cli_test(parity_bad_k 2 "--k: 9 exceeds d = 8" parity bench --d 8,16 --k 9 -
 nnt_cli_test(parity_bad_noise 2 "--noise: 0.5 is out of range" parity bench --noise 0.5 --out ${CMAKE_BINARY_DIR}/parity-never)
 nnt_cli_test(parity_bad_d 2 "--d: 0 is out of range" parity bench --d 0 --out ${CMAKE_BINARY_DIR}/parity-never)
 nnt_cli_test(parity_twice_m 2 "--m: 8 twice" parity bench --m 8,8 --out ${CMAKE_BINARY_DIR}/parity-never)
+# the driver's sweep contract: --resume names a folder (before the driver, it ran and resumed nothing)
+nnt_cli_test(parity_resume_no_out 2 "--resume/--force: give the sweep's folder, --out DIR" parity bench --quick --resume)
 # d = 8, m = 40 >= d + 32: elimination is exact (fails with probability < 2^-32); the MLP is at chance.
 nnt_cli_test(parity_quick 0 "8 +40 +gauss +1\\.0000 .*points: 18 computed, 0 read"
              parity bench --quick --d 8 --m 4,40 --reps 3 --force --out ${CMAKE_BINARY_DIR}/parity-quick)
