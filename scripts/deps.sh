@@ -7,12 +7,22 @@
 #                          build `make test` makes with -DNNT_MPI=ON; clang with libFuzzer (libclang-rt-dev)
 #                          and its OpenMP (libomp-dev), for the fuzz targets and the clang build of `make test`;
 #                          PyTorch, numpy and pytest, for the checks of the exported networks in PyTorch)
+#   scripts/deps.sh cross-aarch64   the aarch64 cross build of `make cross-aarch64`: Debian's cross
+#                          compiler, qemu-user, and the arm64 libraries (adds dpkg's arm64 architecture;
+#                          no PLplot: libplplot-dev:arm64 cannot be installed beside the amd64 one)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config groff-base libopenblas-dev libplplot-dev plplot-driver-cairo libcjson-dev libsimde-dev liblapacke-dev libsqlite3-dev)
 case "${1:-}" in
   "") ;;
+  cross-aarch64)
+    pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libopenblas-dev:arm64 liblapacke-dev:arm64
+           libsqlite3-dev:arm64 libcjson-dev:arm64)
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+      SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+      $SUDO dpkg --add-architecture arm64
+    fi ;;
   test) pkgs+=(chromium yosys libopenmpi-dev openmpi-bin clang libclang-rt-dev libomp-dev python3-torch python3-numpy python3-pytest python3-pandas) ;;
-  *) echo "scripts/deps.sh: unknown argument '$1' (expected none or 'test')" >&2; exit 2 ;;
+  *) echo "scripts/deps.sh: unknown argument '$1' (expected none, 'test' or 'cross-aarch64')" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${pkgs[@]}"; do
