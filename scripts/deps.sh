@@ -21,7 +21,7 @@ case "${1:-}" in
       SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
       $SUDO dpkg --add-architecture arm64
     fi ;;
-  test) pkgs+=(chromium yosys libopenmpi-dev openmpi-bin clang libclang-rt-dev libomp-dev python3-torch python3-numpy python3-pytest python3-pandas) ;;
+  test) pkgs+=(chromium yosys libopenmpi-dev openmpi-bin clang libclang-rt-dev libomp-dev python3-torch python3-numpy python3-pytest python3-pandas python3-matplotlib) ;;
   *) echo "scripts/deps.sh: unknown argument '$1' (expected none, 'test' or 'cross-aarch64')" >&2; exit 2 ;;
 esac
 missing=()

@@ -19,11 +19,11 @@ import json
 
 from ._errors import Error
 from .cli import Result, run
-from .native import Circuit, Machine, Net
+from .native import Circuit, Machine, Net, icgd
 from .results import read_results
 from .safetensors import read as read_safetensors
 
-__all__ = ["Circuit", "Error", "Machine", "Net", "load", "read_results", "read_safetensors", "run", "Result", "KINDS"]
+__all__ = ["Circuit", "Error", "Machine", "Net", "icgd", "load", "read_results", "read_safetensors", "run", "Result", "KINDS"]
 
 # __metadata__["kind"] -> the module (nnt.<module>) whose from_safetensors(tensors, meta) builds it
 KINDS = {

@@ -55,6 +55,16 @@ _SIGNATURES = {
     "nnt_py_circuit_compile": [_h, ctypes.c_int, _hp],
     "nnt_py_circuit_verify": [_h, _h, ctypes.c_int, ctypes.c_long, ctypes.c_uint64, _c_long_p, _c_double_p],
 }
+_ICGD_SIGNATURES = {
+    "nnt_py_icgd_defaults": [ctypes.c_int, _c_int_p, _c_int_p, _c_double_p],
+    "nnt_py_icgd_act_name": [ctypes.c_int],
+    "nnt_py_icgd_params": [ctypes.c_int, _c_int_p, _c_long_p],
+    "nnt_py_icgd_run": [ctypes.c_int, _c_int_p, _c_double_p, ctypes.c_uint64, _c_double_p, _c_double_p,
+                        _c_double_p, _c_double_p],
+}
+_ICGD_INTS = ("N", "K", "dx", "dy", "n", "steps", "M")
+_ICGD_REALS = ("R", "eta", "B", "gate", "w0_std", "teacher_std")
+_ICGD_STEP = ("err2", "errinf", "grad_err", "loss_tf", "loss_gd", "pred_tf", "pred_gd", "grad_bound", "err_bound")
 _lib = None
 
 
@@ -64,10 +74,13 @@ def _api():
         lib = library()
         if not hasattr(lib, "nnt_py_tm_load"):
             raise Error("this libnnt_cli.so has no typed entry points (built without the tm and circuits areas)", "EINVAL")
-        for name, args in _SIGNATURES.items():
+        sigs = dict(_SIGNATURES)
+        if hasattr(lib, "nnt_py_icgd_run"):
+            sigs.update(_ICGD_SIGNATURES)
+        for name, args in sigs.items():
             f = getattr(lib, name)
             f.argtypes = args
-            f.restype = None if name.endswith("_free") else ctypes.c_char_p if name.endswith("_name") else ctypes.c_int
+            f.restype = None if name.endswith("_free") else ctypes.c_char_p if "_name" in name else ctypes.c_int
         _lib = lib
     return _lib
 
@@ -226,3 +239,50 @@ class Circuit(_Handle):
         _check(_api().nnt_py_circuit_verify(self._handle, net._handle, int(exhaustive_max), int(samples), int(seed),
                                             out, ctypes.byref(err)))
         return {"checked": out[0], "mismatches": out[1], "exhaustive": bool(out[2]), "max_abs_err": err.value}
+
+
+def icgd(act=None, seed=1, quick=False, **params):
+    """Seed 003's construction (nnt icl construct): a transformer whose forward pass runs projected
+    gradient descent on an N-layer network, on a prompt drawn from ``seed``, against GD computed
+    directly. ``params``: N, K, dx, dy (the network), n (examples), steps, M (ReLU pieces), R, eta,
+    B, gate, w0_std, teacher_std — the command's options, defaults from its full (or quick) preset;
+    ``act`` an activation name ("identity", "sigmoid", ...). Returns {"per_step": {column: array
+    over the GD steps}, "max_err", "max_err2", "max_bound", "bound_ok", "wgd_norm", "seconds",
+    "w_tf", "w_gd", and the parameters used}.
+    """
+    lib = _api()
+    if not hasattr(lib, "nnt_py_icgd_run"):
+        raise Error("this libnnt_cli.so was built without the icl area", "EINVAL")
+    a = ctypes.c_int()
+    iv, rv = (ctypes.c_int * 7)(), (ctypes.c_double * 6)()
+    lib.nnt_py_icgd_defaults(int(bool(quick)), ctypes.byref(a), iv, rv)
+    names = []
+    while (nm := lib.nnt_py_icgd_act_name(len(names))) is not None:
+        names.append(nm.decode())
+    if act is not None:
+        if act not in names:
+            raise Error(f"activation {act!r}: one of {', '.join(names)}", "EINVAL")
+        a = ctypes.c_int(names.index(act))
+    for k, v in params.items():
+        if k in _ICGD_INTS:
+            iv[_ICGD_INTS.index(k)] = int(v)
+        elif k in _ICGD_REALS:
+            rv[_ICGD_REALS.index(k)] = float(v)
+        else:
+            raise Error(f"icgd: no parameter {k!r} (known: {', '.join(_ICGD_INTS + _ICGD_REALS)})", "EINVAL")
+    D = ctypes.c_long()
+    _check(lib.nnt_py_icgd_params(a, iv, ctypes.byref(D)))
+    steps = max(iv[5], 0)
+    per_step = np.empty((steps, len(_ICGD_STEP)), np.float64)
+    summary = np.empty(6, np.float64)
+    w_tf, w_gd = np.empty(D.value, np.float64), np.empty(D.value, np.float64)
+    _check(lib.nnt_py_icgd_run(a, iv, rv, int(seed), _ptr(per_step, ctypes.c_double), _ptr(summary, ctypes.c_double),
+                               _ptr(w_tf, ctypes.c_double), _ptr(w_gd, ctypes.c_double)))
+    out = {"per_step": {c: per_step[:, i] for i, c in enumerate(_ICGD_STEP)}}
+    out.update(zip(("max_err", "max_err2", "max_bound", "bound_ok", "wgd_norm", "seconds"), summary.tolist()))
+    out["bound_ok"] = bool(out["bound_ok"])
+    out["w_tf"], out["w_gd"] = w_tf, w_gd
+    out["act"] = names[a.value]
+    out.update({k: iv[i] for i, k in enumerate(_ICGD_INTS)})
+    out.update({k: rv[i] for i, k in enumerate(_ICGD_REALS)})
+    return out

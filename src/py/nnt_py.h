@@ -63,4 +63,21 @@ int nnt_py_circuit_compile(const nnt_py_circuit *c, int correct, nnt_py_net **ou
 int nnt_py_circuit_verify(const nnt_py_circuit *c, const nnt_py_net *net, int exhaustive_max, long samples,
                           uint64_t seed, long out[3], double *max_abs_err);
 
+/* ---- the in-context GD construction of seed 003 (src/icl; where the icl area is built) ----
+ * Its parameters as nnt icl construct's options: ints N, K, dx, dy (the network), n (examples),
+ * steps, M (ReLU pieces); reals R, eta, B, gate, w0_std, teacher_std; act an index of
+ * nnt_icl_act_names ("identity", "sigmoid", ...). */
+enum { NNT_PY_ICGD_INTS = 7, NNT_PY_ICGD_REALS = 6, NNT_PY_ICGD_STEP_COLS = 9, NNT_PY_ICGD_SUMMARY = 6 };
+/* the defaults of the quick (quick = 1) or full preset; names[i] of the activations, NULL past the last */
+int nnt_py_icgd_defaults(int quick, int *act, int ints[NNT_PY_ICGD_INTS], double reals[NNT_PY_ICGD_REALS]);
+const char *nnt_py_icgd_act_name(int i);
+/* D, the length of the network's weight vector (w_tf and w_gd below) */
+int nnt_py_icgd_params(int act, const int ints[NNT_PY_ICGD_INTS], long *D);
+/* Runs the construction on a prompt drawn from seed, comparing its forward pass with projected GD.
+ * per_step[steps, 9]: err2, errinf, grad_err, loss_tf, loss_gd, pred_tf, pred_gd, grad_bound,
+ * err_bound (NaN where Theorem 1 does not cover the activation); summary[6]: max_err (‖·‖∞),
+ * max_err2, max_bound, bound_ok, ‖w_GD‖₂, seconds; w_tf and w_gd [D]: the final weights. */
+int nnt_py_icgd_run(int act, const int ints[NNT_PY_ICGD_INTS], const double reals[NNT_PY_ICGD_REALS], uint64_t seed,
+                    double *per_step, double summary[NNT_PY_ICGD_SUMMARY], double *w_tf, double *w_gd);
+
 #endif

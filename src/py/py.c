@@ -2,7 +2,6 @@
  * functions it calls, so that a host's call returns NNT_ENOMEM rather than ending the host. */
 #include "nnt_py.h"
 
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,20 +10,7 @@
 #include "nnt_io.h"
 #include "nnt_mlp.h"
 #include "nnt_tm.h"
-
-/* Runs `call` (an int expression) under a recovery point and returns its status. */
-#define GUARDED(call)                          \
-  do {                                         \
-    nnt_oom_point oom_;                        \
-    nnt_oom_enter(&oom_);                      \
-    if (setjmp(oom_.env)) {                    \
-      nnt_oom_leave(&oom_);                    \
-      return NNT_ENOMEM;                       \
-    }                                          \
-    int st_ = (call);                          \
-    nnt_oom_leave(&oom_);                      \
-    return st_;                                \
-  } while (0)
+#include "py_guard.h"
 
 struct nnt_py_tm {
   nnt_tm tm;

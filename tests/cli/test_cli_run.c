@@ -51,6 +51,8 @@ int main(void) {
   RUN(2, "tm", "run", "1RB1LB_1LA1RZ", "--config", "/nonexistent/run.json");
   RUN(0, "tm", "compile", "1RB1LB_1LA1RZ", "--steps", "6");
   RUN(0, "approx", "planting", "--quick");
+  /* an I/O failure: a results folder that cannot be created */
+  RUN(2, "tm", "run", "1RB1LB_1LA1RZ", "--out", "/proc/nnt-no-such-folder/run");
 #if SANITIZED
   printf("out of memory not tried: a sanitizer build reserves more address space than any limit\n");
 #else
@@ -68,6 +70,6 @@ int main(void) {
   }
 #endif
   if (failures) return 1;
-  printf("ok: nnt_cli_run called 11 times in one process\n");
+  printf("ok: nnt_cli_run called 12 times in one process\n");
   return 0;
 }

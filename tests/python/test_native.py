@@ -180,3 +180,54 @@ def test_views_not_copies():
     X = np.zeros((4, 3), np.float64)
     assert native._matrix(X, np.float64, 3, "x") is X
     assert native._matrix(X[:, :2], np.float64, 2, "x") is not X  # a strided view is copied once
+
+
+def test_icgd_matches_the_command():
+    """nnt.icgd runs nnt icl construct's run: the same parameters give the max_err and bound the
+    command prints, per step the errors stay within max_err, and the final weights agree with GD."""
+    import re
+
+    for kwargs, argv in (({"quick": True}, ["--quick"]),
+                         ({"act": "identity", "steps": 3, "n": 10, "seed": 5},
+                          ["--act", "identity", "--steps", "3", "--n", "10", "--seed", "5"])):
+        r = nnt.icgd(**kwargs)
+        out = subprocess.run([NNT, "icl", "construct", *argv], check=True, capture_output=True, text=True).stdout
+        m = re.search(r"max_err=(\S+) max_bound=(\S+)", out)
+        assert f"{r['max_err']:.3e}" == m.group(1) and f"{r['max_bound']:.3e}" == m.group(2), out
+        assert len(r["per_step"]["errinf"]) == r["steps"]
+        assert r["per_step"]["errinf"].max() == r["max_err"]
+        assert np.abs(r["w_tf"] - r["w_gd"]).max() == r["per_step"]["errinf"][-1]
+        assert r["bound_ok"] and (r["per_step"]["err2"] <= r["per_step"]["err_bound"]).all()
+    with pytest.raises(nnt.Error) as e:
+        nnt.icgd(n=0)
+    assert e.value.exit_code == 2 and "--n" in str(e.value)
+    with pytest.raises(nnt.Error):
+        nnt.icgd(act="swish")
+    with pytest.raises(nnt.Error):
+        nnt.icgd(depth=3)
+
+
+def test_example_qstr_sweep_plot(tmp_path):
+    """examples/python/qstr_sweep_plot.py, the script docs/python.md points to, runs as shipped."""
+    import sys
+
+    png = tmp_path / "samples.png"
+    out = subprocess.run([sys.executable, os.path.join(EX, "python", "qstr_sweep_plot.py"), str(png)], check=True,
+                         capture_output=True, text=True).stdout
+    assert "tr: median samples" in out and "ffn: median samples" in out
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert "matplotlib not installed" in out
+    else:
+        assert png.stat().st_size > 1000 and open(png, "rb").read(4) == b"\x89PNG"
+
+
+def test_io_failure_raises_and_the_next_call_works():
+    with pytest.raises(nnt.Error) as e:
+        nnt.run("tm run", machine=os.path.join(EX, "tm", "bb4.tm"), out="/proc/nnt-no-such-folder/run")
+    assert e.value.exit_code == 2 and e.value.code == "EIO" and "/proc/nnt-no-such-folder" in str(e.value)
+    with pytest.raises(nnt.Error) as e:
+        nnt.Machine("1RB1LB_1LA1RZ").compile(6, "/proc/nnt-no-such-folder/m.safetensors")
+    assert e.value.code == "EIO"
+    assert nnt.Machine(os.path.join(EX, "tm", "bb4.tm")).run()["steps"] == 107
