@@ -11,7 +11,7 @@ JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: deps deps-test build run test test-fast asan mpi fuzz clang bench install clean
+.PHONY: deps deps-test deps-cross build run test test-fast asan mpi fuzz clang cross-aarch64 bench install clean
 
 deps:
 	@bash scripts/deps.sh
@@ -67,6 +67,23 @@ clang: deps-test build
 
 test: test-fast asan mpi fuzz clang
 
+deps-cross:
+	@bash scripts/deps.sh cross-aarch64
+
+# The aarch64 build (docs/core.md, "aarch64"): cross-compiled in $(BUILD)-aarch64 with Debian's
+# gcc-aarch64-linux-gnu against the arm64 libraries, without PLplot (-DNNT_PLPLOT=OFF: its arm64
+# package cannot be installed beside the amd64 one), its unit tests run under qemu-user, and the
+# golden cases computed by it compared with the native build's. Not part of `make test` (README.md).
+cross-aarch64: deps-cross build
+	cmake -S . -B $(BUILD)-aarch64 -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DNNT_PLPLOT=OFF >/dev/null
+	cmake --build $(BUILD)-aarch64 -j $(JOBS)
+	cd $(BUILD)-aarch64 && ctest --output-on-failure -j $(JOBS) -L unit -E @
+	rm -rf $(abspath $(BUILD))-aarch64/golden-x86
+	NNT=$(abspath $(BUILD))/nnt bash scripts/golden.sh record $(abspath $(BUILD))-aarch64/golden-x86 >/dev/null 2>&1
+	NNT="env OPENBLAS_NUM_THREADS=1 qemu-aarch64 -L /usr/aarch64-linux-gnu $(abspath $(BUILD))-aarch64/nnt" \
+	  bash scripts/golden.sh check $(abspath $(BUILD))-aarch64/golden-x86 2>/dev/null
+
 bench: build
 	$(BUILD)/nnt bench core
 
@@ -74,4 +91,4 @@ install: build
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-mpi $(BUILD)-fuzz $(BUILD)-clang
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-mpi $(BUILD)-fuzz $(BUILD)-clang $(BUILD)-aarch64

@@ -10,16 +10,26 @@
 #                          nodejs and npm, which install onnxruntime-node (pinned, from the npm registry)
 #                          under $NNT_NODE_DIR (default ~/.cache/nnt/node), and python3-onnx (onnx.checker),
 #                          for the checks of the .onnx exports by an ONNX runtime that is not nnt)
+#   scripts/deps.sh cross-aarch64   the aarch64 cross build of `make cross-aarch64`: Debian's cross
+#                          compiler, qemu-user, and the arm64 libraries (adds dpkg's arm64 architecture;
+#                          no PLplot: libplplot-dev:arm64 cannot be installed beside the amd64 one)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config groff-base libopenblas-dev libplplot-dev plplot-driver-cairo libcjson-dev libsimde-dev liblapacke-dev libsqlite3-dev
       protobuf-c-compiler libprotobuf-c-dev libonnx-dev)
 case "${1:-}" in
   "") ;;
+  cross-aarch64)
+    pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libopenblas-dev:arm64 liblapacke-dev:arm64
+           libsqlite3-dev:arm64 libcjson-dev:arm64 libprotobuf-c-dev:arm64)
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+      SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+      $SUDO dpkg --add-architecture arm64
+    fi ;;
   test) pkgs+=(chromium yosys libopenmpi-dev openmpi-bin clang libclang-rt-dev libomp-dev python3-torch python3-numpy python3-pytest python3-pandas python3-matplotlib python3-onnx)
         # Debian's nodejs and npm, unless node and npm are there already (e.g. NodeSource's nodejs,
         # which conflicts with Debian's npm)
         command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm) ;;
-  *) echo "scripts/deps.sh: unknown argument '$1' (expected none or 'test')" >&2; exit 2 ;;
+  *) echo "scripts/deps.sh: unknown argument '$1' (expected none, 'test' or 'cross-aarch64')" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${pkgs[@]}"; do

@@ -3,8 +3,10 @@
 # the commands; `nnt CMD --help` lists a command's subcommands or is the
 # command's own help (`tour`); `nnt CMD SUB --help` gives each subcommand's usage, description and
 # options with their defaults. CMake runs it at build time (target nnt_man).
-# Usage: scripts/manpage.sh NNT OUT   (SOURCE_DATE_EPOCH, when set, dates the page)
+# Usage: scripts/manpage.sh NNT OUT   (SOURCE_DATE_EPOCH, when set, dates the page; NNT_EMULATOR,
+# when set, runs NNT: a cross build's qemu, CMAKE_CROSSCOMPILING_EMULATOR)
 set -euo pipefail
+read -ra emu <<<"${NNT_EMULATOR:-}"
 nnt=$1
 out=$2
 
@@ -48,14 +50,14 @@ render() {
 
 # sed reads to the end: nnt's stdout is line-buffered off a terminal, so `head -n 1` could end it by
 # SIGPIPE before its second line, which pipefail turns into a failed build (exit 141)
-version=$("$nnt" --version | sed -n 1p)
-top=$("$nnt" --help)
+version=$("${emu[@]}" "$nnt" --version | sed -n 1p)
+top=$("${emu[@]}" "$nnt" --help)
 date=$(date -u ${SOURCE_DATE_EPOCH:+-d "@$SOURCE_DATE_EPOCH"} +%Y-%m-%d)
 
 # Every leaf, as "path<TAB>summary" (path: "tour", "qstr sweep", "bench core", ...).
 leaves=()
 while read -r cmd summary; do
-  help=$("$nnt" "$cmd" --help)
+  help=$("${emu[@]}" "$nnt" "$cmd" --help)
   if grep -q '^subcommands:$' <<<"$help"; then
     while read -r sub s; do leaves+=("$cmd $sub"$'\t'"$s"); done < <(rows subcommands: <<<"$help")
   else
@@ -120,7 +122,7 @@ EOF
     path=${l%%$'\t'*}
     echo ".SS \"nnt $(esc <<<"$path")\""
     # shellcheck disable=SC2086  # the path is the command words
-    "$nnt" $path --help | render
+    "${emu[@]}" "$nnt" $path --help | render
   done
   cat <<'EOF'
 .SH EXIT STATUS

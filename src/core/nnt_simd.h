@@ -14,6 +14,9 @@
 #define SIMDE_ENABLE_NATIVE_ALIASES
 #include <simde/x86/avx2.h>
 #include <simde/x86/fma.h>
+#ifndef _MM_FROUND_NO_EXC /* off x86 (aarch64: NEON), where SIMDe aliases the other rounding modes but not this one */
+#define _MM_FROUND_NO_EXC SIMDE_MM_FROUND_NO_EXC
+#endif
 
 static inline __m256 nnt_simd_fma8(__m256 a, __m256 b, __m256 c, float sign) {
   float x[8], y[8], z[8];

@@ -152,6 +152,13 @@ void nnt_optim_step(nnt_optim *o) {
   _mm_setcsr(csr | 0x8040); /* FTZ (bit 15) and DAZ (bit 6) */
   NNT_ISA_PICK(nnt_optim_step_flat)(o);
   _mm_setcsr(csr);
+#elif defined(__aarch64__)
+  /* FPCR.FZ (bit 24) flushes subnormal operands and results, as FTZ and DAZ together do */
+  uint64_t fpcr;
+  __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+  __asm__ volatile("msr fpcr, %0" : : "r"(fpcr | (1u << 24)));
+  NNT_ISA_PICK(nnt_optim_step_flat)(o);
+  __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
 #else
   NNT_ISA_PICK(nnt_optim_step_flat)(o);
 #endif

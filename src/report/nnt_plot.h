@@ -25,6 +25,8 @@ int nnt_plot_add(nnt_plot *p, int n, const double *x, const double *y, const cha
 void nnt_plot_band(nnt_plot *p, int n, const double *x, const double *lo, const double *hi, int color_of, const char *label);
 int nnt_plot_save(const nnt_plot *p, const char *dir, const char *base);
 void nnt_plot_free(nnt_plot *p);
+/* 1, or 0 in a build without PLplot (-DNNT_PLPLOT=OFF), where the saves write nothing and succeed. */
+int nnt_plot_available(void);
 
 /* z is rows x cols row-major; row 0 is drawn at the top. Diverging colours centred at 0 when the
  * data have both signs, sequential otherwise; the colour bar gives the scale. */

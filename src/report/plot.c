@@ -2,7 +2,9 @@
 
 #include <ctype.h>
 #include <math.h>
+#ifndef NNT_NO_PLPLOT
 #include <plplot.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +171,18 @@ void nnt_plot_free(nnt_plot *p) {
   for (int i = 0; i < p->nseries; i++) free(p->s[i].x), free(p->s[i].y), free(p->s[i].hi), free(p->s[i].label);
   free(p->title), free(p->xlabel), free(p->ylabel), free(p);
 }
+
+#ifdef NNT_NO_PLPLOT
+/* Built without PLplot (cmake -DNNT_PLPLOT=OFF, for a cross build whose target has no PLplot:
+ * docs/core.md, "aarch64"): every run works and writes its tables, but draws no plot. */
+int nnt_plot_available(void) { return 0; }
+int nnt_plot_save(const nnt_plot *p, const char *dir, const char *base) { return (void)p, (void)dir, (void)base, NNT_OK; }
+int nnt_heatmap_save(const double *z, int rows, int cols, const char *title, const char *xlabel,
+                     const char *ylabel, const char *dir, const char *base) {
+  return (void)z, (void)rows, (void)cols, (void)title, (void)xlabel, (void)ylabel, (void)dir, (void)base, NNT_OK;
+}
+#else
+int nnt_plot_available(void) { return 1; }
 
 static double tr(double v, int lg) { return lg ? log10(v) : v; }
 
@@ -445,3 +459,4 @@ int nnt_heatmap_save(const double *z, int rows, int cols, const char *title, con
   free(t), free(xl), free(yl);
   return st;
 }
+#endif
