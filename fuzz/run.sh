@@ -15,6 +15,7 @@
 # FUZZ_DIR/<target>/crash-*; reproduce: FUZZ_DIR/<target>/<target> FILE), 2 on a build failure or
 # an unknown target. Needs clang with libFuzzer (Debian: clang); CC overrides the compiler.
 set -u
+unset CDPATH # a cd through CDPATH prints the folder, which $(cd ... && pwd) would capture
 SECONDS_EACH=${1:-60}
 [ $# -gt 0 ] && shift
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -11,7 +11,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config groff-base libopenblas-dev libplplot-dev plplot-driver-cairo libcjson-dev libsimde-dev liblapacke-dev libsqlite3-dev)
 case "${1:-}" in
   "") ;;
-  test) pkgs+=(chromium yosys libopenmpi-dev openmpi-bin clang libclang-rt-dev libomp-dev python3-torch python3-numpy python3-pytest python3-pandas) ;;
+  test) pkgs+=(chromium yosys libopenmpi-dev openmpi-bin clang libclang-rt-dev libomp-dev python3-torch python3-numpy python3-pytest python3-pandas python3-matplotlib) ;;
   *) echo "scripts/deps.sh: unknown argument '$1' (expected none or 'test')" >&2; exit 2 ;;
 esac
 missing=()

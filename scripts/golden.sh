@@ -8,6 +8,7 @@
 # What is kept: every CSV the commands write (columns whose name says time, wall or seconds
 # dropped) and the console output with timings masked. NNT=path chooses the binary.
 set -euo pipefail
+unset CDPATH # a cd through CDPATH prints the folder, which $(cd ... && pwd) would capture
 mode=${1:-}; ref=${2:-$(cd "$(dirname "$0")" && pwd)/golden}
 [[ ($mode == record || $mode == check) && -n $ref ]] || { echo "usage: $0 record|check DIR" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)

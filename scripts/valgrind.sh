@@ -7,6 +7,7 @@
 # write, use of uninitialised memory, bad free or definite/indirect leak fails the test.
 # About 40 minutes on 2 shared cores (docs/reliability.md); not part of the default ctest run.
 set -eu
+unset CDPATH # a cd through CDPATH prints the folder, which $(cd ... && pwd) would capture
 dir=${1:-build-valgrind} jobs=${2:-2}
 command -v valgrind >/dev/null || { echo "valgrind not found (Debian: apt-get install valgrind)" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/.." && pwd)

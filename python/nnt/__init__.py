@@ -7,7 +7,10 @@ is PyTorch written from the stored tensors alone, and read a run's result tables
     r = nnt.run("tm run", machine="examples/tm/bb4.tm")   # any command, through the CLI's driver
     r.tables["summary"]                     # each CSV it wrote, as a DataFrame
 
-docs/python.md describes nnt.run.
+    m = nnt.Machine("examples/tm/bb4.tm"); m.run()       # typed objects, numpy in and out
+    c = nnt.Circuit("adder10.bench"); c.compile()(X)      # (nnt.native: Machine, Circuit, Net)
+
+docs/python.md describes nnt.run and the typed objects.
 
 docs/export.md describes the files, tensor names and metadata.
 """
@@ -16,10 +19,11 @@ import json
 
 from ._errors import Error
 from .cli import Result, run
+from .native import Circuit, Machine, Net, icgd
 from .results import read_results
 from .safetensors import read as read_safetensors
 
-__all__ = ["Error", "load", "read_results", "read_safetensors", "run", "Result", "KINDS"]
+__all__ = ["Circuit", "Error", "Machine", "Net", "icgd", "load", "read_results", "read_safetensors", "run", "Result", "KINDS"]
 
 # __metadata__["kind"] -> the module (nnt.<module>) whose from_safetensors(tensors, meta) builds it
 KINDS = {

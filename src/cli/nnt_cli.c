@@ -1,5 +1,6 @@
 /* nnt_cli.c — nnt_cli_run: the command table of nnt --help and the dispatch to a command. */
 #include <cjson/cJSON.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,7 @@ static int dispatch(const char *cmd, const cli_sub *c, int argc, char **argv) {
   return st;
 }
 
-int nnt_cli_run(int argc, char **argv) {
+static int run_command(int argc, char **argv) {
   /* cJSON's allocations fail as every other one does (one line, exit 2), not as a malformed file */
   cJSON_InitHooks(&(cJSON_Hooks){.malloc_fn = nnt_xmalloc, .free_fn = free});
   cli_record_reset();
@@ -104,4 +105,19 @@ int nnt_cli_run(int argc, char **argv) {
     if (!strcmp(cmd, c.name)) return dispatch(cmd, &c, argc, argv);
   fprintf(stderr, "nnt: unknown command '%s' (see nnt --help)\n", cmd);
   return NNT_EINVAL;
+}
+
+int nnt_cli_run(int argc, char **argv) {
+  /* out of memory on this thread returns here (nnt_oom_point): one line, NNT_ENOMEM (exit 2), and
+   * the host process (Python, a C program) goes on */
+  nnt_oom_point p;
+  nnt_oom_enter(&p);
+  if (setjmp(p.env)) {
+    nnt_oom_leave(&p);
+    fprintf(stderr, "nnt %s: %s\n", argc > 1 ? argv[1] : "", nnt_errmsg());
+    return NNT_ENOMEM;
+  }
+  int st = run_command(argc, argv);
+  nnt_oom_leave(&p);
+  return st;
 }

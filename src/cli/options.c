@@ -76,7 +76,7 @@ static void check_field(const cli_opt *o) {
   }
   if (want != o->size || !want) {
     fprintf(stderr, "nnt: option --%s: field of size %zu does not fit its kind\n", o->name, o->size);
-    abort();
+    abort(); /* impossible once the option tables compile right: tests/cli runs every table */
   }
 }
 
@@ -218,7 +218,7 @@ int cli_given(const cli_cmd *cmd, const cli_args *a, const char *name) {
   for (int i = 0; i < cli_nopts(cmd); i++)
     if (!strcmp(cmd->opts[i].name, name)) return a->given[i];
   fprintf(stderr, "nnt %s: no option --%s in its table\n", cmd->name, name);
-  abort();
+  abort(); /* a command asking for an option it does not declare: a defect of nnt, never user input */
 }
 
 int cli_dispatch(const char *family, const cli_sub *subs, int n, int argc, char **argv) {

@@ -2,6 +2,9 @@
 #include "nnt_file.h"
 
 #include <signal.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,9 +57,31 @@ void nnt_interrupt_request(void) { interrupt_flag = 1; }
 void nnt_interrupt_clear(void) { interrupt_flag = 0; }
 int nnt_interrupted(void) { return interrupt_flag != 0; }
 
+static _Thread_local nnt_oom_point *oom_top;
+
+static int omp_level(void) {
+#ifdef _OPENMP
+  return omp_get_level();
+#else
+  return 0;
+#endif
+}
+
+void nnt_oom_enter(nnt_oom_point *p) { p->prev = oom_top, p->level = omp_level(), oom_top = p; }
+void nnt_oom_leave(nnt_oom_point *p) { oom_top = p->prev; }
+
 _Noreturn void nnt_oom(size_t n) {
-  fprintf(stderr, "nnt: out of memory allocating %zu bytes (files already written, checkpoints included, are intact)\n", n);
+  char what[96] = "out of memory";
+  if (n) snprintf(what, sizeof what, "out of memory allocating %zu bytes", n);
+  if (oom_top && oom_top->level == omp_level()) {
+    nnt_afile_drop_mine();
+    nnt_oom_point *p = oom_top;
+    oom_top = p->prev; /* the point is used up: a failure after the unwind goes to the one before */
+    nnt_fail(NNT_ENOMEM, "%s (files already written, checkpoints included, are intact)", what);
+    longjmp(p->env, 1);
+  }
   nnt_afile_unlink_open();
+  fprintf(stderr, "nnt: %s (files already written, checkpoints included, are intact)\n", what);
   _Exit(2); /* not exit(): no atexit handlers or stdio locks from whichever thread ran out */
 }
 

@@ -78,11 +78,22 @@ int nnt_file_read(const char *path, size_t max, char **buf, size_t *len) {
  * thread in the middle of anything. A write beyond the slots is simply not tracked. */
 #define OPEN_TMPS 64
 static _Atomic(const char *) open_tmps[OPEN_TMPS];
+static _Atomic int tmp_owner[OPEN_TMPS]; /* the writing thread's number (thread_number) */
+static _Atomic int threads_seen;
+static _Thread_local int my_number;
+
+static int thread_number(void) {
+  if (!my_number) my_number = atomic_fetch_add(&threads_seen, 1) + 1;
+  return my_number;
+}
 
 static void tmp_track(const char *tmp) {
   for (int i = 0; i < OPEN_TMPS; i++) {
     const char *none = NULL;
-    if (atomic_compare_exchange_strong(&open_tmps[i], &none, tmp)) return;
+    if (atomic_compare_exchange_strong(&open_tmps[i], &none, tmp)) {
+      atomic_store(&tmp_owner[i], thread_number());
+      return;
+    }
   }
 }
 static void tmp_untrack(const char *tmp) {
@@ -95,6 +106,13 @@ void nnt_afile_unlink_open(void) {
   for (int i = 0; i < OPEN_TMPS; i++) {
     const char *t = atomic_load(&open_tmps[i]);
     if (t) unlink(t);
+  }
+}
+void nnt_afile_drop_mine(void) {
+  for (int i = 0; i < OPEN_TMPS; i++) {
+    const char *t = atomic_load(&open_tmps[i]);
+    if (t && atomic_load(&tmp_owner[i]) == thread_number() && atomic_compare_exchange_strong(&open_tmps[i], &t, NULL))
+      unlink(t);
   }
 }
 

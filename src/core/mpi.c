@@ -93,7 +93,7 @@ void nnt_mpi_bcast(void *buf, size_t n) { (void)buf, (void)n; }
 /* With one rank there is nobody to talk to: reaching these is a bug in the caller. */
 static void no_peer(const char *f) {
   fprintf(stderr, "%s: no other rank in a build without MPI\n", f);
-  abort();
+  abort(); /* unreachable with one rank: callers send only when nnt_mpi_size() > 1 */
 }
 void nnt_mpi_send(const void *buf, size_t n, int dest, int tag) {
   (void)buf, (void)n, (void)dest, (void)tag;

@@ -41,6 +41,9 @@ void nnt_afile_abort(nnt_afile *a); /* close and delete the temporary */
 /* Deletes the temporaries of every nnt_afile still open (nnt_oom calls it before the process ends,
  * so that no "<path>.<pid>.tmp" is left behind). */
 void nnt_afile_unlink_open(void);
+/* Deletes and forgets the temporaries the calling thread is writing (an out-of-memory unwind: the
+ * frames that held them are gone, and other threads' writes go on). */
+void nnt_afile_drop_mine(void);
 
 /* JSON files, for network files (nnt_mlp) as much as for results. Declared on cJSON's struct tag
  * so that cJSON stays a private dependency of the core: a caller includes <cjson/cJSON.h> itself. */

@@ -123,7 +123,7 @@ int nnt_optim_init(nnt_optim *o, nnt_params *P, nnt_optim_config cfg) {
   if (st) return st;
   if (P->n && !P->values) {
     fprintf(stderr, "nnt: nnt_optim_init before nnt_params_alloc\n");
-    abort();
+    abort(); /* caller misuse of the parameter API, never input */
   }
   o->cfg = cfg;
   o->params = P;

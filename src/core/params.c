@@ -13,7 +13,7 @@ static size_t round_up(size_t n) { return (n + ALIGN - 1) / ALIGN * ALIGN; }
 static void must_be_allocated(const nnt_params *P, const char *who) {
   if (P->n && !P->values) {
     fprintf(stderr, "nnt: %s before nnt_params_alloc\n", who);
-    abort();
+    abort(); /* caller misuse of the parameter API, never input */
   }
 }
 
@@ -34,7 +34,7 @@ nnt_param *nnt_params_add(nnt_params *P, const char *name, nnt_dtype dtype, int 
   if (!name || !*name || nnt_params_find(P, name) || P->values) {
     fprintf(stderr, "nnt: parameter '%s' %s\n", name ? name : "",
             P->values ? "added after nnt_params_alloc" : name && *name ? "registered twice" : "has an empty name");
-    abort();
+    abort(); /* caller misuse: parameter names are fixed by each model's code */
   }
   if (P->n == P->cap) {
     P->cap = P->cap ? 2 * P->cap : 16;
@@ -59,7 +59,7 @@ static void *block_new(size_t bytes) {
 void nnt_params_alloc(nnt_params *P) {
   if (P->values) {
     fprintf(stderr, "nnt: nnt_params_alloc called twice\n");
-    abort();
+    abort(); /* caller misuse of the parameter API, never input */
   }
   size_t n32 = 0, n64 = 0;
   for (int i = 0; i < P->n; i++) {
@@ -126,7 +126,7 @@ size_t nnt_params_count(const nnt_params *P) {
 void nnt_params_copy_values(nnt_params *dst, const nnt_params *src) {
   if (dst->n != src->n) {
     fprintf(stderr, "nnt: nnt_params_copy_values: %d parameters vs %d\n", dst->n, src->n);
-    abort();
+    abort(); /* caller misuse: copies between models of one architecture */
   }
   must_be_allocated(dst, "nnt_params_copy_values");
   must_be_allocated(src, "nnt_params_copy_values");
@@ -134,7 +134,7 @@ void nnt_params_copy_values(nnt_params *dst, const nnt_params *src) {
     if (!nnt_tensor_same_shape(&dst->items[i]->value, &src->items[i]->value)) {
       fprintf(stderr, "nnt: nnt_params_copy_values: %s and %s differ in shape or dtype\n", dst->items[i]->name,
               src->items[i]->name);
-      abort();
+      abort(); /* caller misuse: copies between models of one architecture */
     }
   if (src->values) memcpy(dst->values, src->values, src->bytes); /* same layout, so one copy */
 }

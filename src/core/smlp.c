@@ -53,7 +53,7 @@ nnt_smlp_layer *nnt_smlp_add_coo(nnt_smlp *m, int in, int out, nnt_act act, long
   for (long i = 0; i < n; i++) {
     if (row[i] < 0 || row[i] >= out || col[i] < 0 || col[i] >= in) {
       fprintf(stderr, "nnt_smlp_add_coo: entry %ld (%d, %d) outside %d x %d\n", i, row[i], col[i], out, in);
-      abort();
+      abort(); /* caller misuse: the readers check indices before building the layer */
     }
     t[i] = (triplet){row[i], col[i], i};
   }

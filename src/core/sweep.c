@@ -359,6 +359,18 @@ static void drain(team *t, int wait) {
   free(buf);
 }
 
+/* One point. Out of memory in it fails the point, which ends the sweep (its thread unwinds to here,
+ * inside the parallel region): the finished points stay stored and --resume continues. */
+static int run_point(const nnt_sweep *s, int i, void *rec) {
+  nnt_oom_point op;
+  int st;
+  nnt_oom_enter(&op);
+  if (setjmp(op.env)) st = NNT_ENOMEM;
+  else st = s->point(s->ctx, i, rec);
+  nnt_oom_leave(&op);
+  return st;
+}
+
 /* Computes this rank's share of the points order[0..todo). */
 static int compute(const nnt_sweep *s, store *S, void *recs, const int *order, int todo, nnt_sweep_stats *stats) {
   int n = s->npoints, rank = nnt_mpi_rank(), size = nnt_mpi_size();
@@ -397,7 +409,7 @@ static int compute(const nnt_sweep *s, store *S, void *recs, const int *order, i
       }
       void *rec = (char *)recs + (size_t)i * s->rec_size;
       double tp = nnt_now();
-      int pst = s->point(s->ctx, i, rec);
+      int pst = run_point(s, i, rec);
       double secs = nnt_now() - tp;
 #pragma omp critical(nnt_sweep_store)
       {

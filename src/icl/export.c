@@ -21,7 +21,7 @@ static int finish(nnt_st_writer *w, int st, const char *kind, cJSON *arch, const
                   const char *path) {
   char *a = cJSON_PrintUnformatted(arch);
   cJSON_Delete(arch);
-  if (!a) abort();
+  if (!a) nnt_oom(0); /* cJSON returns NULL only when out of memory */
   if (!st) st = nnt_st_meta(w, "kind", kind);
   if (!st) st = nnt_st_meta(w, "arch", a);
   if (!st) st = nnt_st_meta(w, "nnt_version", version ? version : "");

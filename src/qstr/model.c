@@ -103,7 +103,7 @@ static void declare(nnt_params *P, size_t *at, size_t off, const char *name, int
   nnt_param *q = nnt_params_add(P, name, NNT_F32, ndim, shape);
   if (off != *at) {
     fprintf(stderr, "nnt: qstr parameter %s at %zu, expected %zu\n", name, off, *at);
-    abort();
+    abort(); /* impossible: the layout below is fixed per architecture (tests/qstr) */
   }
   *at += q->value.numel;
 }
@@ -150,7 +150,7 @@ void nnt_qstr_model_params(const nnt_qstr_model *mo, nnt_params *P) {
   }
   if (at != mo->np) {
     fprintf(stderr, "nnt: qstr parameters cover %zu of %zu\n", at, mo->np);
-    abort();
+    abort(); /* impossible: the layout above is fixed per architecture (tests/qstr) */
   }
   nnt_params_alloc(P);
 }

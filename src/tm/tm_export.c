@@ -153,7 +153,7 @@ static char *arch_json(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_exp
   cJSON_AddItemToObject(mc, "input", cJSON_CreateIntArray(tm->input ? tm->input : (int[]){0}, tm->m));
   char *s = cJSON_PrintUnformatted(j);
   cJSON_Delete(j);
-  if (!s) abort();
+  if (!s) nnt_oom(0); /* cJSON returns NULL only when out of memory */
   return s;
 }
 

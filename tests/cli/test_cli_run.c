@@ -1,7 +1,19 @@
-/* nnt_cli_run called several times in one process (libnnt_cli): a bad option, --help and
- * --check-options return their status instead of ending the process, and a run after them gives
- * the result it gives alone. Run from the source tree (examples/). */
+/* nnt_cli_run called several times in one process (libnnt_cli): a bad option, --help,
+ * --check-options and running out of memory return their status instead of ending the process, and
+ * a run after them gives the result it gives alone. Run from the source tree (examples/). */
 #include <stdio.h>
+#include <sys/resource.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +51,25 @@ int main(void) {
   RUN(2, "tm", "run", "1RB1LB_1LA1RZ", "--config", "/nonexistent/run.json");
   RUN(0, "tm", "compile", "1RB1LB_1LA1RZ", "--steps", "6");
   RUN(0, "approx", "planting", "--quick");
+  /* an I/O failure: a results folder that cannot be created */
+  RUN(2, "tm", "run", "1RB1LB_1LA1RZ", "--out", "/proc/nnt-no-such-folder/run");
+#if SANITIZED
+  printf("out of memory not tried: a sanitizer build reserves more address space than any limit\n");
+#else
+  /* out of memory under an address-space limit (the construction needs 8 GiB at once): status
+   * NNT_ENOMEM with its line, then the same process runs on once the limit is lifted */
+  struct rlimit was;
+  if (getrlimit(RLIMIT_AS, &was) == 0 && setrlimit(RLIMIT_AS, &(struct rlimit){2UL << 30, was.rlim_max}) == 0) {
+    int st = nnt_cli_run(6, (char *[]){"nnt", "qstr", "construct", "--N", "2048", "--d=64", NULL});
+    setrlimit(RLIMIT_AS, &was);
+    if (st != NNT_ENOMEM || !strstr(nnt_errmsg(), "out of memory")) {
+      fprintf(stderr, "FAIL: qstr construct under a 2 GiB limit: status %d (%s), expected NNT_ENOMEM\n", st, nnt_errmsg());
+      failures++;
+    }
+    RUN(0, "tm", "run", "1RB1LB_1LA1RZ");
+  }
+#endif
   if (failures) return 1;
-  printf("ok: nnt_cli_run called 9 times in one process\n");
+  printf("ok: nnt_cli_run called 12 times in one process\n");
   return 0;
 }

@@ -151,7 +151,6 @@ def test_out_of_memory_raises_and_the_interpreter_survives(tmp_path):
         print("after", int(r.tables["summary"]["steps"][0]))
         """)
     out, err = child.communicate(timeout=600)
-    if child.returncode != 0 and "out of memory" in err:
-        pytest.xfail("libnnt still ends the process on out-of-memory (nnt_oom): " + err.strip().splitlines()[-1])
     assert child.returncode == 0, (out, err)
+    assert "error 2" in out and "out of memory" in out, (out, err)
     assert "after 107" in out, (out, err)
