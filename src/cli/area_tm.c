@@ -3,6 +3,7 @@
 
 int cmd_tm(int argc, char **argv);
 int tour_tm(cli_tour *t);
+extern const cli_bench cli_bench_tm; /* bench/bench_tm.c */
 
 static const cli_tour_guide guide = {
     .claim = "The same paper (seed 000) shows that a Turing machine run for T steps compiles into a "
@@ -32,4 +33,4 @@ static const cli_tour_guide guide = {
 
 const cli_area cli_area_tm = {.name = "tm", .order = 40, .command = "tm",
                               .summary = "Turing machines simulated and compiled into transformers (seed 000)",
-                              .run = cmd_tm, .tour = tour_tm, .guide = &guide};
+                              .run = cmd_tm, .tour = tour_tm, .bench = &cli_bench_tm, .guide = &guide};

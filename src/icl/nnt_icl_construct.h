@@ -162,4 +162,23 @@ double nnt_icl_bound_grad(const nnt_icl_construct_cfg *c, const double *w, const
 int nnt_icl_bound_covered(const nnt_icl_net *net); /* identity, sigmoid, tanh, softplus */
 void nnt_icl_construct_result_free(nnt_icl_construct_result *r);
 
+/* icl construct-sweep: the construction for every combination of the lists N, K, n and M (N, K, n
+ * outer, M inner: groups of nM points per shape), each point with base's other settings. */
+enum { NNT_ICL_SWEEP_MAX = 64 };
+typedef struct {
+  nnt_icl_construct_cfg base;
+  int Ns[NNT_ICL_SWEEP_MAX], nN, Ks[NNT_ICL_SWEEP_MAX], nK, ns[NNT_ICL_SWEEP_MAX], nn, Ms[NNT_ICL_SWEEP_MAX], nM;
+} nnt_icl_construct_sweep_cfg;
+typedef struct {
+  int np, nM;
+  nnt_icl_construct_cfg *cfg;     /* the points' configs */
+  nnt_icl_construct_result *res;  /* their results */
+  double seconds;
+} nnt_icl_construct_sweep_result;
+/* The base of the preset, its N, K and n, and M = 8, 16, ..., 256. */
+void nnt_icl_construct_sweep_cfg_default(nnt_icl_construct_sweep_cfg *c, nnt_preset p);
+int nnt_icl_construct_sweep_check(const nnt_icl_construct_sweep_cfg *c);
+int nnt_icl_construct_sweep_run(const nnt_icl_construct_sweep_cfg *c, nnt_icl_construct_sweep_result *r);
+void nnt_icl_construct_sweep_result_free(nnt_icl_construct_sweep_result *r);
+
 #endif

@@ -130,7 +130,8 @@ typedef struct {
 /* Trains cfg's model on fresh prompts, checkpointing DIR/model.ckpt every ckpt_every steps and at
  * the end (parameters, Adam state, step, and cfg and the loss log in the meta JSON). With resume,
  * continues bit-exactly from DIR/model.ckpt (which must come from the same config; steps may
- * grow). A non-finite loss stops the run with NNT_ENUMERIC, leaving the last checkpoint as it was. */
+ * grow). A non-finite loss stops the run with NNT_ENUMERIC, leaving the last checkpoint as it was.
+ * dir NULL: trained in memory, no checkpoint written (the result holds the loss log). */
 int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, nnt_icl_train_result *r);
 void nnt_icl_train_result_free(nnt_icl_train_result *r);
 

@@ -274,9 +274,12 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
   memset(r, 0, sizeof *r);
   int st = nnt_icl_train_check(c);
   if (st) return st;
-  size_t plen = strlen(dir) + 16;
-  char *path = nnt_xmalloc(plen);
-  snprintf(path, plen, "%s/model.ckpt", dir);
+  char *path = NULL; /* no dir: trained in memory, nothing written */
+  if (dir) {
+    size_t plen = strlen(dir) + 16;
+    path = nnt_xmalloc(plen);
+    snprintf(path, plen, "%s/model.ckpt", dir);
+  }
   nnt_icl_gpt *m = NULL;
   nnt_optim opt = {0};
   nnt_icl_meta_log log = {0};
@@ -289,7 +292,7 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
   if ((st = nnt_optim_init(&opt, nnt_icl_gpt_params(m), oc))) goto out;
   /* under MPI rank 0 alone reads the checkpoint (nnt_mpi.h), then hands the state to the others */
   int rank = nnt_mpi_rank(), K = nnt_mpi_size();
-  if (resume && rank == 0 && access(path, F_OK) == 0) {
+  if (path && resume && rank == 0 && access(path, F_OK) == 0) {
     nnt_ckpt_info info;
     nnt_icl_train_cfg old;
     if ((st = nnt_ckpt_info_read(path, &info))) goto out;
@@ -346,7 +349,7 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
       log.step[log.n] = step + 1, log.loss[log.n++] = log.wsum / log.wcount;
       log.wsum = 0, log.wcount = 0;
     }
-    if ((step + 1) % c->ckpt_every == 0 || step + 1 == c->steps) {
+    if (path && ((step + 1) % c->ckpt_every == 0 || step + 1 == c->steps)) {
       char *meta = nnt_icl_meta_write(c, log.n, log.step, log.loss, log.wsum, log.wcount);
       st = nnt_ckpt_save(path, ICL_CKPT_KIND, nnt_icl_gpt_params(m), &opt, step + 1, meta);
       free(meta);

@@ -40,3 +40,16 @@ nnt_cli_test(tm_export_bad_ext 2 "--export net.onnx: a Turing-machine transforme
 nnt_cli_test(tm_dump_too_long 2 "--dump keeps every attention weight .*at most 2000 steps, T is 3000" tm compile ${TMEX}/counter.tm --steps 3000 --dump ${CMAKE_BINARY_DIR}/tm-never)
 nnt_cli_test(tm_dump_bad_step 2 "--dump-step 9: the run has steps 0..6" tm compile 1RB1LB_1LA1RZ --dump ${CMAKE_BINARY_DIR}/tm-never --dump-step 9)
 nnt_cli_test(bench_tm_torch_bad_python 2 "--python /nonexistent/python3: not an executable" bench tm_torch --python /nonexistent/python3)
+# nnt bench tm: its nnt side in the quick mode (every step of BB(2), BB(3) and a parentheses run
+# checked against the simulation, in float64 and float32); without --peer-turing, or with a Python
+# that cannot import torch, the peer is skipped with one line; a folder that is not a clone of
+# jonrbates/turing is refused before any work.
+nnt_cli_test(bench_tm_quick 0 "peer skipped: no --peer-turing DIR given.*bb3 +21 +21 +nnt f64 hard [^\n]* 0\n +21 +21 +nnt f32 hard [^\n]* 0\n"
+             bench tm --quick --threads 1)
+nnt_cli_test(bench_tm_peer_missing 2 "--peer-turing .*/no-turing: no src/turing/wcm/simulator.py there" bench tm --quick --peer-turing ${CMAKE_BINARY_DIR}/no-turing)
+file(WRITE ${CMAKE_BINARY_DIR}/fake-turing/src/turing/wcm/simulator.py "# stands in for a clone of jonrbates/turing\n")
+nnt_cli_test(bench_tm_no_torch 0 "peer skipped: /bin/false cannot import torch.*parens B\\(\\(\\) +10 +10 +nnt f64 hard"
+             bench tm --quick --peer-turing ${CMAKE_BINARY_DIR}/fake-turing --python /bin/false)
+# The comparison of the peer's rows, without torch: a stand-in whose runs stop after step 0.
+nnt_cli_test(bench_tm_fake_peer 0 "bb2 +6 +6 +nnt f64 hard [^\n]*\n[^\n]*\n +6 +7 +turing f32 [^\n]* 6\n[^\n]*: 6 mismatch.*their decoding, first mismatch at step 1: the run stopped before this step"
+             bench tm --quick --peer-turing ${CMAKE_BINARY_DIR}/fake-turing --python ${NNT_SRC_DIR}/tests/tm/fake_turing_python)

@@ -1,0 +1,26 @@
+/* report_icl.h — what nnt icl writes: console tables, CSV and plots of the icl area (seed 003).
+ * Each writer prints its console report to stdout and, with a folder out (NULL: none), its files. */
+#ifndef REPORT_ICL_H
+#define REPORT_ICL_H
+#include <stdio.h>
+
+#include "nnt_icl_construct.h"
+#include "nnt_icl_depth.h"
+#include "nnt_icl_eval.h"
+#include "nnt_icl_gpt.h"
+
+/* The layer table of one GD step (+ readout) of a built transformer. */
+void nnt_report_icl_layer_table(FILE *f, const nnt_icl_tf *tf);
+/* The per-step table and the summary ending in max_err=E max_bound=B; steps.csv. */
+int nnt_report_icl_construct(const char *out, const nnt_icl_construct_cfg *c, const nnt_icl_construct_result *r);
+/* The table with the fitted exponent of err ~ M^p per shape; sweep.csv, err_vs_M.png/.svg. */
+int nnt_report_icl_construct_sweep(const char *out, const nnt_icl_construct_sweep_result *r);
+/* The loss log (every tenth row) and the summary ending in final_loss=L; train.csv, loss.png/.svg. */
+int nnt_report_icl_train(const char *out, const nnt_icl_train_cfg *c, const nnt_icl_train_result *r, const char *preset,
+                         int threads);
+/* R² at a few k per condition and predictor; r2.csv, r2_<condition>.png, and with a model
+ * mixtures.png (n_train > 0: the model's training length, marked). */
+int nnt_report_icl_eval(const char *out, const nnt_icl_eval_cfg *c, const nnt_icl_eval_result *r, int n_train);
+/* R² at each number of examples per model; depth.csv, depth.png. */
+int nnt_report_icl_depth(const char *out, const nnt_icl_depth_cfg *c, const nnt_icl_depth_result *r);
+#endif
