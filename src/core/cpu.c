@@ -83,16 +83,48 @@ const char *nnt_cpu_flags(void) {
   return buf;
 }
 
-double nnt_mem_available(void) {
-  double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < phys) phys = (double)rl.rlim_cur;
-  return phys;
+/* MemAvailable (Linux: free memory plus what the kernel can reclaim without swapping) is what a
+ * run can take now; physical memory where /proc/meminfo is missing; NNT_MEM_AVAILABLE (bytes)
+ * overrides both, for tests and for a user who knows better. */
+static double meminfo_available(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (!f) return -1;
+  char line[256];
+  double kb = -1;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
+  fclose(f);
+  return kb > 0 ? kb * 1024 : -1;
 }
 
-int nnt_mem_check(double bytes, const char *what) {
+double nnt_mem_available(void) {
+  const char *env = getenv("NNT_MEM_AVAILABLE");
+  char *end;
+  double have = env ? strtod(env, &end) : -1;
+  if (!(env && end != env && *end == 0 && have > 0)) {
+    have = meminfo_available();
+    if (have <= 0) have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  }
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < have) have = (double)rl.rlim_cur;
+  return have;
+}
+
+int nnt_mem_check(double bytes, const char *what, const char *change) {
   double have = nnt_mem_available();
   if (bytes > have)
-    return nnt_fail(NNT_EINVAL, "%s needs %.3g GB, more than the %.3g GB this machine has", what, bytes / 1e9, have / 1e9);
+    return nnt_fail(NNT_EINVAL, "%s needs about %.3g GB, more than the %.3g GB of memory available: %s", what, bytes / 1e9,
+                    have / 1e9, change);
   return NNT_OK;
+}
+
+void nnt_time_notice(double seconds, int upper, const char *what, const char *note) {
+  if (!(seconds >= NNT_LONG_RUN_S)) return;
+  double v = seconds / 60;
+  const char *unit = "min";
+  if (seconds >= 2 * 86400) v = seconds / 86400, unit = "days";
+  else if (seconds >= 3600) v = seconds / 3600, unit = "hours";
+  fprintf(stderr, "%s: expect %s %.*f %s%s%s\n", what, upper ? "up to" : "about", v < 10 ? 1 : 0, v, unit, note ? " " : "",
+          note ? note : "");
+  fflush(stderr);
 }

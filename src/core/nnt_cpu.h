@@ -31,11 +31,18 @@ const char *nnt_cpu_flags(void);
 /* Measured float32 peak of one core at the level in use, in GFLOP/s (independent multiply-add
  * chains in registers for about `seconds`): the denominator of the benchmarks' roofline figures. */
 double nnt_cpu_fma_peak(double seconds);
-/* The memory a run may use: physical memory, or the address-space limit (ulimit -v) when lower. */
+/* The memory a run may use now, in bytes: MemAvailable from /proc/meminfo (physical memory where
+ * there is none), or the address-space limit (ulimit -v) when lower; the environment variable
+ * NNT_MEM_AVAILABLE (bytes) replaces the first. */
 double nnt_mem_available(void);
-/* NNT_EINVAL "what needs X GB, more than the Y GB this machine has" when bytes exceed
- * nnt_mem_available(): sizes that cannot fit are refused before anything is allocated. */
-int nnt_mem_check(double bytes, const char *what);
+/* NNT_EINVAL "<what> needs about X GB, more than the Y GB of memory available: <change>" when bytes
+ * exceed nnt_mem_available(): sizes that cannot fit are refused before anything is allocated.
+ * change names the option to change ("lower --N"). */
+int nnt_mem_check(double bytes, const char *what, const char *change);
+/* Runs estimated to take NNT_LONG_RUN_S seconds or more say so on stderr before they start:
+ * "<what>: expect about|up to 40 min <note>"; shorter ones print nothing. */
+enum { NNT_LONG_RUN_S = 60 };
+void nnt_time_notice(double seconds, int upper, const char *what, const char *note);
 
 /* Levels compiled into this build (CMake sets NNT_ISA_LEVELS: 1 off x86-64, else 2 or 3). */
 #ifndef NNT_ISA_LEVELS

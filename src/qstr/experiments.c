@@ -75,12 +75,29 @@ int nnt_qstr_sweep_check(const nnt_qstr_sweep_cfg *s) {
      * and Adam moments, a gradient per thread, the fast evaluator's folded copies of the MLP
      * (m x D, twice, float64) and the fixed test set (prompts, targets, token indices) */
     double bytes = (double)mo.np * ((8 + 4) * 4 + 8.0 * nnt_threads_get()) + 2.0 * 8 * s->m * t.D +
-                   (double)s->train.n_test * tc.N * ((double)t.D * 4 + 4 + 4.0 * tc.q);
+                   (double)s->train.n_test * tc.N * ((double)t.D * 4 + 4 + 4.0 * tc.q) +
+                   4.0 * nnt_qstr_ws_elems(&mo, s->train.batch) * nnt_threads_get();
     char what[96];
     snprintf(what, sizeof what, "the %s model at N = %d", nnt_qstr_arch_names[s->arch], tc.N);
-    if ((st = nnt_mem_check(bytes, what))) return st;
+    if ((st = nnt_mem_check(bytes, what, "lower --N, --d, --batch or the model's width"))) return st;
   }
   return NNT_OK;
+}
+
+double nnt_qstr_sweep_seconds(const nnt_qstr_sweep_cfg *s) {
+  double macs = 0;
+  for (int k = 0; k < s->nN; k++) {
+    int N = s->Ns[k], q = s->task.q, de = s->task.de > 0 ? s->task.de : nnt_qstr_default_de(N);
+    nnt_qstr_model mo;
+    if (nnt_qstr_sweep_model(s, N, s->task.d + (q + 1) * de, &mo)) continue;
+    /* a forward pass of one prompt: every parameter once per token (the FFN's once), plus attention */
+    double fwd = s->arch == NNT_QSTR_FFN ? (double)mo.np : (double)mo.np * N;
+    if (s->arch == NNT_QSTR_TR || s->arch == NNT_QSTR_TRP) fwd += 2.0 * N * N * mo.D * (s->arch == NNT_QSTR_TRP ? mo.H : 1);
+    double steps = (double)s->train.max_samples / s->train.batch;
+    macs += s->reps * (3.6 * fwd * s->train.max_samples + steps / s->train.check_every * s->train.n_test * fwd);
+  }
+  int th = s->threads > 0 ? s->threads : nnt_threads_get(), pts = s->nN * s->reps;
+  return macs / NNT_QSTR_MACS_PER_S / (th < pts ? th : pts);
 }
 
 /* Everything a point's result depends on besides its N and rep: a stored sweep resumes only
@@ -138,6 +155,8 @@ int nnt_qstr_sweep_run(const nnt_qstr_sweep_cfg *s, nnt_qstr_sweep_result *res) 
   memset(res, 0, sizeof *res);
   int st = nnt_qstr_sweep_check(s);
   if (st) return st;
+  if (s->progress)
+    nnt_time_notice(nnt_qstr_sweep_seconds(s), 1, "qstr sweep", "(should no run reach --threshold before --max-samples)");
   int nN = s->nN, R = s->reps, n = nN * R;
   sweep_ctx c = {s, nnt_xcalloc((size_t)nN, sizeof(nnt_qstr_task)), nnt_xcalloc((size_t)nN, sizeof(nnt_qstr_model)),
                  nnt_xmalloc(sizeof(uint64_t) * (size_t)n)};
@@ -247,10 +266,27 @@ static void wqk_f32(const float *Wq, int D, double *M) {
     }
 }
 
-int nnt_qstr_attention_run(const nnt_qstr_attention_cfg *c, nnt_qstr_attention_result *r) {
-  memset(r, 0, sizeof *r);
+int nnt_qstr_attention_check(const nnt_qstr_attention_cfg *c) {
   if (c->N < 2) return nnt_fail(NNT_EINVAL, "--N: N must be >= 2 (got %d)", c->N);
   if (!(c->stop_loss > 0)) return nnt_fail(NNT_EINVAL, "--threshold must be > 0 (got %g)", c->stop_loss);
+  int N = c->N, de = c->task.de > 0 ? c->task.de : nnt_qstr_default_de(N), q = 1;
+  nnt_qstr_model mo;
+  int st = nnt_qstr_model_setup(&mo, NNT_QSTR_TR, N, c->task.d + (q + 1) * de, c->m, 1, 0, NULL);
+  if (st) return st;
+  /* the training set kept whole (float prompts and labels), the test set, a batch, the workspace
+   * (at least nnt_qstr_train_fixed's 128-prompt evaluation chunk), parameters with gradient and moments */
+  double row = (double)N * mo.D, B = c->batch > 128 ? c->batch : 128;
+  double bytes = 4 * ((double)c->n_train + c->n_test) * (row + N + 1) + 4 * c->batch * (row + 3.0 * N) +
+                 4 * nnt_qstr_ws_elems(&mo, (int)B) + (double)mo.np * (4 * 4 + 8 * 3) + 8.0 * 2 * mo.D * mo.D;
+  char what[96];
+  snprintf(what, sizeof what, "qstr attention at N = %d with %d training prompts", N, c->n_train);
+  return nnt_mem_check(bytes, what, "lower --n-train, --N or --d");
+}
+
+int nnt_qstr_attention_run(const nnt_qstr_attention_cfg *c, nnt_qstr_attention_result *r) {
+  memset(r, 0, sizeof *r);
+  int st0 = nnt_qstr_attention_check(c);
+  if (st0) return st0;
   nnt_qstr_task_cfg tc = c->task;
   tc.N = c->N;
   nnt_qstr_task t;
@@ -451,12 +487,30 @@ void nnt_qstr_construct_cfg_default(nnt_qstr_construct_cfg *c, nnt_preset preset
   c->seed = 1;
 }
 
+double nnt_qstr_construct_bytes(const nnt_qstr_construct_cfg *c) {
+  nnt_qstr_task_cfg tc = c->task;
+  int N = tc.N, q = tc.q, de = tc.de > 0 ? tc.de : nnt_qstr_default_de(N);
+  nnt_qstr_model mo = {.arch = NNT_QSTR_TRP, .N = N, .D = tc.d + (q + 1) * de, .m = 2, .H = q};
+  double D = mo.D, CH = 256; /* nnt_qstr_construct_mse's batch */
+  /* the model (q D x D attention blocks), its workspace, one batch of prompts, labels and indices,
+   * and the task's codes and teacher */
+  return 8 * (q * D * D + 2.0 * q * D + 2) + 8 * nnt_qstr_ws_elems(&mo, (int)CH) +
+         CH * N * (8 * D + 16 + 4.0 * q) + 8.0 * N * de + 8.0 * q * tc.d;
+}
+
+int nnt_qstr_construct_check(const nnt_qstr_construct_cfg *c) {
+  if (c->n < 2) return nnt_fail(NNT_EINVAL, "construct: --n must be >= 2 (got %d)", c->n);
+  char what[96];
+  snprintf(what, sizeof what, "construct at N = %d, q = %d, d = %d", c->task.N, c->task.q, c->task.d);
+  return nnt_mem_check(nnt_qstr_construct_bytes(c), what, "lower --N (its attention is q x 256 x N x N), --q or --d");
+}
+
 int nnt_qstr_construct_run(const nnt_qstr_construct_cfg *c, nnt_qstr_construct_result *r) {
   memset(r, 0, sizeof *r);
-  if (c->n < 2) return nnt_fail(NNT_EINVAL, "construct: --n must be >= 2 (got %d)", c->n);
-  nnt_qstr_task t;
-  int st = nnt_qstr_task_init(&t, &c->task, c->seed);
+  int st = nnt_qstr_construct_check(c);
   if (st) return st;
+  nnt_qstr_task t;
+  if ((st = nnt_qstr_task_init(&t, &c->task, c->seed))) return st;
   r->de = t.c.de;
   for (int k = 0; k < c->nalpha; k++) {
     nnt_rng g;

@@ -154,3 +154,30 @@ void nnt_qstr_model_params(const nnt_qstr_model *mo, nnt_params *P) {
   }
   nnt_params_alloc(P);
 }
+
+/* Mirrors nnt_qstr_ws_new (models.inc), allocation by allocation. */
+double nnt_qstr_ws_elems(const nnt_qstr_model *mo, int Bmax) {
+  double B = Bmax, N = mo->N, D = mo->D, m = mo->m, H = mo->H, BN = B * N;
+  switch (mo->arch) {
+  case NNT_QSTR_TR:
+    return BN * 3 * D + B * N * N + BN * D * 2 + BN * m * 2 + BN * D * 2 + BN * 3 * D + N * N +
+           16 * ((double)(Bmax / 16) * (N * 3 * D + N * N) + N * D + N * N + N * 3 * D + 1);
+  case NNT_QSTR_TRP:
+    return BN * D + B * H * N * N + BN * H * D * 2 + BN * m * 2 + BN * D + N * N;
+  case NNT_QSTR_FFN: {
+    double acts = 0, mx = 0, wt = 0;
+    for (int l = 1; l <= mo->nl; l++) acts += B * mo->width[l], mx = mo->width[l] > mx ? mo->width[l] : mx;
+    for (int l = 1; l < mo->nl; l++) {
+      double n = (double)mo->width[l] * ((mo->width[l + 1] + 63) / 64 * 64 + 16);
+      wt = n > wt ? n : wt;
+    }
+    return acts + 3 * B * mx + wt + B * mx + B;
+  }
+  case NNT_QSTR_GRU:
+  case NNT_QSTR_RNN: {
+    double G = mo->arch == NNT_QSTR_GRU ? 3 : 1;
+    return 2 * (BN * G * H + BN * H + BN * (G + 1) * H) + B * G * H + B * H * 2 + BN * G * H;
+  }
+  }
+  return 0;
+}

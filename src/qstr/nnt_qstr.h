@@ -102,6 +102,9 @@ nnt_qstr_ws_f32 *nnt_qstr_ws_new_f32(const nnt_qstr_model *mo, int Bmax);
 nnt_qstr_ws_f64 *nnt_qstr_ws_new_f64(const nnt_qstr_model *mo, int Bmax);
 void nnt_qstr_ws_free_f32(nnt_qstr_ws_f32 *w);
 void nnt_qstr_ws_free_f64(nnt_qstr_ws_f64 *w);
+/* The elements (reals, plus the FFN's int indices) nnt_qstr_ws_new_* allocates for mo and Bmax:
+ * the size estimates' part for a workspace (times sizeof(float) or sizeof(double)). */
+double nnt_qstr_ws_elems(const nnt_qstr_model *mo, int Bmax);
 /* yhat[B][N] for X[B][N][D]; activations stay in ws for the backward pass. */
 void nnt_qstr_forward_f32(const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, const float *p, const float *X, int B, float *yhat);
 void nnt_qstr_forward_f64(const nnt_qstr_model *mo, nnt_qstr_ws_f64 *ws, const double *p, const double *X, int B, double *yhat);
@@ -222,8 +225,16 @@ void nnt_qstr_sweep_cfg_default(nnt_qstr_sweep_cfg *s, nnt_preset preset);
  * threshold and check interval at small N (1a: 2, 4, 6; 1b: 8, 10), 1 repetition, 1000 test prompts,
  * the biGRU 64 wide (1b: budget 128,000). Sets the fields it names and s->figure; the model is kept. */
 void nnt_qstr_sweep_figure(nnt_qstr_sweep_cfg *s, int figure, nnt_preset preset);
-/* Validates the task and model of every N (NNT_EINVAL). */
+/* Validates the task and model of every N (NNT_EINVAL), and its memory (nnt_mem_check: the
+ * parameters with gradients and Adam moments, the workspaces, the test set), naming what to lower. */
 int nnt_qstr_sweep_check(const nnt_qstr_sweep_cfg *s);
+/* An upper bound of the sweep's time in seconds, should no run reach the threshold before
+ * --max-samples: forward and backward (about 2.6 forward passes, as measured) of every sample
+ * and a forward pass of the test set at every check, at NNT_QSTR_MACS_PER_S multiply-adds a second
+ * a thread (measured with the tr model on a loaded 2-core x86-64), the points spread over threads.
+ * nnt_qstr_sweep_run announces it (nnt_time_notice) when progress is on. */
+enum { NNT_QSTR_MACS_PER_S = 4000000000 };
+double nnt_qstr_sweep_seconds(const nnt_qstr_sweep_cfg *s);
 /* Builds the model of s at length N. */
 int nnt_qstr_sweep_model(const nnt_qstr_sweep_cfg *s, int N, int D, nnt_qstr_model *mo);
 /* Runs every (N, rep) point through the sweep engine (nnt_sweep.h); point ids are N * 1024 + rep,
@@ -265,6 +276,8 @@ typedef struct {
   nnt_qstr_attn_score score, init_score; /* trained, and the initial random matrix */
 } nnt_qstr_attention_result;
 void nnt_qstr_attention_cfg_default(nnt_qstr_attention_cfg *c, nnt_preset preset);
+/* Checks the config and its memory (the training set is held whole): NNT_EINVAL naming the option. */
+int nnt_qstr_attention_check(const nnt_qstr_attention_cfg *c);
 int nnt_qstr_attention_run(const nnt_qstr_attention_cfg *c, nnt_qstr_attention_result *r);
 void nnt_qstr_attention_result_free(nnt_qstr_attention_result *r);
 
@@ -315,6 +328,10 @@ typedef struct {
 void nnt_qstr_construct_cfg_default(nnt_qstr_construct_cfg *c, nnt_preset preset);
 /* NNT_ECHECK (after filling r) when the two disagree. */
 int nnt_qstr_construct_run(const nnt_qstr_construct_cfg *c, nnt_qstr_construct_result *r);
+/* The memory a construct run holds at its peak (the model, a 256-prompt workspace and batch), in
+ * bytes; NNT_EINVAL naming --N, --q or --d when it exceeds the memory available (nnt_mem_check). */
+double nnt_qstr_construct_bytes(const nnt_qstr_construct_cfg *c);
+int nnt_qstr_construct_check(const nnt_qstr_construct_cfg *c);
 
 /* Theorem 6: min-norm least squares on simple-1STR against 1 - n/(Nd), per training-set size n. */
 typedef struct {

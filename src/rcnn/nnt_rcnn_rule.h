@@ -85,6 +85,13 @@ typedef struct {
 void nnt_rcnn_learn_cfg_default(nnt_rcnn_learn_cfg *c, nnt_preset preset);
 /* The config's checks before any work (the run calls it first): NNT_EINVAL naming the option. */
 int nnt_rcnn_learn_check(const nnt_rcnn_learn_cfg *c);
+/* The run's size at depth L: the memory it holds (bytes) and its time estimate (seconds; the
+ * compiled network's roll-outs dominate, about NNT_RCNN_NN_CELLS_PER_S cell evaluations a second a
+ * thread, measured on a loaded 2-core x86-64). The check uses the least depth (--depth, or m+d+1),
+ * the run the real one once the direct TM's step counts are known: it refuses what does not fit
+ * (NNT_EINVAL naming --m, --d, --tests or --level) and announces a long run (nnt_time_notice). */
+enum { NNT_RCNN_NN_CELLS_PER_S = 3000000 };
+void nnt_rcnn_learn_size(const nnt_rcnn_learn_cfg *c, long L, int threads, double *bytes, double *seconds);
 
 typedef struct {
   int rcnn;         /* ±1, or 0 when f is not ±1 */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_progress.h"
 #include "nnt_rcnn_nn.h"
@@ -18,6 +19,11 @@ enum { LEARN_MAX_STEPS = 100000000 };
 void nnt_rcnn_learn_cfg_default(nnt_rcnn_learn_cfg *c, nnt_preset preset) {
   *c = (nnt_rcnn_learn_cfg){.learner = "gauss-parity", .d = 8, .m = 18, .tests = 100, .seed = 1, .work = 1};
   if (preset == NNT_PRESET_QUICK) c->d = 4, c->m = 10, c->tests = 20;
+}
+
+/* The compiled network's predictions run one network a thread. */
+static int learn_threads(const nnt_rcnn_learn_cfg *c) {
+  return c->level == 1 && omp_get_max_threads() < c->tests ? omp_get_max_threads() : c->level == 1 ? c->tests : 1;
 }
 
 /* Level 1: Algorithm 1 and the predictions again on the compiled network, each evaluated patch
@@ -41,7 +47,7 @@ static int learn_nn(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_tm2d *tm, nnt_rc
     if (fabs(f[i]) > r->f_sgd || isnan(f[i])) r->f_sgd = fabs(f[i]); /* a NaN output fails the check */
   free(f);
   /* the predictions in parallel, one network (grid, cache) per thread, the trained W copied */
-  int nt = omp_get_max_threads() < c->tests ? omp_get_max_threads() : c->tests;
+  int nt = learn_threads(c);
   nnt_rcnn_nn *nets = nnt_xcalloc((size_t)nt, sizeof *nets);
   nets[0] = nn;
   for (int k = 1; k < nt; k++) {
@@ -75,6 +81,31 @@ static int learn_nn(const nnt_rcnn_learn_cfg *c, const nnt_rcnn_tm2d *tm, nnt_rc
   return NNT_OK;
 }
 
+void nnt_rcnn_learn_size(const nnt_rcnn_learn_cfg *c, long L, int threads, double *bytes, double *seconds) {
+  double cells = (double)(c->m + 1) * (c->d + 1 + c->work), W = 8.0 * (c->m + 1) * (c->d + 1);
+  /* the rule level: a few arrays of the grid, W, the data, the points; the compiled network: the
+   * L+1 stored layers of one grid per thread (its backward pass needs them) */
+  *bytes = 64 * cells + W + 3.0 * (c->m + c->tests) * c->d + 64.0 * c->tests;
+  *seconds = 0;
+  if (c->level == 1) {
+    *bytes += threads * (8.0 * (L + 1) * cells + 64 * cells + W);
+    *seconds = ((c->m + 1) + ceil((double)c->tests / threads)) * (double)L * cells / NNT_RCNN_NN_CELLS_PER_S;
+  }
+}
+
+/* Refuses a run that cannot fit at depth L; with announce, says how long a long one takes. */
+static int learn_fits(const nnt_rcnn_learn_cfg *c, long L, int announce) {
+  double bytes, seconds;
+  int nt = learn_threads(c);
+  nnt_rcnn_learn_size(c, L, nt, &bytes, &seconds);
+  char what[128];
+  snprintf(what, sizeof what, "rcnn learn at d = %d, m = %d, depth %s%ld%s", c->d, c->m, announce ? "" : ">= ", L,
+           c->level == 1 ? " (--level nn)" : "");
+  int st = nnt_mem_check(bytes, what, c->level == 1 ? "lower --m or --d, or use --level rule" : "lower --m, --d or --tests");
+  if (!st && announce) nnt_time_notice(seconds, 0, what, "(the compiled network's roll-outs)");
+  return st;
+}
+
 int nnt_rcnn_learn_check(const nnt_rcnn_learn_cfg *c) {
   if (!c->learner) return nnt_fail(NNT_EINVAL, "rcnn learn: no learner");
   if (c->d < 1 || c->d > 64 || c->m < 1 || c->m > 10000 || c->tests < 1 || c->work < 1 || c->depth < 0 || c->level < 0 || c->level > 1)
@@ -86,9 +117,10 @@ int nnt_rcnn_learn_check(const nnt_rcnn_learn_cfg *c) {
     return nnt_fail(NNT_EINVAL, "--depth %d: the construction needs at least m+d+1 = %d layers (to predict right also "
                     "t+1, t the TM's step count); give --depth %d or more, or 0 for the least that works", c->depth,
                     c->m + c->d + 1, c->m + c->d + 1);
+  int st = learn_fits(c, c->depth ? c->depth : c->m + c->d + 1, 0);
+  if (st) return st;
   nnt_rcnn_tm2d tm; /* a learner FILE read and checked before any work */
-  int st = nnt_rcnn_tm2d_learner_open(&tm, c->learner);
-  if (!st) nnt_rcnn_tm2d_free(&tm);
+  if (!(st = nnt_rcnn_tm2d_learner_open(&tm, c->learner))) nnt_rcnn_tm2d_free(&tm);
   return st;
 }
 
@@ -129,6 +161,7 @@ int nnt_rcnn_learn_run(const nnt_rcnn_learn_cfg *c, nnt_rcnn_learn_result *r) {
   /* (a depth of at least m+d+1 but below t+1 is a valid network whose roll-out stops the TM early:
    * its wrong predictions are results, reported as disagreements) */
   r->L = c->depth ? c->depth : m + d + 1 > r->t_max + 1 ? m + d + 1 : (int)r->t_max + 1;
+  if (!st) st = learn_fits(c, r->L, 1);
   nnt_rcnn_rule_net net;
   if (!st && !(st = nnt_rcnn_rule_init(&net, &tm, m, d, c->work, r->L))) {
     r->K = net.tern.K;

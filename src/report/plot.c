@@ -32,7 +32,9 @@ struct nnt_plot {
 
 /* Colour-blind-safe palette (Okabe–Ito), indices 2.. of cmap0; 0 = white background, 1 = black. */
 static const int palette[][3] = {{0, 114, 178}, {213, 94, 0},  {0, 158, 115}, {204, 121, 167},
-                                 {230, 159, 0}, {86, 180, 233}, {0, 0, 0},     {240, 228, 66}};
+                                 {230, 159, 0}, {86, 180, 233}, {0, 0, 0},     {240, 228, 66},
+                                 /* beyond Okabe–Ito's eight, for plots of more series (parity bench: 9) */
+                                 {136, 34, 85}, {17, 119, 51}, {136, 136, 136}, {102, 51, 0}};
 #define NPAL ((int)(sizeof palette / sizeof palette[0]))
 
 /* ---------------------------------------------------------------- text */
@@ -215,8 +217,9 @@ static int begin(const char *dev, const char *path) {
 
 /* The inside corner where the legend covers the least of the curves: each corner's box (the
  * legend's estimated size, as fractions of the plot area) is charged one per curve sample inside
- * it, sampling every segment at 8 points so that sparse lines count too; top-left wins ties. */
-static PLINT legend_corner(const nnt_plot *p, double x0, double x1, double y0, double y1, int nleg, int maxlen) {
+ * it, sampling every segment at 8 points so that sparse lines count too; top-left wins ties.
+ * *covered: the samples under the chosen corner's box (0: the legend covers no data there). */
+static PLINT legend_corner(const nnt_plot *p, double x0, double x1, double y0, double y1, int nleg, int maxlen, long *covered) {
   static const PLINT pos[4] = {PL_POSITION_TOP | PL_POSITION_LEFT, PL_POSITION_TOP | PL_POSITION_RIGHT,
                                PL_POSITION_BOTTOM | PL_POSITION_RIGHT, PL_POSITION_BOTTOM | PL_POSITION_LEFT};
   double bw = fmin(0.9, 0.1 + 0.0125 * maxlen), bh = fmin(0.9, 0.03 + 0.065 * nleg);
@@ -240,6 +243,7 @@ static PLINT legend_corner(const nnt_plot *p, double x0, double x1, double y0, d
   int best = 0;
   for (int c = 1; c < 4; c++)
     if (hits[c] < hits[best]) best = c;
+  *covered = hits[best];
   return pos[best];
 }
 
@@ -291,25 +295,6 @@ static int render(const nnt_plot *p, const char *dev, const char *path) {
     double pad = 0.05 * (y1 - y0);
     y0 -= pad, y1 += pad;
   }
-  plcol0(1);
-  plschr(0, 1.1);
-  /* plenv's box, but a linear axis of large or small numbers gets its power of ten in its label
-   * ("n (x10^5)"): PLplot would write it apart, above the box's top left, under the title */
-  pladv(0);
-  plvsta();
-  plwind(x0, x1, y0, y1);
-  axis_scale sc = {{p->logx ? 0 : scale_exponent(x0, x1), p->logy ? 0 : scale_exponent(y0, y1)}};
-  char xopt[16], yopt[16], xlabel[1100], ylabel[1100];
-  int axes = !p->logx && !p->logy; /* the lines x = 0 and y = 0 */
-  snprintf(xopt, sizeof xopt, "%sbcnst%s", axes ? "a" : "", p->logx ? "l" : sc.e[0] ? "o" : "");
-  snprintf(yopt, sizeof yopt, "%sbcnstv%s", axes ? "a" : "", p->logy ? "l" : sc.e[1] ? "o" : "");
-  plslabelfunc(scaled_label, &sc);
-  plbox(xopt, 0, 0, yopt, 0, 0);
-  plslabelfunc(NULL, NULL);
-  scaled_axis_label(p->xlabel, sc.e[0], xlabel, sizeof xlabel);
-  scaled_axis_label(p->ylabel, sc.e[1], ylabel, sizeof ylabel);
-  pllab(xlabel, ylabel, p->title);
-
   PLINT opts[MAX_SERIES], lcol[MAX_SERIES], lsty[MAX_SERIES], scol[MAX_SERIES], snum[MAX_SERIES], bcol[MAX_SERIES],
       bpat[MAX_SERIES];
   PLFLT lw[MAX_SERIES], ssc[MAX_SERIES], bsc[MAX_SERIES], blw[MAX_SERIES];
@@ -335,6 +320,46 @@ static int render(const nnt_plot *p, const char *dev, const char *path) {
     maxlen = shown_length(s->label) > maxlen ? shown_length(s->label) : maxlen;
     nleg++;
   }
+  /* the legend in the inside corner where it covers no data; where every corner covers some, to
+   * the right of the plot, whose box narrows to make room */
+  long covered = 0;
+  PLINT corner = nleg ? legend_corner(p, x0, x1, y0, y1, nleg, maxlen, &covered) : 0;
+  int outside = nleg && covered > 0;
+  plcol0(1);
+  plschr(0, 1.1);
+  /* plenv's box, but a linear axis of large or small numbers gets its power of ten in its label
+   * ("n (x10^5)"): PLplot would write it apart, above the box's top left, under the title */
+  pladv(0);
+  if (outside) plvpor(0.12, fmax(0.45, 0.96 - 0.1 - 0.0115 * maxlen), 0.12, 0.88);
+  else plvsta();
+  plwind(x0, x1, y0, y1);
+  axis_scale sc = {{p->logx ? 0 : scale_exponent(x0, x1), p->logy ? 0 : scale_exponent(y0, y1)}};
+  char xopt[16], yopt[16], xlabel[1100], ylabel[1100];
+  int axes = !p->logx && !p->logy; /* the lines x = 0 and y = 0 */
+  snprintf(xopt, sizeof xopt, "%sbcnst%s", axes ? "a" : "", p->logx ? "l" : sc.e[0] ? "o" : "");
+  snprintf(yopt, sizeof yopt, "%sbcnstv%s", axes ? "a" : "", p->logy ? "l" : sc.e[1] ? "o" : "");
+  /* a log axis spanning many decades is labelled every k-th decade, at most about 7 labels (PLplot
+   * labels every decade: 30 decades of 10^k ran into each other), ticks staying at each decade */
+  int kx = p->logx && x1 - x0 > 7 ? (int)ceil((x1 - x0) / 7) : 0, ky = p->logy && y1 - y0 > 7 ? (int)ceil((y1 - y0) / 7) : 0;
+  if (kx) memmove(strchr(xopt, 'n'), strchr(xopt, 'n') + 1, strlen(strchr(xopt, 'n'))); /* no labels: drawn below */
+  if (ky) memmove(strchr(yopt, 'n'), strchr(yopt, 'n') + 1, strlen(strchr(yopt, 'n')));
+  plslabelfunc(scaled_label, &sc);
+  plbox(xopt, 0, 0, yopt, 0, 0);
+  for (int axis = 0; axis < 2; axis++) {
+    int k = axis ? ky : kx;
+    double lo = axis ? y0 : x0, hi = axis ? y1 : x1;
+    for (long e = k ? (long)ceil(lo / k) * k : 0; k && e <= hi + 1e-9; e += k) {
+      char text[32];
+      snprintf(text, sizeof text, "10#u%ld#d", e);
+      if (axis) plmtex("lv", 0.8, (e - lo) / (hi - lo), 1.0, text);
+      else plmtex("b", 1.7, (e - lo) / (hi - lo), 0.5, text);
+    }
+  }
+  plslabelfunc(NULL, NULL);
+  scaled_axis_label(p->xlabel, sc.e[0], xlabel, sizeof xlabel);
+  scaled_axis_label(p->ylabel, sc.e[1], ylabel, sizeof ylabel);
+  pllab(xlabel, ylabel, p->title);
+
   /* bands under everything, then solid curves, then dashed ones: a dashed reference curve stays
    * visible where a curve lies on it (x^2 under h_6 in Figure 4.1) */
   for (int pass = 0; pass < 3; pass++)
@@ -367,8 +392,8 @@ static int render(const nnt_plot *p, const char *dev, const char *path) {
     PLFLT w, h;
     plschr(0, 0.9);
     pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-             legend_corner(p, x0, x1, y0, y1, nleg, maxlen) | PL_POSITION_INSIDE,
-             0.02, 0.02, 0.08, 0, 1, 1, 0, 0, nleg, opts, 1.0, 1.0, 2.0, 0.0, tcol, text, bcol, bpat, bsc, blw,
+             outside ? PL_POSITION_OUTSIDE | PL_POSITION_RIGHT : corner | PL_POSITION_INSIDE,
+             0.02, outside ? 0 : 0.02, 0.08, 0, 1, 1, 0, 0, nleg, opts, 1.0, 1.0, 2.0, 0.0, tcol, text, bcol, bpat, bsc, blw,
              lcol, lsty, lw, scol, ssc, snum, sym);
   }
   plend1();

@@ -56,20 +56,26 @@ int main(void) {
 #if SANITIZED
   printf("out of memory not tried: a sanitizer build reserves more address space than any limit\n");
 #else
-  /* out of memory under an address-space limit (the construction needs 8 GiB at once): status
-   * NNT_ENOMEM with its line, then the same process runs on once the limit is lifted */
+  /* out of memory under an address-space limit (ffn-bound's least squares wants 105 GB at once, a
+   * size no estimate refuses yet): status NNT_ENOMEM with its line, then the same process runs on
+   * once the limit is lifted; qstr construct, whose size is estimated, is refused before allocating */
   struct rlimit was;
   if (getrlimit(RLIMIT_AS, &was) == 0 && setrlimit(RLIMIT_AS, &(struct rlimit){2UL << 30, was.rlim_max}) == 0) {
-    int st = nnt_cli_run(6, (char *[]){"nnt", "qstr", "construct", "--N", "2048", "--d=64", NULL});
-    setrlimit(RLIMIT_AS, &was);
+    int st = nnt_cli_run(9, (char *[]){"nnt", "qstr", "ffn-bound", "--N", "2048", "--d=64", "--n", "100000", "--trials=1", NULL});
     if (st != NNT_ENOMEM || !strstr(nnt_errmsg(), "out of memory")) {
-      fprintf(stderr, "FAIL: qstr construct under a 2 GiB limit: status %d (%s), expected NNT_ENOMEM\n", st, nnt_errmsg());
+      fprintf(stderr, "FAIL: qstr ffn-bound under a 2 GiB limit: status %d (%s), expected NNT_ENOMEM\n", st, nnt_errmsg());
+      failures++;
+    }
+    st = nnt_cli_run(6, (char *[]){"nnt", "qstr", "construct", "--N", "2048", "--d=64", NULL});
+    setrlimit(RLIMIT_AS, &was);
+    if (st != NNT_EINVAL || !strstr(nnt_errmsg(), "of memory available: lower --N")) {
+      fprintf(stderr, "FAIL: qstr construct under a 2 GiB limit: status %d (%s), expected NNT_EINVAL\n", st, nnt_errmsg());
       failures++;
     }
     RUN(0, "tm", "run", "1RB1LB_1LA1RZ");
   }
 #endif
   if (failures) return 1;
-  printf("ok: nnt_cli_run called 12 times in one process\n");
+  printf("ok: nnt_cli_run called 13 times in one process\n");
   return 0;
 }

@@ -7,6 +7,14 @@ function(nnt_cli_test name code regex)
                    -P ${NNT_SRC_DIR}/tests/cli/expect.cmake)
   set_tests_properties(cli/${name} PROPERTIES LABELS cli TIMEOUT 600)
 endfunction()
+# nnt_cli_test_env(NAME "VAR=value" EXPECTED_EXIT REGEX args...): the same under an environment
+# variable (NNT_MEM_AVAILABLE: the memory the size checks see, so refusals do not depend on the machine).
+function(nnt_cli_test_env name env code regex)
+  add_test(NAME cli/${name}
+           COMMAND ${CMAKE_COMMAND} -E env ${env} ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DCODE=${code} -DREGEX=${regex}
+                   "-DARGS=${ARGN}" -P ${NNT_SRC_DIR}/tests/cli/expect.cmake)
+  set_tests_properties(cli/${name} PROPERTIES LABELS cli TIMEOUT 600)
+endfunction()
 
 nnt_cli_test(help 0 "commands:.*tour" --help)
 nnt_cli_test(version 0 "^nnt [0-9]" --version)

@@ -57,4 +57,24 @@ set_tests_properties(cli/qstr_bench_peer_rnn cli/qstr_bench_peer_tr PROPERTIES L
 add_test(NAME qstr/kill_resume COMMAND bash ${NNT_SRC_DIR}/tests/qstr/kill_resume.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/qstr-kill)
 set_tests_properties(qstr/kill_resume PROPERTIES LABELS cli TIMEOUT 600)
 # Sizes that cannot fit are refused before any allocation (one line, exit 2), not by an abort.
-nnt_cli_test(qstr_too_big 2 "the rnn model at N = 2 needs [0-9.]+ GB, more than the" qstr sweep --model rnn --hidden-size 30000 --out ${CMAKE_BINARY_DIR}/qstr-never-big)
+nnt_cli_test(qstr_too_big 2 "the rnn model at N = 2 needs about [0-9.]+ GB, more than the [0-9.]+ GB of memory available: lower" qstr sweep --model rnn --hidden-size 30000 --out ${CMAKE_BINARY_DIR}/qstr-never-big)
+# construct --N 4096 holds q x 256 x N x N attention weights (38 GB): refused by validate, before
+# --check-options stops (it used to fail after allocating); a size that fits still runs.
+nnt_cli_test_env(qstr_construct_too_big "NNT_MEM_AVAILABLE=8e9" 2
+  "^nnt qstr: construct at N = 4096, q = 1, d = 10 needs about [0-9.]+ GB, more than the 8 GB of memory available: lower --N"
+  qstr construct --N 4096 --check-options)
+nnt_cli_test_env(qstr_construct_fits "NNT_MEM_AVAILABLE=8e9" 0 "Monte Carlo within 5 standard errors: 3/3" qstr construct --N 8 --alpha 0,0.5,1)
+# the sweep's workspaces count: tr at N = 2000 holds 64 x N x N attention a thread (about 2 GB)
+nnt_cli_test_env(qstr_sweep_workspace_too_big "NNT_MEM_AVAILABLE=1e9" 2 "the tr model at N = 2000 needs about [0-9.]+ GB, more than the 1 GB"
+  qstr sweep --model tr --N 2000 --threads 1 --check-options)
+# attention holds its training set whole: 50000 prompts at N = 2000 are about 2 x 10^10 floats
+nnt_cli_test_env(qstr_attention_too_big "NNT_MEM_AVAILABLE=8e9" 2
+  "qstr attention at N = 2000 with 50000 training prompts needs about [0-9.]+ GB, more than the 8 GB of memory available: lower --n-train"
+  qstr attention --N 2000 --check-options)
+# a sweep that may run for days says so before it starts (its first line), then stops early here
+# (every run reaches the loose threshold at its first check)
+add_test(NAME qstr/sweep_time_notice
+         COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DCODE=0 "-DREGEX=qstr sweep: expect up to [0-9.]+ (hours|days) \\(should no run"
+                 "-DARGS=qstr;sweep;--model;tr;--N;4;--reps;1;--d;200;--threshold;100;--max-samples;100000000;--n-test;10;--threads;1;--force;--out;${CMAKE_BINARY_DIR}/qstr-notice"
+                 -P ${NNT_SRC_DIR}/tests/cli/expect.cmake)
+set_tests_properties(qstr/sweep_time_notice PROPERTIES LABELS cli TIMEOUT 600)

@@ -158,3 +158,12 @@ add_test(NAME cli/rcnn_learn_compile_out
 $0 rcnn compile --d 2 --m 2 --tests 1 --out $2 >/dev/null && test -s $2/compile.csv"
                  ${NNT_EXE} ${CMAKE_BINARY_DIR}/rcnn-learn-out ${CMAKE_BINARY_DIR}/rcnn-compile-out)
 set_tests_properties(cli/rcnn_learn_compile_out PROPERTIES LABELS cli TIMEOUT 300)
+# Sizes: the compiled network stores L+1 layers of the grid a thread. Refused by validate at the
+# least depth m+d+1 (before --check-options stops), and by the run at the real depth once the direct
+# TM's step counts are known (before the network is built); a long run announces its time.
+nnt_cli_test_env(rcnn_learn_nn_too_big "NNT_MEM_AVAILABLE=16e9" 2
+  "^nnt rcnn: rcnn learn at d = 64, m = 10000, depth >= 10065 \\(--level nn\\) needs about [0-9.]+ GB, more than the 16 GB of memory available: lower --m or --d, or use --level rule"
+  rcnn learn --level nn --d 64 --m 10000 --check-options)
+nnt_cli_test_env(rcnn_learn_nn_depth_too_big "NNT_MEM_AVAILABLE=5e6" 2
+  "depth 53974 \\(--level nn\\) needs about 1.0[0-9]* GB, more than the 0.005 GB of memory available"
+  rcnn learn --level nn --d 16 --m 64 --threads 2)
