@@ -4,6 +4,7 @@
 #include "nnt_nn.h"
 #include "nnt_vmath.h"
 
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>

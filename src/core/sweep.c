@@ -393,9 +393,12 @@ static int compute(const nnt_sweep *s, store *S, void *recs, const int *order, i
   size_t len = sizeof(int) + sizeof(double) + s->rec_size;
   int threads = s->threads > 0 ? s->threads : nnt_threads_get();
   openblas_set_num_threads(1); /* parallel over points; each product single-threaded */
+  /* the other ranks' message buffers, one per thread, allocated outside the region (a failed
+   * allocation must unwind to the caller's recovery point, which a longjmp out of it could not) */
+  char *msgs = rank ? nnt_xmalloc(len * (size_t)threads) : NULL;
 #pragma omp parallel num_threads(threads)
   {
-    char *msg = rank ? nnt_xmalloc(len) : NULL;
+    char *msg = msgs ? msgs + len * (size_t)omp_get_thread_num() : NULL;
 #pragma omp for schedule(dynamic, 1)
     for (int j = 0; j < mine; j++) {
       int i = order[rank + j * size], stop;
@@ -425,8 +428,8 @@ static int compute(const nnt_sweep *s, store *S, void *recs, const int *order, i
         }
       }
     }
-    free(msg);
   }
+  free(msgs);
   openblas_set_num_threads(nnt_threads_get());
   if (t.st && *t.msg) nnt_fail(t.st, "%s", t.msg); /* the worker's message, on the calling thread */
   if (rank) {
