@@ -36,8 +36,16 @@ def _sqlite_tables(full, rel):
         con = sqlite3.connect(f"file:{full}?mode=ro", uri=True)
         try:
             names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
-            return {f"{rel}:{n}": pd.read_sql_query(f'SELECT * FROM "{n}"', con) for n in names}
+            tables = {n: pd.read_sql_query(f'SELECT * FROM "{n}"', con) for n in names}
         finally:
             con.close()
     except (sqlite3.Error, pd.errors.DatabaseError) as e:
         raise Error(f"{full}: cannot read the database ({e})", "EFORMAT") from None
+    # a coded column (the sweep's table "codes": col, code, name) is given by its names
+    codes = tables.get("codes")
+    if codes is not None and "points" in tables:
+        points = tables["points"]
+        for col, rows in codes.groupby("col"):
+            if col in points.columns:
+                points[col] = points[col].map(dict(zip(rows.code, rows.name))).fillna(points[col])
+    return {f"{rel}:{n}": t for n, t in tables.items()}

@@ -40,12 +40,17 @@ typedef struct {
   const char *name;    /* column name */
   nnt_sweep_type type; /* int; long, size_t or int64_t; double (NaN stored as NULL) */
   size_t off;          /* offset of the field in the record */
+  const char *const *codes; /* an int column holding an index into these names (NULL-terminated):
+                               progress lines show the name, and the database's table "codes"
+                               (col, code, name) maps it (nnt.read_results gives names) */
 } nnt_sweep_col;
-#define NNT_SWEEP_INT(T, f) {#f, NNT_SWEEP_T_INT, offsetof(T, f)}
-#define NNT_SWEEP_I64(T, f) {#f, NNT_SWEEP_T_I64, offsetof(T, f)}
-#define NNT_SWEEP_DOUBLE(T, f) {#f, NNT_SWEEP_T_DOUBLE, offsetof(T, f)}
+#define NNT_SWEEP_INT(T, f) {#f, NNT_SWEEP_T_INT, offsetof(T, f), NULL}
+#define NNT_SWEEP_I64(T, f) {#f, NNT_SWEEP_T_I64, offsetof(T, f), NULL}
+#define NNT_SWEEP_DOUBLE(T, f) {#f, NNT_SWEEP_T_DOUBLE, offsetof(T, f), NULL}
+/* An int field that is a code: names[code] is what it means. */
+#define NNT_SWEEP_CODE(T, f, names) {#f, NNT_SWEEP_T_INT, offsetof(T, f), names}
 /* A field under another column name (nested or array members). */
-#define NNT_SWEEP_COL(name, type, T, f) {name, type, offsetof(T, f)}
+#define NNT_SWEEP_COL(name, type, T, f) {name, type, offsetof(T, f), NULL}
 
 typedef struct {
   const char *name;           /* label for progress lines and the database's meta table */

@@ -127,6 +127,29 @@ static int meta_get(sqlite3 *db, const char *key, char *buf, size_t n) {
 }
 
 /* Opens (creating if needed) the database and checks it holds this sweep. */
+/* The names of the coded columns, table codes (col, code, name): the stored ints stay the record's. */
+static int store_codes(sqlite3 *db, const nnt_sweep *s, const char *path) {
+  int any = 0;
+  for (int c = 0; c < s->ncols; c++) any |= s->cols[c].codes != NULL;
+  if (!any) return NNT_OK;
+  int st = exec(db, path, "CREATE TABLE IF NOT EXISTS codes (col TEXT NOT NULL, code INTEGER NOT NULL, name TEXT NOT NULL, "
+                          "PRIMARY KEY (col, code))");
+  sqlite3_stmt *q;
+  if (!st && sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO codes VALUES (?, ?, ?)", -1, &q, NULL) != SQLITE_OK)
+    st = db_fail(db, path, "codes");
+  if (st) return st;
+  for (int c = 0; c < s->ncols && !st; c++)
+    for (int k = 0; s->cols[c].codes && s->cols[c].codes[k] && !st; k++) {
+      sqlite3_reset(q);
+      sqlite3_bind_text(q, 1, s->cols[c].name, -1, SQLITE_STATIC);
+      sqlite3_bind_int(q, 2, k);
+      sqlite3_bind_text(q, 3, s->cols[c].codes[k], -1, SQLITE_STATIC);
+      if (sqlite3_step(q) != SQLITE_DONE) st = db_fail(db, path, "codes");
+    }
+  sqlite3_finalize(q);
+  return st;
+}
+
 static int store_open(store *S, const nnt_sweep *s, const char *path) {
   memset(S, 0, sizeof *S);
   S->path = path;
@@ -168,6 +191,7 @@ static int store_open(store *S, const nnt_sweep *s, const char *path) {
       sqlite3_finalize(q);
     }
   }
+  if (!st) st = store_codes(S->db, s, path);
   if (!st && sqlite3_prepare_v2(S->db, ins, -1, &S->insert, NULL) != SQLITE_OK)
     st = db_fail(S->db, path, "the points table does not match this sweep's record");
   free(sql), free(ins);
@@ -270,6 +294,12 @@ typedef struct {
   char msg[512];                      /* the first failure's message (nnt_errmsg is per thread) */
 } team;
 
+static int code_count(const char *const *codes) {
+  int n = 0;
+  while (codes[n]) n++;
+  return n;
+}
+
 /* "N=12 rep=3": the point's parameters, its first nkeys fields (its id when none are declared). */
 static void point_label(const nnt_sweep *s, int i, const char *rec, char *buf, size_t n) {
   size_t k = 0;
@@ -277,7 +307,12 @@ static void point_label(const nnt_sweep *s, int i, const char *rec, char *buf, s
   for (int c = 0; c < s->nkeys && c < s->ncols && k < n; c++) {
     const char *f = rec + s->cols[c].off, *sep = c ? " " : "";
     switch (s->cols[c].type) {
-      case NNT_SWEEP_T_INT: k += (size_t)snprintf(buf + k, n - k, "%s%s=%d", sep, s->cols[c].name, *(const int *)f); break;
+      case NNT_SWEEP_T_INT:
+        if (s->cols[c].codes && *(const int *)f >= 0 && code_count(s->cols[c].codes) > *(const int *)f)
+          k += (size_t)snprintf(buf + k, n - k, "%s%s=%s", sep, s->cols[c].name, s->cols[c].codes[*(const int *)f]);
+        else
+          k += (size_t)snprintf(buf + k, n - k, "%s%s=%d", sep, s->cols[c].name, *(const int *)f);
+        break;
       case NNT_SWEEP_T_I64:
         k += (size_t)snprintf(buf + k, n - k, "%s%s=%lld", sep, s->cols[c].name, (long long)*(const int64_t *)f);
         break;

@@ -174,7 +174,7 @@ int nnt_icl_eval_run(const nnt_icl_eval_cfg *c, nnt_icl_eval_result *r) {
       int col = 2 + k * REC_PER_K + j;
       char *nm = names + (size_t)col * 32;
       snprintf(nm, 32, "%s_%d", j == 0 ? "y_mean" : j == 1 ? "y_m2" : nnt_icl_pred_names[j - 2], k);
-      cols[col] = (nnt_sweep_col){nm, NNT_SWEEP_T_DOUBLE, sizeof(rec_head) + sizeof(double) * (size_t)(col - 2)};
+      cols[col] = (nnt_sweep_col){nm, NNT_SWEEP_T_DOUBLE, sizeof(rec_head) + sizeof(double) * (size_t)(col - 2), NULL};
     }
   size_t rec_size = sizeof(rec_head) + sizeof(double) * (size_t)n * REC_PER_K;
   uint64_t *ids = nnt_xmalloc(sizeof *ids * (size_t)np);

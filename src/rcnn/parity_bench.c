@@ -163,7 +163,7 @@ static int bench_point(void *ctx_, int i, void *rec) {
 
 static const nnt_sweep_col cols[] = {
     NNT_SWEEP_INT(nnt_rcnn_parity_point, d),        NNT_SWEEP_INT(nnt_rcnn_parity_point, m),
-    NNT_SWEEP_INT(nnt_rcnn_parity_point, learner),  NNT_SWEEP_INT(nnt_rcnn_parity_point, rep),
+    NNT_SWEEP_CODE(nnt_rcnn_parity_point, learner, nnt_rcnn_parity_learner_names),  NNT_SWEEP_INT(nnt_rcnn_parity_point, rep),
     NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, acc),   NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, train_acc),
     NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, determined), NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, wall_s),
     NNT_SWEEP_DOUBLE(nnt_rcnn_parity_point, agree_tm)};

@@ -2,6 +2,7 @@
  * never recomputed, NaN and 64-bit fields round-trip exactly, another sweep's database refused; a
  * sweep failing before its first point leaves no database; a second process on the folder is refused. */
 #include <math.h>
+#include <sqlite3.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,64 @@ static int same(const rec *a, const rec *b, int n) {
   return 1;
 }
 
+/* A coded column: its names in the progress line and in the database's codes table. */
+typedef struct {
+  int kind;
+  double v;
+} coded_rec;
+static const char *const kinds[] = {"alpha", "beta", NULL};
+static const nnt_sweep_col coded_cols[] = {NNT_SWEEP_CODE(coded_rec, kind, kinds), NNT_SWEEP_DOUBLE(coded_rec, v)};
+static int coded_point(void *c_, int i, void *r_) {
+  (void)c_;
+  coded_rec *r = r_;
+  r->kind = i, r->v = 0.5 * i;
+  return NNT_OK;
+}
+
+static void check_codes(void) {
+  char dir[] = "/tmp/nnt_test_sweep_XXXXXX", log[] = "/tmp/nnt_test_sweep_log_XXXXXX", path[256];
+  CHECK(mkdtemp(dir) != NULL);
+  int fd = mkstemp(log);
+  CHECK(fd >= 0);
+  uint64_t ids[2] = {11, 12};
+  coded_rec got[2];
+  nnt_sweep s = {.name = "codes", .config = "c", .npoints = 2, .ids = ids, .rec_size = sizeof(coded_rec), .cols = coded_cols,
+                 .ncols = 2, .nkeys = 1, .point = coded_point, .threads = 1, .progress = 1, .dir = dir};
+  fflush(stderr);
+  int saved = dup(2);
+  dup2(fd, 2);
+  int st = nnt_sweep_run(&s, got, NULL);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  CHECK(st == NNT_OK);
+  char text[4096] = "";
+  ssize_t len = pread(fd, text, sizeof text - 1, 0);
+  text[len > 0 ? len : 0] = 0;
+  close(fd);
+  unlink(log);
+  CHECK_MSG(strstr(text, "codes: kind=beta done in") && strstr(text, "codes: kind=alpha done in"), "no named label:\n%s", text);
+  snprintf(path, sizeof path, "%s/results.sqlite", dir);
+  sqlite3 *db;
+  CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+  sqlite3_stmt *q;
+  CHECK(sqlite3_prepare_v2(db, "SELECT p.v, c.name FROM points p JOIN codes c ON c.col = 'kind' AND c.code = p.kind ORDER BY p.v",
+                           -1, &q, NULL) == SQLITE_OK);
+  const char *want[] = {"alpha", "beta"};
+  int rows = 0;
+  while (sqlite3_step(q) == SQLITE_ROW) {
+    CHECK(rows < 2 && !strcmp((const char *)sqlite3_column_text(q, 1), want[rows]));
+    rows++;
+  }
+  CHECK(rows == 2);
+  sqlite3_finalize(q);
+  sqlite3_close(db);
+  unlink(path);
+  rmdir(dir);
+}
+
 int main(void) {
+  check_codes();
   enum { n = 23 };
   uint64_t ids[n];
   double cost[n];

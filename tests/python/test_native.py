@@ -231,3 +231,15 @@ def test_io_failure_raises_and_the_next_call_works():
         nnt.Machine("1RB1LB_1LA1RZ").compile(6, "/proc/nnt-no-such-folder/m.safetensors")
     assert e.value.code == "EIO"
     assert nnt.Machine(os.path.join(EX, "tm", "bb4.tm")).run()["steps"] == 107
+
+
+def test_read_results_names_coded_columns(tmp_path):
+    """parity bench's learner is stored as a code with its names beside (results.sqlite's codes
+    table); nnt.read_results gives the names, equal to the CSV's."""
+    pytest.importorskip("pandas")
+    out = tmp_path / "pb"
+    nnt.run("parity bench", quick=True, out=out)
+    t = nnt.read_results(out)
+    points = t["results.sqlite:points"]
+    assert set(points.learner) == set(t["points"].learner) == {"gauss", "mlp", "majority"}
+    assert set(t["results.sqlite:codes"].name) >= {"gauss", "mlp", "majority", "rcnn"}
