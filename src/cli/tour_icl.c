@@ -1,9 +1,11 @@
 /* The tour's seed-003 section: the construction check (construct helper), then a micro ICL
  * training run (gpt helper). Each part is one static function called from tour_icl(). */
 #include "commands.h"
-#include "nnt_icl_construct.h"
 #include "nnt_file.h"
+#include "nnt_icl_construct.h"
+#include "nnt_icl_depth.h"
 #include "nnt_icl_gpt.h"
+#include "report_icl.h"
 
 #include <stdio.h>
 
@@ -50,6 +52,44 @@ static int tour_construct(cli_tour *t) {
   return NNT_OK;
 }
 
+/* The trained model against the baselines on fresh prompts of its own task (the in-distribution
+ * curve of Figures 1-2, `nnt icl eval --model icl/model.ckpt --mix 0 --no-direct --quick`): R² at
+ * a few k, and the figure icl/eval/r2_mix0.png from the eval command's own writer. No pass/fail:
+ * a 400-step micro model need not reach the baselines (the longer presets: docs/icl.md). */
+static int tour_r2(cli_tour *t, const nnt_icl_train_cfg *tc, nnt_icl_gpt *m, const char *path) {
+  nnt_icl_eval_cfg c;
+  nnt_icl_eval_cfg_default(&c, NNT_PRESET_QUICK);
+  c.task = tc->task, c.nmix = 1, c.mix[0] = 0, c.direct = 0, c.seed = t->seed, c.threads = 1;
+  char tag[1200], dir[1024];
+  nnt_icl_eval_use_model(&c, m, path, tag, sizeof tag);
+  nnt_icl_eval_result r;
+  int st = nnt_icl_eval_run(&c, &r);
+  if (st) return st;
+  nnt_path(dir, sizeof dir, t->out, "icl/eval");
+  if (!(st = nnt_mkdirs(dir))) st = nnt_report_icl_eval_files(dir, &r, tc->task.n);
+  if (!st) {
+    const int ks[] = {1, c.task.d, c.task.n - 1};
+    const int preds[] = {NNT_ICL_PRED_MODEL, NNT_ICL_PRED_RIDGE, NNT_ICL_PRED_MEAN};
+    cli_tour_printf(t, "Evaluated on %d fresh prompts of its own task (`nnt icl eval --model icl/model.ckpt --mix 0 "
+                    "--no-direct --quick`): R² across prompts (pooled) of the model's prediction after k in-context "
+                    "examples, with ridge regression on the same k points and the prompt mean as baselines (a 400-step "
+                    "micro model need not reach them; the longer presets are in docs/icl.md).\n\n"
+                    "| k | model | ridge | prompt mean |\n|---|---|---|---|\n", c.prompts);
+    for (int i = 0; i < 3; i++) {
+      cli_tour_printf(t, "| %d |", ks[i]);
+      for (int p = 0; p < 3; p++) {
+        int at = nnt_icl_eval_at(&r, 0, preds[p], ks[i]);
+        if (r.pooled_ok[at]) cli_tour_printf(t, " %.3f |", r.pooled[at]);
+        else cli_tour_printf(t, " undefined |");
+      }
+      cli_tour_printf(t, "\n");
+    }
+    cli_tour_printf(t, "\n![icl: R² against in-context examples](icl/eval/r2_mix0.png)\n\n");
+  }
+  nnt_icl_eval_result_free(&r);
+  return st;
+}
+
 /* The micro preset of `nnt icl train` (GPT-2 learner, 400 Adam steps): the loss must fall
  * (acceptance 14), and the checkpoint must load back for prediction. */
 static int tour_train(cli_tour *t) {
@@ -67,7 +107,6 @@ static int tour_train(cli_tour *t) {
   snprintf(path, sizeof path, "%s/model.ckpt", dir);
   nnt_icl_gpt *m = NULL;
   int loads = nnt_icl_gpt_load(path, &m) == NNT_OK, falls = last < 0.6 * first;
-  nnt_icl_gpt_free(m);
   cli_tour_printf(t, "The GPT-2-style in-context learner (Garg et al.'s model, softmax attention, %d layers, width %d, "
                   "%zu parameters) pretrained on the micro preset: %lld Adam steps of %d fresh prompts of %d points "
                   "(d = %d, 3-layer ReLU targets) in %.1f s (`nnt icl train --preset micro`).\n\n"
@@ -78,6 +117,12 @@ static int tour_train(cli_tour *t) {
                   k * c.log_every, k * c.log_every, first, last, loads ? "yes" : "**FAIL**", falls ? "yes" : "**FAIL**",
                   loads ? "yes" : "**FAIL**");
   cli_tour_checks(t, falls + loads, 2 - falls - loads);
+  if (loads && (st = tour_r2(t, &c, m, path))) {
+    nnt_icl_gpt_free(m);
+    nnt_icl_train_result_free(&r);
+    return st;
+  }
+  nnt_icl_gpt_free(m);
   char before[sizeof t->outcome];
   snprintf(before, sizeof before, "%s", t->outcome);
   cli_tour_outcome(t, "%s%sThe small trained GPT's in-context loss fell from %.2f to %.2f.", before, *before ? " " : "", first,

@@ -229,7 +229,11 @@ int nnt_report_icl_eval(const char *dir, const nnt_icl_eval_cfg *c, const nnt_ic
   }
   printf("\n%d prompts in %d batches per condition; %d points stored, %d computed, %.1f s\n", c->prompts, r->nbatch,
          r->stats.stored, r->stats.computed, r->stats.wall_s);
-  if (!dir) return NNT_OK;
+  return dir ? nnt_report_icl_eval_files(dir, r, n_train) : NNT_OK;
+}
+
+int nnt_report_icl_eval_files(const char *dir, const nnt_icl_eval_result *r, int n_train) {
+  int n = r->npos;
   nnt_csv f;
   int st = nnt_csv_open(&f, dir, "r2.csv",
                         "mix2,w_mean,k,predictor,r2_pooled,r2_batch_mean,r2_batch_sd,batches_defined,y_mean,y_sd");

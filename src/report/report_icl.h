@@ -21,6 +21,9 @@ int nnt_report_icl_train(const char *out, const nnt_icl_train_cfg *c, const nnt_
 /* R² at a few k per condition and predictor; r2.csv, r2_<condition>.png, and with a model
  * mixtures.png (n_train > 0: the model's training length, marked). */
 int nnt_report_icl_eval(const char *out, const nnt_icl_eval_cfg *c, const nnt_icl_eval_result *r, int n_train);
+/* Only the files of nnt_report_icl_eval: dir/r2.csv, dir/r2_<condition>.png|svg (mix0, mix0.1, ...)
+ * and, with a model, dir/mixtures.png|svg. */
+int nnt_report_icl_eval_files(const char *dir, const nnt_icl_eval_result *r, int n_train);
 /* R² at each number of examples per model; depth.csv, depth.png. */
 int nnt_report_icl_depth(const char *out, const nnt_icl_depth_cfg *c, const nnt_icl_depth_result *r);
 #endif

@@ -22,6 +22,11 @@ endif()
 if(NOT EXISTS ${OUT}/rcnn/accuracy.png OR NOT rep MATCHES "!\\[parity: test accuracy vs m\\]\\(rcnn/accuracy\\.png\\)")
   message(FATAL_ERROR "the tour's rcnn section has no parity plot (rcnn/accuracy.png)")
 endif()
+# the icl section evaluates the trained model: R² against k with ridge and the prompt mean, and its figure
+if(NOT EXISTS ${OUT}/icl/eval/r2_mix0.png OR NOT rep MATCHES "\\| k \\| model \\| ridge \\| prompt mean \\|"
+   OR NOT rep MATCHES "!\\[icl: R² against in-context examples\\]\\(icl/eval/r2_mix0\\.png\\)")
+  message(FATAL_ERROR "the tour's icl section has no R² table or figure (icl/eval/r2_mix0.png)")
+endif()
 file(GLOB_RECURSE pngs ${OUT}/*.png)
 if(NOT pngs)
   message(FATAL_ERROR "the tour wrote no plot")
