@@ -69,15 +69,8 @@ static int margin_report(const void *cfg, const void *res, const cli_run *r) {
     return nnt_report_circuit_margin(r->out, &w->c, &o->one);
   }
   int st = nnt_report_circuit_margin_sweep(r->out, &w->c, &o->all);
-  if (st) return st;
-  if (w->c.family)
-    printf("depth  median_rho_compiled  median_rho_corrected  (upper bounds; random circuits: %d x %d inputs, width %d)\n",
-           o->all.circuits, o->all.inputs, w->c.width);
-  else printf("depth  median_rho_compiled  median_rho_corrected  (upper bounds; chain of ID gates, inputs 0 and 1)\n");
-  for (int d = 0; d < o->all.ndepths; d++)
-    printf("%5g  %19.4g  %20.4g   certified lower bounds: %.3g, %.3g\n", o->all.depth[d], o->all.med[0][d],
-           o->all.med[1][d], o->all.low[0][d], o->all.low[1][d]);
-  return NNT_OK;
+  if (!st) nnt_report_circuit_margin_sweep_table(&w->c, &o->all);
+  return st;
 }
 static void margin_free(void *res) {
   margin_res *o = res;

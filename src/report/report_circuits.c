@@ -56,6 +56,16 @@ int nnt_report_circuit_margin(const char *dir, const nnt_circuit_margin_cfg *cfg
   return st;
 }
 
+void nnt_report_circuit_margin_sweep_table(const nnt_circuit_margin_cfg *cfg, const nnt_circuit_margin_sweep_result *res) {
+  if (cfg->family)
+    printf("depth  median_rho_compiled  median_rho_corrected  (upper bounds; random circuits: %d x %d inputs, width %d)\n",
+           res->circuits, res->inputs, cfg->width);
+  else printf("depth  median_rho_compiled  median_rho_corrected  (upper bounds; chain of ID gates, inputs 0 and 1)\n");
+  for (int d = 0; d < res->ndepths; d++)
+    printf("%5g  %19.4g  %20.4g   certified lower bounds: %.3g, %.3g\n", res->depth[d], res->med[0][d], res->med[1][d],
+           res->low[0][d], res->low[1][d]);
+}
+
 int nnt_report_circuit_margin_sweep(const char *out, const nnt_circuit_margin_cfg *cfg,
                                    const nnt_circuit_margin_sweep_result *res) {
   nnt_csv csv;

@@ -14,6 +14,8 @@ int nnt_report_circuit_verify(const char *dir, const nnt_circuit_verify_cfg *cfg
 /* Console lines, dir/margins.csv and margins.png of a circuit's per-input margins. */
 int nnt_report_circuit_margin(const char *dir, const nnt_circuit_margin_cfg *cfg, const nnt_circuit_margin_result *res);
 /* dir/margin_depth.csv and margin_depth.png of the depth sweep (the command and the tour). */
+/* The margin sweep's console table: median upper bounds and certified lower bounds per depth. */
+void nnt_report_circuit_margin_sweep_table(const nnt_circuit_margin_cfg *cfg, const nnt_circuit_margin_sweep_result *res);
 int nnt_report_circuit_margin_sweep(const char *dir, const nnt_circuit_margin_cfg *cfg,
                                     const nnt_circuit_margin_sweep_result *res);
 /* Console table, dir/learn.csv, trained_w<w>.json and the two plots of nnt circuit learn. */
