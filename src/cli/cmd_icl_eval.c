@@ -19,6 +19,8 @@ typedef struct {
   int nlayers, layers[NNT_ICL_DEPTH_MAXE]; /* sweep-depth: train one model per depth */
   int preset, attn, target_depth;
   long steps;             /* 0: the preset's (the option refuses 0) */
+  int curriculum;         /* sweep-depth --layers: as icl train's */
+  long curriculum_steps;
   nnt_icl_task task;      /* eval: the task options given replace the model's own */
   /* what validate made: */
   nnt_icl_gpt *m;         /* eval: the model, loaded */
@@ -82,6 +84,10 @@ static const cli_opt depth_opts[] = {
     CLI_CHOICE("attn", S, attn, nnt_icl_attn_names, "--layers: attention scores"),
     CLI_INT("target-depth", S, target_depth, 2, 12, "--layers: layers of the target networks"),
     CLI_LONG("steps", S, steps, 1, 1000000000L, "--layers: optimizer steps (default: the preset's)"),
+    CLI_CHOICE("curriculum", S, curriculum, nnt_icl_curriculum_names,
+               "--layers: Garg et al.'s curriculum, as icl train's (default: the preset's)"),
+    CLI_LONG("curriculum-steps", S, curriculum_steps, 1, 1000000000L,
+             "--layers: the curriculum's length in steps (default: the preset's)"),
     CLI_INTS("examples", S, examples, nex, 0, 199, "numbers of in-context examples reported"),
     CLI_INT("n", S, e.task.n, 1, 200, "test points per prompt (default: the largest --examples + 1)"),
     CLI_INT("prompts", S, e.prompts, 2, 10000000, "test prompts (a multiple of --batch)"),
@@ -172,10 +178,14 @@ static int depth_validate(void *cfg, const cli_run *r) {
     nnt_icl_train_cfg_default(t, (nnt_icl_preset)o->preset);
     t->arch.attn = (nnt_attn_score)o->attn, t->task.depth = o->target_depth, t->arch.n_layer = o->layers[i];
     if (o->steps) t->steps = o->steps;
+    if (GIVEN("curriculum")) t->curriculum = o->curriculum;
+    if (GIVEN("curriculum-steps")) t->curriculum_steps = o->curriculum_steps;
   }
   c->preset = o->preset, c->dir = r->out, c->resume = r->resume, c->force = r->force;
   o->e.task.n = c->n; /* the values used, for run.json */
-  if (c->ntrain) o->steps = (long)c->train[0].steps;
+  if (c->ntrain) /* the values used, for run.json */
+    o->steps = (long)c->train[0].steps, o->curriculum = c->train[0].curriculum,
+    o->curriculum_steps = (long)c->train[0].curriculum_steps;
   return nnt_icl_depth_check(c);
 }
 static int depth_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_icl_depth_run(&((opts *)cfg)->depth, res); }

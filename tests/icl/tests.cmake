@@ -63,6 +63,11 @@ add_test(NAME cli/icl_sweep_depth_quick
          COMMAND sh -c "rm -rf $1 && $0 icl sweep-depth --quick --layers 2,4 --out $1 >/dev/null && test -s $1/depth.csv"
                  ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-sweep-depth-quick)
 set_tests_properties(cli/icl_sweep_depth_quick PROPERTIES LABELS cli TIMEOUT 600)
+# --curriculum reaches the models sweep-depth trains (the checkpoint's meta records what trained it)
+add_test(NAME cli/icl_sweep_depth_curriculum
+         COMMAND sh -c "rm -rf $1 && $0 icl sweep-depth --layers 1 --preset micro --steps 20 --curriculum garg --curriculum-steps 10 --examples 2,5 --quick --out $1 >/dev/null && grep -aq '\"curriculum\":\"garg\",\"curriculum_steps\":10,' $1/L1/model.ckpt"
+                 ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-sweep-depth-curriculum)
+set_tests_properties(cli/icl_sweep_depth_curriculum PROPERTIES LABELS cli TIMEOUT 600)
 nnt_cli_test(icl_train_steps_zero 2 "--steps: 0 is out of range" icl train --steps 0 --out ${CMAKE_BINARY_DIR}/icl-never)
 # the curriculum: a micro run's schedule row by row, and resume across it bit-exact
 add_test(NAME icl/train_curriculum COMMAND bash ${NNT_SRC_DIR}/tests/icl/train_curriculum.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-curriculum)
