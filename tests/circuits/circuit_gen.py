@@ -1,5 +1,20 @@
 """Circuits written as .bench text for the export tests (test_export_torch.py, test_export_onnx.py):
-adders, comparators and multipliers, inputs a0.. then b0.., LSB first."""
+adders, comparators and multipliers, inputs a0.. then b0.., LSB first; and the integer <-> bits
+helpers both tests read their outputs with."""
+import numpy as np
+
+ALL8 = np.arange(1 << 16, dtype=np.int64)  # every pair of 8-bit operands
+A8, B8 = ALL8 & 0xFF, ALL8 >> 8
+
+
+def bits(values, n):
+    """(len, n) 0/1: the n low bits of each value, LSB first."""
+    return (values[:, None] >> np.arange(n)) & 1
+
+
+def value(y):
+    """The integers whose bits (LSB first) are the rows of y."""
+    return (y.astype(np.int64) * (1 << np.arange(y.shape[1], dtype=np.int64))).sum(axis=1)
 
 
 def bench(inputs, outputs, gates):

@@ -16,7 +16,7 @@ NNT = os.environ.get("NNT", os.path.join(SRC, "build", "nnt"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(SRC, "tests", "onnx"))
 import ort  # noqa: E402
-from circuit_gen import adder, less_than, multiplier  # noqa: E402
+from circuit_gen import A8, B8, adder, bits, less_than, multiplier, value  # noqa: E402
 
 if ort.missing():
     pytest.skip(ort.missing(), allow_module_level=True)
@@ -39,24 +39,12 @@ def export(tmp_path, text, name, fmt):
     return out
 
 
-def bits(values, n):
-    return (values[:, None] >> np.arange(n)) & 1
-
-
 def run(model, a, b, n):
     x = np.concatenate([bits(a, n), bits(b, n)], axis=1).astype(np.float64)
     y = ort.run(model, x=x)["y"]
     assert y.shape[0] == len(a)
     assert np.all((y == 0) | (y == 1)), "outputs not exactly 0/1"
     return y
-
-
-def value(y):
-    return (y.astype(np.int64) * (1 << np.arange(y.shape[1], dtype=np.int64))).sum(axis=1)
-
-
-ALL8 = np.arange(1 << 16, dtype=np.int64)
-A8, B8 = ALL8 & 0xFF, ALL8 >> 8
 
 
 @pytest.mark.parametrize("fmt", ["dense", "sparse"])

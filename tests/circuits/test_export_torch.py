@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch", reason="python3-torch is not installed (scr
 import numpy as np  # noqa: E402
 
 import nnt  # noqa: E402
-from circuit_gen import adder, less_than, multiplier  # noqa: E402
+from circuit_gen import A8, B8, adder, bits, less_than, multiplier, value  # noqa: E402
 
 
 def export(tmp_path, text, name, fmt):
@@ -29,24 +29,12 @@ def export(tmp_path, text, name, fmt):
     return nnt.load(str(out))
 
 
-def bits(values, n):
-    return (values[:, None] >> np.arange(n)) & 1
-
-
 def run(net, a, b, n):
     x = torch.from_numpy(np.concatenate([bits(a, n), bits(b, n)], axis=1).astype(np.float64))
     with torch.no_grad():
         y = net(x).numpy()
     assert np.all((y == 0) | (y == 1)), "outputs not exactly 0/1"
     return y
-
-
-def value(y):
-    return (y.astype(np.int64) * (1 << np.arange(y.shape[1], dtype=np.int64))).sum(axis=1)
-
-
-ALL8 = np.arange(1 << 16, dtype=np.int64)
-A8, B8 = ALL8 & 0xFF, ALL8 >> 8
 
 
 @pytest.mark.parametrize("fmt", ["dense", "sparse"])

@@ -5,7 +5,6 @@ within 1e-5 (float32), at the trained prompt length and at a shorter one; the mo
 onnx.checker (python3-onnx); a changed weight is caught. Skipped only where node or npm is missing."""
 import json
 import os
-import struct
 import subprocess
 import sys
 
@@ -16,6 +15,8 @@ SRC = os.environ.get("NNT_SRC", os.path.join(os.path.dirname(__file__), "..", ".
 NNT = os.environ.get("NNT", os.path.join(SRC, "build", "nnt"))
 PREDICT = os.environ.get("NNT_GPT_PREDICT", os.path.join(SRC, "build", "icl_gpt_predict"))
 sys.path.insert(0, os.path.join(SRC, "tests", "onnx"))
+sys.path.insert(0, os.path.join(SRC, "python"))
+import nnt  # noqa: E402
 import ort  # noqa: E402
 
 if ort.missing():
@@ -25,15 +26,8 @@ from onnx import numpy_helper  # noqa: E402
 
 
 def read_raw(path):
-    """nnt's predictions (a safetensors file from gpt_predict), read here."""
-    with open(path, "rb") as f:
-        data = f.read()
-    n = struct.unpack("<Q", data[:8])[0]
-    header = json.loads(data[8:8 + n])
-    header.pop("__metadata__", None)
-    dt = {"F32": np.float32, "F64": np.float64}
-    return {k: np.frombuffer(data[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]], dtype=dt[v["dtype"]])
-            .reshape(v["shape"]) for k, v in header.items()}
+    """nnt's predictions (a safetensors file from gpt_predict) as numpy arrays."""
+    return nnt.read_safetensors(path)[0]
 
 
 def train(tmp_path, attn):
