@@ -207,14 +207,18 @@ void nnt_tm_dump_step_free(nnt_tm_dump_step *p);
  * all T + 1 decoder steps; the margin is the smallest ||delta||_2 with s * F(theta + delta) <= 0,
  * s = sign F(theta). A machine that has not halted by T has F = 0: margin 0.
  *
- * nnt_tm_margin_certify: interval bound propagation through the encoder and all T + 1 steps for
- * every delta with ||delta||_2 <= eps (relaxed to: each matrix row with its bias, each of E's rows,
- * h0, K0, V0, theta_cls, of l2 norm <= eps). Each dense map gives centre W c + b and radius
- * |W| r + eps sqrt(|| |c| + r ||_2^2 + 1) (Cauchy-Schwarz over the row's W + 1 entries); ReLU is
- * monotone; hard-max attention keeps every key whose score can reach the largest lower bound (the
- * null key included) and the hull of their values. Every radius is widened by 1e-12 of the
- * magnitudes involved, which covers double rounding in sums of up to ~9000 terms. [lo, hi]
- * encloses theta_cls^T o_T; returns 1 when it excludes 0 with F's sign. Monotone in eps. */
+ * nnt_tm_margin_certify: bound propagation through the encoder and all T + 1 steps for every
+ * delta with ||delta||_2 <= eps. Each vector is a box plus an l2 ball (the ball over all W
+ * coordinates, padding included): a dense map (A + dA) x + (b + db) adds the ball
+ * eps sqrt(max ||x||^2 + 1) (||(dA, db)||_F <= eps) and takes x's ball through A (spectral-norm
+ * bound) or onto each row's box (||A_i||_2); E's row, h0, K0, V0 and theta_cls add balls of radius
+ * eps; ReLU keeps the ball where a coordinate stays on one side and the box hull{0, c - r, c + r}
+ * (or [0, hi] alone) where it may cross 0; the FF's rounding pairs are bounded jointly; hard-max
+ * attention keeps every key whose score can reach the largest lower bound (null key included; a
+ * score's radius is bounded part by part, the ball parts with l2 norms) and the hull of their
+ * values with the largest value ball. Every radius is widened by 1e-12 of the magnitudes involved,
+ * which covers double rounding in sums of up to ~9000 terms. [lo, hi] encloses theta_cls^T o_T;
+ * returns 1 when it excludes 0 with F's sign. Monotone in eps. */
 int nnt_tm_margin_certify(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *lo, double *hi);
 /* The certified lower bound: the largest eps (bisected to a relative 1e-3) that certify accepts;
  * 0 when F(theta) = 0. Costs ~20 propagations of O(T^2 dk) each per layer: NNT_EINVAL above
@@ -228,8 +232,11 @@ int nnt_tm_margin_lower(const nnt_tm_net *net, const nnt_tm *tm, double *rho);
  * layer's output bias b3 in the direction -s theta_cls; (c) up to NNT_TM_MARGIN_MAX_T steps, at
  * NNT_TM_MARGIN_PROBES steps spread over the run, for every attention: the gradient of the score
  * difference between the selected key and the best other one (null key included) over the stored
- * query and key parameters, and over the key parameters alone, each bisected like (b); and along
- * `ndirs` random unit directions over all stored parameters (one RNG stream each). */
+ * query and key parameters, and over the key parameters alone, each bisected like (b); (e) the
+ * same difference through the query's input: the FF output of the layer before, W3 along v u2^T
+ * and b3 along v (v = Q^T (k_other - k_selected), u2 that FF's hidden layer at the probe step; W3
+ * stored densely for this, zeros included as F_{W,d} has them); and along `ndirs` random unit
+ * directions over all stored parameters (one RNG stream each). */
 typedef struct {
   double rho;      /* smallest checked flipping ||delta||_2 (INFINITY: none) */
   double rho_cls;  /* (a) alone (INFINITY if it did not flip) */

@@ -278,6 +278,28 @@ static void tight_cases(void) {
                 rho > 0 && rho <= 0.0019 * sqrt(3),
             "round pair: lower %g, a flip at %g", rho, 0.0019 * sqrt(3));
   nnt_tm_net_free(&n);
+  /* (6)-(8) the joint (l2-ball) part of the perturbations, amplified by W1 = 100 so that it binds:
+   * h0 and the self-attention's null value V0 moved by a together, ||delta|| = sqrt(2) a (the run
+   * skips the absent encoder attention; the certificate covers its parameters too). (6) h = h0 + V0
+   * = 0.01, F = 100 h: flips at a > 0.01 / 2 (the null value's share); (7) a round pair just above
+   * its kink, P = 300 h - 1.9921875 = 1.0078 (b2 - (b2 - 1) = 1 exactly), F = round - 0.99: flips at
+   * 600 a > 0.0178 (the ball through W2's rows); (8) h = 0 at a ReLU, then W2 = -1, b2 = 0.01: flips
+   * at 200 a > 0.01 (the ball a ReLU keeps where its input may cross 0). */
+  const struct { double V0, b2, b3, W1, W2, a; int pair; } jc[3] = {
+      {-0.99, 0, 0, 100, 1, -0.0051, 0}, {-0.99, -1.9921875, -0.99, 100, 3, -3e-5, 1}, {-1, 0.01, 0, 100, -1, 5.1e-5, 0}};
+  for (int k = 0; k < 3; k++) {
+    tiny_net(&n, 0, 1, -1, jc[k].V0, jc[k].b2, jc[k].b3, jc[k].pair);
+    L = n.layers;
+    L->W1.val[0] = jc[k].W1;
+    for (int i = 0; i < L->W2.nnz; i++) L->W2.val[i] = jc[k].W2;
+    double a = jc[k].a, F = run_output(&n, &tm, &tr0, NULL);
+    CHECK_MSG(fabs(F - (k ? 0.01 : 1)) < 1e-12, "joint case %d: F = %g", k, F);
+    CHECK(nnt_tm_margin_lower(&n, &tm, &rho) == NNT_OK);
+    CHECK_MSG(run_moved(&n, &tm, &tr0, (double *[]){n.h0, L->self.V0, NULL}, (double[]){a, a}) <= 0 && rho > 0 &&
+                  rho <= sqrt(2) * fabs(a),
+              "joint case %d: lower %g, a flip at %g", k, rho, sqrt(2) * fabs(a));
+    nnt_tm_net_free(&n);
+  }
   nnt_tm_trace_free(&tr), nnt_tm_trace_free(&tr0);
   nnt_tm_free(&tm);
 }
