@@ -1,7 +1,7 @@
 # Command-line tests of nnt bounds sm: a compiled machine and a compiled circuit, bad input.
 nnt_cli_test(bounds_tm_bb4 0 "steps_checked=107 mismatches=0.*score gap 1 .*Lemma 2.3 n=.*not specified by the paper.*sweep over T.*gamma_certified=0\\.0009946 gamma_attack=0\\.01[0-9]+\n$"
              bounds sm --quick --tm ${NNT_SRC_DIR}/examples/tm/bb4.tm --steps 107)
-# gamma is the certified all-layer margin (interval propagation), printed beside the attack's upper bound
+# gamma is the certified all-layer margin (bound propagation), printed beside the attack's upper bound
 # the attack's best flip moves the FF output that feeds an attention's query (the previous layer's W3
 # along v u2^T, v = Q^T (k_other - k_selected)), far below theta_cls's 1/sqrt(4) = 0.5;
 # the sweep certifies gamma at each T (--quick: up to 10^2; BB(3) has not halted at T = 10: gamma 0)
