@@ -109,3 +109,6 @@ nnt_cli_test(icl_construct_export_too_large 2 "--export: the dense export would 
 # icl figures: Figures 1–3 from real runs' CSVs (values checked against r2.csv and depth.csv), --quick, bad input
 add_test(NAME icl/figures COMMAND bash ${NNT_SRC_DIR}/tests/icl/figures.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-figures)
 set_tests_properties(icl/figures PROPERTIES LABELS cli TIMEOUT 600)
+# the task options in run.json and the checkpoint; icl eval on the model's own task unless overridden
+add_test(NAME icl/task_opts COMMAND bash ${NNT_SRC_DIR}/tests/icl/task_opts.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-task-opts)
+set_tests_properties(icl/task_opts PROPERTIES LABELS cli TIMEOUT 120)
