@@ -116,6 +116,8 @@ struct cli_cmd {
   int (*report)(const void *cfg, const void *res, const cli_run *run);
   void (*result_free)(void *res);
   void (*cfg_free)(void *cfg); /* what validate opened (a temporary file); called whenever validate was */
+  /* the result summary run.json carries under "result" (src/report builds it; NULL: none) */
+  struct cJSON *(*result_json)(const void *cfg, const void *res);
   int (*sweeps)(const void *cfg); /* CLI_SWEEP: does this config sweep (NULL: always)? Else --out is a plain folder */
   void (*defaults)(void *cfg, int quick); /* commands not yet ported to the driver: their cfg_default */
   int npos_min, npos_max;

@@ -50,8 +50,9 @@ int cli_drive(const cli_cmd *cmd, int argc, char **argv) {
   if (!st) st = checked;
   /* run.json after a report that ran to the end (NNT_OK, or NNT_ECHECK: a failed verification) */
   if ((!st || st == NNT_ECHECK) && run.out && !nnt_mpi_rank()) {
-    int w = nnt_runinfo_write(run.out, cmd->name, cli_record_config(cmd, cfg, run.quick), run.seed, run.threads,
-                              nnt_now() - t0);
+    int w = nnt_runinfo_write_result(run.out, cmd->name, cli_record_config(cmd, cfg, run.quick),
+                                     cmd->result_json ? cmd->result_json(cfg, res) : NULL, run.seed, run.threads,
+                                     nnt_now() - t0);
     if (w) st = w;
   }
 done:
