@@ -106,3 +106,8 @@ set_tests_properties(export/convert PROPERTIES LABELS "python" TIMEOUT 600 SKIP_
 nnt_cli_test(icl_train_export_bad_ext 2 "--export m.pt: the model exports to .safetensors or .onnx" icl train --preset micro --export m.pt --out ${CMAKE_BINARY_DIR}/icl-never)
 nnt_cli_test(icl_construct_export_bad_ext 2 "--export c.json: the construction exports to .safetensors" icl construct --quick --export c.json)
 nnt_cli_test(icl_construct_export_too_large 2 "--export: the dense export would take [0-9.]+ GB" icl construct --K 200 --n 4 --M 8 --steps 1 --export ${CMAKE_BINARY_DIR}/icl-never.safetensors)
+# run.json of icl construct carries its result (max_err and the checks), not only the options
+add_test(NAME cli/icl_construct_run_json
+         COMMAND sh -c "rm -rf $1 && $0 icl construct --quick --out $1 >/dev/null && tr -d '\\n\\t' < $1/run.json | grep -q '\"result\":{\"D\":113,[^}]*\"max_err\":[0-9.e-]*,[^}]*\"bound_ok\":true'"
+         ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-construct-run-json)
+set_tests_properties(cli/icl_construct_run_json PROPERTIES LABELS "cli" TIMEOUT 300)
