@@ -22,18 +22,6 @@
 typedef struct {
   const char *only;
 } tour_cfg;
-static const cli_opt tour_opts[] = {CLI_STR("only", tour_cfg, only, "run only these sections (comma-separated; default all)"), {0}};
-static const cli_cmd tour_cmd = {
-    .name = "tour",
-    .example = "nnt tour --out runs/tour\n"
-               "nnt tour --only core,tm --out runs/tour-tm",
-    .about = "Runs the quick preset of every subsystem and writes DIR/report.md (default DIR: nnt-tour)\n"
-             "with each section's tables and plots under DIR/<section>/. Every section runs even when an\n"
-             "earlier one fails; report.md opens with a summary, and the exit status is 1 when a check\n"
-             "failed or a section stopped early.",
-    .opts = tour_opts,
-    .cfg_size = sizeof(tour_cfg),
-    .common = CLI_OUT};
 
 void cli_tour_outcome(cli_tour *t, const char *fmt, ...) {
   va_list ap;
@@ -103,55 +91,50 @@ static void section_names(char *buf, size_t n) {
     if ((*a)->tour) snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? "," : "", (*a)->name);
 }
 
-int cmd_tour(int argc, char **argv) {
-  tour_cfg c;
-  cli_args a;
-  char names[256];
+/* --only: every name a section's */
+static int tour_validate(void *cfg, const cli_run *r) {
+  const char *only = ((tour_cfg *)cfg)->only;
+  (void)r;
+  if (!only) return NNT_OK;
+  char buf[256], names[256];
   section_names(names, sizeof names);
-  int st = cli_parse(&tour_cmd, argc, argv, &c, &a);
-  if (!st && a.co.help) printf("\nsections (in order): %s\n", names);
-  if (st || a.co.help) return st;
-  cli_common co = a.co;
-  if (!co.out) co.out = "nnt-tour";
-  const char *only = c.only;
-  /* the sections: the tour hooks of the areas, in their order */
+  snprintf(buf, sizeof buf, "%s", only);
+  for (char *s = NULL, *tok = strtok_r(buf, ",", &s); tok; tok = strtok_r(NULL, ",", &s)) {
+    int found = 0;
+    for (const cli_area *const *a = cli_areas(); *a; a++) found |= (*a)->tour && !strcmp(tok, (*a)->name);
+    if (!found) return nnt_fail(NNT_EINVAL, "--only: no section named '%s' (sections: %s)", tok, names);
+  }
+  return NNT_OK;
+}
+
+/* The sections, then report.md and report.html; NNT_ECHECK (after both) when one did not pass. */
+static int tour_run(void *cfg, const cli_run *r, void *result) {
+  const char *only = ((tour_cfg *)cfg)->only, *out = r->out;
+  int st;
+  (void)result;
   const cli_area *const *areas = cli_areas();
   int nareas = 0;
   while (areas[nareas]) nareas++;
-  if (only) {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", only);
-    for (char *s = NULL, *tok = strtok_r(buf, ",", &s); tok; tok = strtok_r(NULL, ",", &s)) {
-      int found = 0;
-      for (int i = 0; i < nareas; i++) found |= areas[i]->tour && !strcmp(tok, areas[i]->name);
-      if (!found) return nnt_fail(NNT_EINVAL, "--only: no section named '%s' (sections: %s)", tok, names);
-    }
-  }
-  if ((st = cli_begin(&co))) return st;
-
   /* report.md is opened first so that an unwritable folder stops the tour before any work. */
   char path[1024];
   nnt_afile rep;
-  if ((st = nnt_afile_open(&rep, nnt_path(path, sizeof path, co.out, "report.md")))) return st;
+  if ((st = nnt_afile_open(&rep, nnt_path(path, sizeof path, out, "report.md")))) return st;
   FILE *sections_text = tmpfile();
   if (!sections_text) return nnt_afile_abort(&rep), nnt_fail(NNT_EIO, "tour: cannot create a temporary file");
-  cli_tour t = {.out = co.out, .report = sections_text, .seed = co.seed, .threads = co.threads};
+  cli_tour t = {.out = out, .report = sections_text, .seed = r->seed, .threads = r->threads};
   nnt_tour_section res[nareas];
   int nrun = 0;
   nnt_tour_machine m;
-  nnt_tour_machine_read(&m, co.seed);
+  nnt_tour_machine_read(&m, r->seed);
   double t0 = nnt_now();
   for (int i = 0; i < nareas; i++)
     if (areas[i]->tour && (!only || in_list(only, areas[i]->name))) run_section(areas[i], &t, &res[nrun++]);
   m.seconds = nnt_now() - t0;
 
   st = nnt_tour_write_md(&rep, sections_text, res, nrun, &m);
-  if (!st) st = nnt_tour_write_html(co.out, sections_text, res, nrun, &m);
+  if (!st) st = nnt_tour_write_html(out, sections_text, res, nrun, &m);
   fclose(sections_text);
   if (st) return st;
-  /* the tour's own record (its sections' folders hold theirs), for nnt tour --config */
-  if ((st = nnt_runinfo_write(co.out, "tour", NULL, co.seed, nnt_threads_get(), m.seconds))) return st;
-  printf("tour: wrote %s/report.md and %s/report.html (%.1f s)\n", co.out, co.out, m.seconds);
 
   char failed[512] = "";
   int nbad = 0;
@@ -159,6 +142,42 @@ int cmd_tour(int argc, char **argv) {
     if (!nnt_tour_section_passed(&res[i]))
       snprintf(failed + strlen(failed), sizeof failed - strlen(failed), "%s%s", nbad++ ? ", " : "", res[i].name);
   if (nbad)
-    return nnt_fail(NNT_ECHECK, "%d of %d section(s) did not pass (%s); see %s/report.md", nbad, nrun, failed, co.out);
+    return nnt_fail(NNT_ECHECK, "%d of %d section(s) did not pass (%s); see %s/report.md", nbad, nrun, failed, out);
   return NNT_OK;
+}
+
+static int tour_report(const void *cfg, const void *res, const cli_run *r) {
+  (void)cfg, (void)res;
+  printf("tour: wrote %s/report.md and %s/report.html (%.1f s)\n", r->out, r->out, r->seconds);
+  return NNT_OK;
+}
+
+static const cli_opt tour_opts[] = {CLI_STR("only", tour_cfg, only, "run only these sections (comma-separated; default all)"), {0}};
+#define TOUR_ABOUT                                                                                      \
+  "Runs the quick preset of every subsystem and writes DIR/report.md (default DIR: nnt-tour)\n"         \
+  "with each section's tables and plots under DIR/<section>/. Every section runs even when an\n"        \
+  "earlier one fails; report.md opens with a summary, and the exit status is 1 when a check\n"          \
+  "failed or a section stopped early."
+static const cli_cmd tour_cmd = {
+    .name = "tour",
+    .example = "nnt tour --out runs/tour\n"
+               "nnt tour --only core,tm --out runs/tour-tm",
+    .about = TOUR_ABOUT,
+    .opts = tour_opts,
+    .cfg_size = sizeof(tour_cfg),
+    .validate = tour_validate,
+    .run = tour_run,
+    .report = tour_report,
+    .out_default = "nnt-tour",
+    .common = CLI_OUT};
+
+int cmd_tour(int argc, char **argv) {
+  /* the help names the sections of this build */
+  static char about[1024];
+  char names[256];
+  section_names(names, sizeof names);
+  snprintf(about, sizeof about, "%s\nSections (in order): %s.", TOUR_ABOUT, names);
+  cli_cmd cmd = tour_cmd;
+  cmd.about = about;
+  return cli_drive(&cmd, argc, argv);
 }
