@@ -61,8 +61,9 @@ enum { NNT_BOUNDS_CURVE = 15 };
 void nnt_bounds_curve(const nnt_bounds_model *m, double *n, double *eps_lemma23, double *eps_vc);
 
 /* nnt bounds sm: a machine run for T steps (tm) or a circuit, the margin gamma (<= 0: the
- * illustrative default) and the target error eps. The command combines the tm and circuits
- * areas, so its run is the CLI's; its defaults are here. */
+ * certified margin, else the illustrative default) and the target error eps. The measurements are
+ * the tm and circuits areas' runs (nnt_tm_sm_run, nnt_circuit_sm_run: an area depends on core
+ * only), the formulas applied to them this module's; the report (src/report) combines the two. */
 typedef struct {
   const char *tm, *circuit;
   long T, max_T; /* T < 0: not given; max_T > 0 caps T */
@@ -70,6 +71,15 @@ typedef struct {
 } nnt_bounds_sm_cfg;
 
 void nnt_bounds_sm_cfg_default(nnt_bounds_sm_cfg *cfg, nnt_preset preset);
+
+/* What bounds sm found for one model: the bounds' inputs, where gamma came from, the margin's
+ * certified lower bound and attacked upper bound (machines; rho_lower < 0: not computed), and the
+ * sweep's first value where the Lemma 2.3 count is the smaller one (<= 0: none). */
+typedef struct {
+  nnt_bounds_model m;
+  const char *gamma_src;
+  double eps, rho_lower, rho_upper, cross;
+} nnt_bounds_sm_summary;
 
 /* ---------------------------------------------------------------- seed 002 (RCNNs)
  * Theorem 1 / Corollary 2 of Goel, Kakade, Kalai & Zhang, evaluated with the sizes the paper fixes

@@ -340,4 +340,24 @@ typedef struct {
 } nnt_circuit_claim35_row;
 int nnt_circuit_claim35(const int *depths, int n, int samples, uint64_t seed, nnt_circuit_claim35_row *rows);
 
+/* ---- nnt bounds sm --circuit: what Lemma 2.3 and Theorem 3.1 take from a compiled circuit ----
+ * The circuit read, layered and compiled with correction layers; the net checked (every input up
+ * to 16 inputs, else 20000 random ones); its sizes, lambda = max ||h||_2 (nnt_circuit_net_lambda)
+ * and certified margin (nnt_circuit_margin_certified). The bounds' formulas are the report's. */
+typedef struct {
+  const char *file; /* the file the reader reads (a Verilog design: its synthesised BLIF) */
+  uint64_t seed;
+} nnt_circuit_sm_cfg;
+typedef struct {
+  int ninputs, depth, width_max;  /* m, q, r */
+  long size, id_gates;            /* s, ID gates */
+  nnt_circuit_verify_counts v;
+  nnt_mlp_stats s;                /* the net with correction layers */
+  double lambda, certified;       /* certified: the margin's lower bound (<= 0: nothing certified) */
+  long certified_count;           /* inputs it is the minimum over */
+} nnt_circuit_sm_result;
+/* The circuit read (then freed): a bad file is refused before any work. */
+int nnt_circuit_sm_check(const nnt_circuit_sm_cfg *cfg);
+int nnt_circuit_sm_run(const nnt_circuit_sm_cfg *cfg, nnt_circuit_sm_result *res);
+
 #endif

@@ -27,7 +27,7 @@ typedef struct {
   int check;       /* --check-options (hidden): stop at cli_begin, having validated everything */
 } cli_common;
 
-/* Commands not yet ported to cli_drive: creates co->out (if set) and applies --threads. Call after
+/* The benchmarks (the files in bench/), not yet ported to cli_drive: creates co->out (if set) and applies --threads. Call after
  * every option is validated, before any work or output: under --check-options it prints "options
  * ok" and returns CLI_CHECKED instead, which the command returns (nnt_cli_run: exit 0). */
 enum { CLI_CHECKED = 100 };
@@ -116,10 +116,13 @@ struct cli_cmd {
   int (*report)(const void *cfg, const void *res, const cli_run *run);
   void (*result_free)(void *res);
   void (*cfg_free)(void *cfg); /* what validate opened (a temporary file); called whenever validate was */
+  /* the result summary run.json carries under "result" (src/report builds it; NULL: none) */
+  struct cJSON *(*result_json)(const void *cfg, const void *res);
   int (*sweeps)(const void *cfg); /* CLI_SWEEP: does this config sweep (NULL: always)? Else --out is a plain folder */
   void (*defaults)(void *cfg, int quick); /* commands not yet ported to the driver: their cfg_default */
   int npos_min, npos_max;
   unsigned common;     /* CLI_OUT | CLI_SWEEP */
+  const char *out_default; /* --out when not given (NULL: none, the command writes no files) */
   int threads_default; /* --threads when not given (0: OMP_NUM_THREADS, else the usable cores) */
   const char *example; /* command lines ending the help, "nnt ...", one per line; each must pass
                         * --check-options as written, in a folder holding examples/ (tests/cli/examples.cmake) */

@@ -93,6 +93,10 @@ static int construct_report(const void *cfg, const void *res_, const cli_run *r)
   if (res->failed) return NNT_ECHECK; /* the check's message stands */
   return nnt_report_icl_construct(r->out, &((const construct_cli *)cfg)->c, &res->r);
 }
+static struct cJSON *construct_json(const void *cfg, const void *res_) {
+  const construct_res *res = res_;
+  return (void)cfg, res->failed ? NULL : nnt_report_icl_construct_json(&res->r);
+}
 static void construct_free(void *res_) {
   construct_res *res = res_;
   if (res->has_tf) nnt_icl_tf_free(&res->tf);
@@ -124,7 +128,7 @@ static const cli_cmd construct_cmd = {
              "(sigmoid, tanh, softplus, identity) or max_err > --tol (when given). With --out, steps.csv and run.json.",
     .opts = construct_opts, .cfg_size = sizeof(construct_cli), .res_size = sizeof(construct_res),
     .cfg_default = construct_default, .validate = construct_validate, .run = construct_run, .report = construct_report,
-    .result_free = construct_free, .common = CLI_OUT};
+    .result_free = construct_free, .result_json = construct_json, .common = CLI_OUT};
 static const cli_cmd sweep_cmd = {
     .name = "icl construct-sweep",
     .example = "nnt icl construct-sweep --M 8,16,32,...,256 --out runs/construct-sweep",

@@ -36,15 +36,14 @@ static void sweep_free(void *res) { nnt_qstr_sweep_result_free(res); }
 static void attention_free(void *res) { nnt_qstr_attention_result_free(res); }
 #define SEEDED(x)                                                                                              \
   static int x##_validate(void *c, const cli_run *r) { return ((nnt_qstr_##x##_cfg *)c)->seed = r->seed, NNT_OK; }
-static int attention_validate(void *c, const cli_run *r) {
-  ((nnt_qstr_attention_cfg *)c)->seed = r->seed;
-  return nnt_qstr_attention_check(c);
-}
-static int construct_validate(void *c, const cli_run *r) {
-  ((nnt_qstr_construct_cfg *)c)->seed = r->seed;
-  return nnt_qstr_construct_check(c);
-}
-SEEDED(ffn_bound)
+/* the seed, then the area's checks (sizes against the memory available) */
+#define CHECKED(x)                                                                                             \
+  static int x##_validate(void *c, const cli_run *r) {                                                         \
+    return ((nnt_qstr_##x##_cfg *)c)->seed = r->seed, nnt_qstr_##x##_check(c);                                  \
+  }
+CHECKED(attention)
+CHECKED(construct)
+CHECKED(ffn_bound)
 SEEDED(rnn_oracle)
 #define DRIVEN(x, ...) .cfg_default = x##_default, .validate = x##_validate, .run = x##_run, .report = x##_report, __VA_ARGS__
 

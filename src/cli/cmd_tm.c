@@ -6,7 +6,6 @@
 
 #include "commands.h"
 #include "nnt_io.h"
-#include "nnt_plot.h"
 #include "nnt_progress.h"
 #include "report_tm.h"
 
@@ -139,11 +138,7 @@ int tour_tm(cli_tour *t) {
   static const char *const names[] = {"BB(2)", "BB(3)", "BB(4)"};
   char dir[1024];
   nnt_path(dir, sizeof dir, t->out, "tm");
-  nnt_csv csv;
-  int st = nnt_csv_open(&csv, dir, "compiled.csv",
-                        "machine,T,width,max_width,layers,nonzero_params,l1_norm,steps_checked,mismatches,"
-                        "beta_min_f64,beta_min_f32,seconds");
-  if (st) return st;
+  int st = NNT_OK;
   cli_tour_printf(t, "## Turing machines → transformers (seed 000)\n\n"
                   "Each busy-beaver champion is compiled into the encoder-decoder transformer of Section 4 "
                   "(hard-max attention, binary positional encodings, rounding layers) and run for T = its "
@@ -154,7 +149,7 @@ int tour_tm(cli_tour *t) {
                   "|---|---|---|---|---|---|---|---|---|\n");
   nnt_tm_cfg cfg;
   nnt_tm_cfg_default(&cfg, NNT_PRESET_FULL);
-  nnt_tm_compile_result c;
+  nnt_tm_compile_result c, done[3];
   long steps = 0, mismatches = 0;
   double beta_max = 0;
   for (int i = 0; i < 3; i++) { /* T: the halting step */
@@ -164,27 +159,19 @@ int tour_tm(cli_tour *t) {
     nnt_tm_compile_result_free(&c);
     cli_tour_checks(t, !c.r.mismatches, !!c.r.mismatches);
     steps += c.r.steps_checked, mismatches += c.r.mismatches, beta_max = fmax(beta_max, fmax(c.beta64, c.beta32));
-    nnt_csv_row(&csv, "%s,%ld,%d,%d,%d,%ld,%.0f,%ld,%ld,%.4g,%.4g,%.4f", bb[i], T, c.s.w, c.s.max_width, c.s.layers,
-                c.s.nonzero, c.s.l1, c.r.steps_checked, c.r.mismatches, c.beta64, c.beta32, c.r.seconds);
+    done[i] = c;
     cli_tour_printf(t, "| %s `%s` | %ld | %d | %d | %ld | %.0f | %s`steps_checked=%ld mismatches=%ld` | %.3g | %.3g |\n",
                     names[i], bb[i], T, c.s.w, c.s.layers, c.s.nonzero, c.s.l1, c.r.mismatches ? "**FAIL** " : "",
                     c.r.steps_checked, c.r.mismatches, c.beta64, c.beta32);
   }
-  if (st) return nnt_csv_close(&csv), st;
-  if ((st = nnt_csv_close(&csv))) return st;
+  if (st || (st = nnt_report_tm_tour_compiled(dir, 3, bb, done))) return st;
   /* Per-step cost growth: a counter that never halts, T = 2000 (quick). */
   long T = 2000;
   cfg.machine = "1RB0LA_1LA0RB", cfg.steps = T, cfg.beta_search = 0;
   if ((st = nnt_tm_compile_run(&cfg, &c))) return st;
   nnt_tm_compile_result_free(&c);
   cli_tour_checks(t, !c.r.mismatches, !!c.r.mismatches);
-  double x[10], y[10];
-  for (int i = 0; i < 10; i++) x[i] = (i + 0.5) * (T + 1) / 10.0, y[i] = c.r.step_us[i];
-  nnt_plot *p = nnt_plot_new("compiled TM: cost per decoded step", "decoder step t", "microseconds per step");
-  nnt_plot_add(p, 10, x, y, "hard attention, float64 (KV cache)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
-  st = nnt_plot_save(p, dir, "step_cost");
-  nnt_plot_free(p);
-  if (st) return st;
+  if ((st = nnt_report_tm_step_cost(dir, &c))) return st;
   cli_tour_printf(t, "\nA longer run (`1RB0LA_1LA0RB`, never halts, T = %ld): %s`steps_checked=%ld mismatches=%ld`, "
                   "w = %d, d = %d, %.2f s; per decoded step %.1f µs early and %.1f µs late — each step attends over "
                   "the whole prefix (cached keys and values, %.2f MB).\n\n![step cost](tm/step_cost.png)\n",

@@ -18,7 +18,7 @@ int cli_drive(const cli_cmd *cmd, int argc, char **argv) {
   cli_args a;
   int st = cli_parse(cmd, argc, argv, cfg, &a), ran = 0, validated = 0;
   if (st || a.co.help) goto done;
-  cli_run run = {.cmd = cmd, .args = &a, .seed = a.co.seed, .quick = a.co.quick, .out = a.co.out,
+  cli_run run = {.cmd = cmd, .args = &a, .seed = a.co.seed, .quick = a.co.quick, .out = a.co.out ? a.co.out : cmd->out_default,
                  .resume = a.co.resume, .force = a.co.force, .npos = a.npos, .pos = a.pos, .argc = argc, .argv = argv};
   /* the thread count is resolved before validate: a config that records it sees the real count */
   run.threads = cli_threads(a.co.threads);
@@ -68,8 +68,9 @@ int cli_drive(const cli_cmd *cmd, int argc, char **argv) {
   if (!st) st = checked;
   /* run.json after a report that ran to the end (NNT_OK, or NNT_ECHECK: a failed verification) */
   if ((!st || st == NNT_ECHECK) && run.out && !nnt_mpi_rank()) {
-    int w = nnt_runinfo_write(run.out, cmd->name, cli_record_config(cmd, cfg, run.quick), run.seed, run.threads,
-                              nnt_now() - t0);
+    int w = nnt_runinfo_write_result(run.out, cmd->name, cli_record_config(cmd, cfg, run.quick),
+                                     cmd->result_json ? cmd->result_json(cfg, res) : NULL, run.seed, run.threads,
+                                     nnt_now() - t0);
     if (w) st = w;
   }
 done:

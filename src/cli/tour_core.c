@@ -7,7 +7,7 @@
 #include "commands.h"
 #include "nnt_blas.h"
 #include "nnt_io.h"
-#include "nnt_plot.h"
+#include "nnt_tour.h"
 #include "nnt_progress.h"
 #include "nnt_rng.h"
 
@@ -31,9 +31,6 @@ int tour_core(cli_tour *t) {
   nnt_path(dir, sizeof dir, t->out, "core");
   nnt_rng r;
   nnt_rng_init(&r, t->seed, 0);
-  nnt_csv csv;
-  int st = nnt_csv_open(&csv, dir, "gemm.csv", "n,loops_gflops,openblas_gflops");
-  if (st) return st;
   for (int i = 0; i < NS; i++) {
     int n = sizes[i];
     float *A = malloc(sizeof(float) * n * n), *B = malloc(sizeof(float) * n * n), *C = malloc(sizeof(float) * n * n);
@@ -42,16 +39,9 @@ int tour_core(cli_tour *t) {
     x[i] = n;
     loops[i] = time_gemm(n, 0, A, B, C);
     blas[i] = time_gemm(n, 1, A, B, C);
-    nnt_csv_row(&csv, "%d,%.3f,%.3f", n, loops[i], blas[i]);
     free(A), free(B), free(C);
   }
-  if ((st = nnt_csv_close(&csv))) return st;
-  nnt_plot *p = nnt_plot_new("float32 matmul, square n x n", "n", "GFLOP/s");
-  nnt_plot_log(p, 1, 0);
-  nnt_plot_add(p, NS, x, loops, "nnt loops (small-shape path)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
-  nnt_plot_add(p, NS, x, blas, "OpenBLAS sgemm", NNT_PLOT_LINE | NNT_PLOT_POINTS);
-  st = nnt_plot_save(p, dir, "gemm");
-  nnt_plot_free(p);
+  int st = nnt_tour_write_gemm(dir, NS, x, loops, blas);
   if (st) return st;
   cli_tour_printf(t, "## Core: the matmul path\n\nnnt_sgemm runs its own loops below %ld multiply-adds "
                   "and OpenBLAS above. Measured here:\n\n| n | loops GFLOP/s | OpenBLAS GFLOP/s |\n|---|---|---|\n",

@@ -5,7 +5,6 @@
 #include "commands.h"
 #include "nnt_blas.h"
 #include "nnt_io.h"
-#include "nnt_plot.h"
 #include "report_qstr.h"
 
 

@@ -11,7 +11,7 @@
 /* When any progress in this process last printed a line: a heartbeat stays quiet while another speaks. */
 static _Atomic double last_any_line;
 
-static void spoke(nnt_progress *p, double now) { p->last_line = last_any_line = now; }
+static void spoke(nnt_progress *p, double now) { p->last_line = now, last_any_line = now; }
 
 double nnt_now(void) {
   struct timespec ts;

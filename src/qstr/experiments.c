@@ -552,22 +552,58 @@ static int bound_point(void *ctx_, int k, void *rec_) {
   return NNT_OK;
 }
 
+/* The training-set sizes of the run (c->ns, or 0, Nd/10, ..., Nd), each <= Nd. */
+static int bound_sizes(const nnt_qstr_ffn_bound_cfg *c, int *nn, int *ns) {
+  if (c->N < 2) return nnt_fail(NNT_EINVAL, "--N: N must be >= 2 (got %d)", c->N);
+  long P = (long)c->N * c->d;
+  *nn = 0;
+  if (c->nn) *nn = c->nn, memcpy(ns, c->ns, sizeof(int) * 256);
+  else
+    for (long n = 0, step = P / 10 > 0 ? P / 10 : 1; n <= P && *nn < 256; n += step) ns[(*nn)++] = (int)n;
+  for (int k = 0; k < *nn; k++)
+    if (ns[k] > P) return nnt_fail(NNT_EINVAL, "--n: %d exceeds Nd = %ld (the bound is for n <= Nd)", ns[k], P);
+  return NNT_OK;
+}
+
+double nnt_qstr_ffn_bound_bytes(const nnt_qstr_ffn_bound_cfg *c, const int *ns, int nn, double *seconds) {
+  double P = (double)c->N * c->d, nmax = 0, flops = 0;
+  for (int k = 0; k < nn; k++) {
+    double n = ns[k];
+    nmax = fmax(nmax, n);
+    /* per trial: the n x n Gram matrix, its solve, the N rows of beta, the test prompts */
+    flops += c->trials * (n * n * P + n * n * n / 3 + c->N * n * P + (double)c->n_test * c->N * P);
+  }
+  /* about 10^9 multiply-adds a second: plain loops, one thread */
+  if (seconds) *seconds = flops / 1e9;
+  /* theory.c's buffers: X [n, Nd], the Gram matrix, beta [N, Nd], c, u, x */
+  return 8 * (nmax * P + nmax * nmax + c->N * P + nmax + c->d + P);
+}
+
+int nnt_qstr_ffn_bound_check(const nnt_qstr_ffn_bound_cfg *c) {
+  int nn, ns[256];
+  int st = bound_sizes(c, &nn, ns);
+  if (st) return st;
+  char what[96];
+  snprintf(what, sizeof what, "ffn-bound at N = %d, d = %d", c->N, c->d);
+  return nnt_mem_check(nnt_qstr_ffn_bound_bytes(c, ns, nn, NULL), what,
+                       "lower --N or --d (its least squares holds an n x Nd matrix, n up to Nd), or give smaller --n");
+}
+
 int nnt_qstr_ffn_bound_run(const nnt_qstr_ffn_bound_cfg *c, nnt_qstr_ffn_bound_result *r) {
   memset(r, 0, sizeof *r);
-  if (c->N < 2) return nnt_fail(NNT_EINVAL, "--N: N must be >= 2 (got %d)", c->N);
+  int st = nnt_qstr_ffn_bound_check(c);
+  if (st || (st = bound_sizes(c, &r->nn, r->ns))) return st;
   int P = c->N * c->d;
-  if (c->nn) r->nn = c->nn, memcpy(r->ns, c->ns, sizeof r->ns);
-  else
-    for (int n = 0, step = P / 10 > 0 ? P / 10 : 1; n <= P && r->nn < 256; n += step) r->ns[r->nn++] = n;
-  for (int k = 0; k < r->nn; k++)
-    if (r->ns[k] > P) return nnt_fail(NNT_EINVAL, "--n: %d exceeds Nd = %d (the bound is for n <= Nd)", r->ns[k], P);
+  double seconds;
+  nnt_qstr_ffn_bound_bytes(c, r->ns, r->nn, &seconds);
+  nnt_time_notice(seconds, 0, "qstr ffn-bound", "(least squares on one thread)");
   uint64_t ids[256];
   for (int k = 0; k < r->nn; k++) ids[k] = 400000 + (uint64_t)k;
   bound_ctx b = {c, r->ns};
   bound_rec recs[256];
   nnt_sweep sw = {.name = "qstr ffn-bound", .config = "", .npoints = r->nn, .ids = ids, .rec_size = sizeof(bound_rec),
                   .cols = bound_cols, .ncols = 2, .point = bound_point, .ctx = &b};
-  int st = nnt_sweep_run(&sw, recs, NULL);
+  st = nnt_sweep_run(&sw, recs, NULL);
   if (st) return st;
   for (int k = 0; k < r->nn; k++) {
     r->measured[k] = recs[k].mse, r->se[k] = recs[k].se;

@@ -344,6 +344,11 @@ typedef struct {
   int off;                 /* points farther than 5 standard errors + 0.02 from the formula */
 } nnt_qstr_ffn_bound_result;
 void nnt_qstr_ffn_bound_cfg_default(nnt_qstr_ffn_bound_cfg *c, nnt_preset preset);
+/* The memory the run holds at its largest n (an n x Nd matrix, the n x n Gram matrix, N x Nd
+ * coefficients), in bytes, and (seconds not NULL) its time at 10^9 multiply-adds a second; check:
+ * NNT_EINVAL naming --N, --d or --n when the sizes are bad or it exceeds the memory available. */
+double nnt_qstr_ffn_bound_bytes(const nnt_qstr_ffn_bound_cfg *c, const int *ns, int nn, double *seconds);
+int nnt_qstr_ffn_bound_check(const nnt_qstr_ffn_bound_cfg *c);
 /* NNT_ECHECK (after filling r) when a point is off the formula. */
 int nnt_qstr_ffn_bound_run(const nnt_qstr_ffn_bound_cfg *c, nnt_qstr_ffn_bound_result *r);
 

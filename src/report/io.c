@@ -258,9 +258,15 @@ void nnt_runinfo_hook(void (*add)(const char *dir, cJSON *run)) { runinfo_add = 
 
 int nnt_runinfo_write(const char *dir, const char *command, cJSON *config, unsigned long long seed,
                       int threads, double wall_s) {
+  return nnt_runinfo_write_result(dir, command, config, NULL, seed, threads, wall_s);
+}
+
+int nnt_runinfo_write_result(const char *dir, const char *command, cJSON *config, cJSON *result, unsigned long long seed,
+                             int threads, double wall_s) {
   cJSON *j = cJSON_CreateObject();
   cJSON_AddStringToObject(j, "command", command);
   cJSON_AddItemToObject(j, "config", config ? config : cJSON_CreateObject());
+  if (result) cJSON_AddItemToObject(j, "result", result);
   cJSON_AddNumberToObject(j, "seed", (double)seed);
   cJSON_AddNumberToObject(j, "threads", threads);
   if (nnt_mpi_size() > 1) cJSON_AddNumberToObject(j, "mpi_ranks", nnt_mpi_size()); /* threads is per rank */

@@ -32,6 +32,9 @@ void nnt_results_forget(void);
  * threads, nnt version, git commit, wall time in seconds. */
 int nnt_runinfo_write(const char *dir, const char *command, cJSON *config, unsigned long long seed,
                       int threads, double wall_s);
+/* The same with the run's result summary under "result" (NULL: none; ownership passes too). */
+int nnt_runinfo_write_result(const char *dir, const char *command, cJSON *config, cJSON *result, unsigned long long seed,
+                             int threads, double wall_s);
 /* A function that adds to every run.json before it is written (the CLI records its options there);
  * NULL removes it. */
 void nnt_runinfo_hook(void (*add)(const char *dir, cJSON *run));

@@ -15,6 +15,19 @@ void nnt_report_icl_layer_table(FILE *f, const nnt_icl_tf *tf) {
             tf->layer[l].nheads, tf->layer[l].what);
 }
 
+cJSON *nnt_report_icl_construct_json(const nnt_icl_construct_result *r) {
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddNumberToObject(j, "D", r->D);
+  cJSON_AddNumberToObject(j, "layers", r->layers);
+  cJSON_AddNumberToObject(j, "heads_per_step", (double)r->heads_per_step);
+  cJSON_AddNumberToObject(j, "max_err", r->max_err);
+  cJSON_AddNumberToObject(j, "max_err2", r->max_err2);
+  cJSON_AddBoolToObject(j, "invariants_ok", r->invariants_ok);
+  if (!isnan(r->max_bound)) cJSON_AddNumberToObject(j, "max_bound", r->max_bound);
+  cJSON_AddBoolToObject(j, "bound_ok", r->bound_ok);
+  return j;
+}
+
 int nnt_report_icl_construct(const char *out, const nnt_icl_construct_cfg *c, const nnt_icl_construct_result *r) {
   printf("icl construct: %s net N=%d K=%d dx=%d dy=%d (D_N=%zu, output activation %s), n=%d examples + query, "
          "eta=%g, box B=%g, M=%d pieces on [-%g,%g], seed=%llu\n",

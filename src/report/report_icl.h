@@ -4,6 +4,8 @@
 #define REPORT_ICL_H
 #include <stdio.h>
 
+#include <cjson/cJSON.h>
+
 #include "nnt_icl_construct.h"
 #include "nnt_icl_depth.h"
 #include "nnt_icl_eval.h"
@@ -14,6 +16,8 @@
 void nnt_report_icl_layer_table(FILE *f, const nnt_icl_tf *tf);
 /* The per-step table and the summary ending in max_err=E max_bound=B; steps.csv. */
 int nnt_report_icl_construct(const char *out, const nnt_icl_construct_cfg *c, const nnt_icl_construct_result *r);
+/* The construction's result for run.json: sizes, max_err, max_err2, the invariants' and bound's checks. */
+cJSON *nnt_report_icl_construct_json(const nnt_icl_construct_result *r);
 /* The table with the fitted exponent of err ~ M^p per shape; sweep.csv, err_vs_M.png/.svg. */
 int nnt_report_icl_construct_sweep(const char *out, const nnt_icl_construct_sweep_result *r);
 /* The loss log (every tenth row) and the summary ending in final_loss=L; train.csv, loss.png/.svg. */

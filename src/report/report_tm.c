@@ -108,3 +108,27 @@ int nnt_report_tm_compile(const char *dir, const nnt_tm_cfg *cfg, const nnt_tm_c
   if (st) return st;
   return dir ? compile_files(dir, c) : NNT_OK;
 }
+
+int nnt_report_tm_tour_compiled(const char *dir, int n, const char *const *machines, const nnt_tm_compile_result *res) {
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, dir, "compiled.csv",
+                        "machine,T,width,max_width,layers,nonzero_params,l1_norm,steps_checked,mismatches,"
+                        "beta_min_f64,beta_min_f32,seconds");
+  if (st) return st;
+  for (int i = 0; i < n; i++) {
+    const nnt_tm_compile_result *c = &res[i];
+    nnt_csv_row(&csv, "%s,%ld,%d,%d,%d,%ld,%.0f,%ld,%ld,%.4g,%.4g,%.4f", machines[i], c->T, c->s.w, c->s.max_width,
+                c->s.layers, c->s.nonzero, c->s.l1, c->r.steps_checked, c->r.mismatches, c->beta64, c->beta32, c->r.seconds);
+  }
+  return nnt_csv_close(&csv);
+}
+
+int nnt_report_tm_step_cost(const char *dir, const nnt_tm_compile_result *c) {
+  double x[10], y[10];
+  for (int i = 0; i < 10; i++) x[i] = (i + 0.5) * (c->T + 1) / 10.0, y[i] = c->r.step_us[i];
+  nnt_plot *p = nnt_plot_new("compiled TM: cost per decoded step", "decoder step t", "microseconds per step");
+  nnt_plot_add(p, 10, x, y, "hard attention, float64 (KV cache)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
+  int st = nnt_plot_save(p, dir, "step_cost");
+  nnt_plot_free(p);
+  return st;
+}

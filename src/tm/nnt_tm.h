@@ -299,4 +299,36 @@ int nnt_tm_compile_check(const nnt_tm_cfg *cfg);
 int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res);
 void nnt_tm_compile_result_free(nnt_tm_compile_result *res);
 
+/* ---- nnt bounds sm --tm: what Lemma 2.3 and Theorem 4.1 take from a compiled machine ----
+ * The machine compiled for T steps, run and checked against the simulation; its all-layer margin
+ * (eq. 2.1): certified lower bound by interval propagation (T <= NNT_TM_MARGIN_MAX_T), attacked
+ * upper bound by checked perturbations (random directions only up to the cap); then the net's
+ * sizes for T = 10, 100, ..., 1e15, with the certified margin of each up to cert_max. The bounds'
+ * formulas (nnt_bounds.h) are applied by the report: an area depends on core only. */
+enum { NNT_TM_SM_SWEEP = 15 };
+typedef struct {
+  const char *machine;
+  long T;        /* machine steps (> 0) */
+  long cert_max; /* the T sweep certifies the margin up to this T (0: not at all) */
+  uint64_t seed; /* the attack's random directions */
+} nnt_tm_sm_cfg;
+
+typedef struct {
+  int k, nsym;
+  nnt_tm_net_stats s;     /* the net compiled for T */
+  nnt_tm_run_result r;    /* its checked run (steps_checked, mismatches, score gap, lambda, output) */
+  int certified;          /* T <= NNT_TM_MARGIN_MAX_T: rho_lower was computed */
+  double rho_lower;       /* certified lower bound on the margin */
+  nnt_tm_margin_est upper;
+  double margin_s;        /* seconds spent on the two margin bounds */
+  int nsweep;
+  double sweep_T[NNT_TM_SM_SWEEP];
+  nnt_tm_net_stats sweep_s[NNT_TM_SM_SWEEP];
+  double sweep_rho[NNT_TM_SM_SWEEP]; /* certified margin at that T (> 0), or -1: none */
+} nnt_tm_sm_result;
+
+/* The machine read (NNT_EINVAL/EFORMAT as nnt_tm_load) and T > 0, before any work. */
+int nnt_tm_sm_check(const nnt_tm_sm_cfg *cfg);
+int nnt_tm_sm_run(const nnt_tm_sm_cfg *cfg, nnt_tm_sm_result *res);
+
 #endif

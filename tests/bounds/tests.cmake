@@ -24,3 +24,8 @@ if(TARGET nnt_circuits)
   nnt_cli_test(bounds_circuit 0 "mismatches=0.*gamma=0\\.01271 \\(certified margin, min over every input\\).*certified margin lower bound.*gamma >= 0\\.01271.*not specified by the paper.*sweep over the network width.*stays above the VC-type one up to w = 384. it is the smaller one from w = 768 = 2\\^7 W"
                bounds sm --circuit ${NNT_SRC_DIR}/examples/circuits/fulladder.bench)
 endif()
+# run.json: the options as given (the driver's record) and the run's result, the margin's two bounds among it
+add_test(NAME cli/bounds_run_json_result
+         COMMAND sh -c "rm -rf $1 && $0 bounds sm --quick --tm 1RB1LB_1LA1RZ --steps 6 --out $1 >/dev/null && tr -d '\\n\\t' < $1/run.json | grep -q '\"result\":{\"gamma\":[^}]*\"margin_certified_lower\":[^}]*\"margin_upper\":' && grep -q '\"steps\":.6,' $1/run.json"
+         ${NNT_EXE} ${CMAKE_BINARY_DIR}/bounds-run-json)
+set_tests_properties(cli/bounds_run_json_result PROPERTIES LABELS "cli" TIMEOUT 300)

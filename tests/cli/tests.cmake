@@ -213,3 +213,11 @@ if(TARGET nnt_tm)
                    ${NNT_EXE} ${CMAKE_BINARY_DIR}/run-json-threads)
   set_tests_properties(cli/run_json_threads PROPERTIES LABELS cli TIMEOUT 60)
 endif()
+# --quick alone, for every command in nnt help --list: runs (exit 0) or names the missing input in one
+# line (exit 2); never a crash, a hang or exit 1 (tests/cli/quick_alone.sh). The benchmarks and
+# approx check take minutes: cli/quick_alone_all (slow) runs every command, cli/quick_alone the rest.
+add_test(NAME cli/quick_alone COMMAND bash ${NNT_SRC_DIR}/tests/cli/quick_alone.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/quick-alone
+                                      "^(export|qstr (plot|construct|ffn-bound|rnn-oracle|sweep)|approx (square|separation|planting|sobolev|lazy)|circuit|tm|bounds|rcnn (learn|snapshot)|tm2d|parity|icl (construct|eval|sweep-depth))")
+set_tests_properties(cli/quick_alone PROPERTIES LABELS cli TIMEOUT 600)
+add_test(NAME cli/quick_alone_all COMMAND bash ${NNT_SRC_DIR}/tests/cli/quick_alone.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/quick-alone-all)
+set_tests_properties(cli/quick_alone_all PROPERTIES LABELS "cli;slow" TIMEOUT 3600)

@@ -112,3 +112,8 @@ set_tests_properties(icl/figures PROPERTIES LABELS cli TIMEOUT 600)
 # the task options in run.json and the checkpoint; icl eval on the model's own task unless overridden
 add_test(NAME icl/task_opts COMMAND bash ${NNT_SRC_DIR}/tests/icl/task_opts.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-task-opts)
 set_tests_properties(icl/task_opts PROPERTIES LABELS cli TIMEOUT 120)
+# run.json of icl construct carries its result (max_err and the checks), not only the options
+add_test(NAME cli/icl_construct_run_json
+         COMMAND sh -c "rm -rf $1 && $0 icl construct --quick --out $1 >/dev/null && tr -d '\\n\\t' < $1/run.json | grep -q '\"result\":{\"D\":113,[^}]*\"max_err\":[0-9.e-]*,[^}]*\"bound_ok\":true'"
+         ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-construct-run-json)
+set_tests_properties(cli/icl_construct_run_json PROPERTIES LABELS "cli" TIMEOUT 300)

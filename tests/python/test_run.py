@@ -143,7 +143,7 @@ def test_out_of_memory_raises_and_the_interpreter_survives(tmp_path):
         import resource, nnt
         resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
         try:
-            nnt.run("qstr ffn-bound", N=2048, d=64, n=100000, trials=1, out={str(tmp_path / 'big')!r})
+            nnt.run("qstr heads", N=20000, d=1000, samples=2, out={str(tmp_path / 'big')!r})
             print("ran")
         except nnt.Error as e:
             print("error", e.exit_code, e)

@@ -79,3 +79,9 @@ add_test(NAME qstr/sweep_time_notice
                  "-DARGS=qstr;sweep;--model;tr;--N;4;--reps;1;--d;200;--threshold;100;--max-samples;100000000;--n-test;10;--threads;1;--force;--out;${CMAKE_BINARY_DIR}/qstr-notice"
                  -P ${NNT_SRC_DIR}/tests/cli/expect.cmake)
 set_tests_properties(qstr/sweep_time_notice PROPERTIES LABELS cli TIMEOUT 600)
+# ffn-bound's least squares at n up to Nd: an n x Nd matrix; refused before any allocation (issue 29, sizes)
+nnt_cli_test_env(qstr_ffn_bound_too_big "NNT_MEM_AVAILABLE=1e9" 2
+                 "ffn-bound at N = 1000, d = 100 needs about 161 GB, more than the 1 GB of memory available: lower --N or --d"
+                 qstr ffn-bound --N 1000 --d 100)
+nnt_cli_test_env(qstr_ffn_bound_too_big_check "NNT_MEM_AVAILABLE=1e9" 2 "needs about 161 GB" qstr ffn-bound --N 1000 --d 100 --check-options)
+nnt_cli_test_env(qstr_ffn_bound_fits "NNT_MEM_AVAILABLE=1e9" 0 "   20 +0\\.0000 +0\\.0000 +0\\.0000" qstr ffn-bound --quick)

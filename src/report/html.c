@@ -1,5 +1,5 @@
-/* The HTML writer of the report layer: escaping and the tour's Markdown subset (report_html.h). */
-#include "report_html.h"
+/* The HTML writer of the report layer: escaping and the tour's Markdown subset (nnt_html.h). */
+#include "nnt_html.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "nnt_file.h"
 
-void cli_html_textn(FILE *f, const char *s, size_t n) {
+void nnt_html_textn(FILE *f, const char *s, size_t n) {
   for (size_t i = 0; i < n && s[i]; i++) {
     switch (s[i]) {
     case '&': fputs("&amp;", f); break;
@@ -21,7 +21,7 @@ void cli_html_textn(FILE *f, const char *s, size_t n) {
   }
 }
 
-void cli_html_text(FILE *f, const char *s) { cli_html_textn(f, s, strlen(s)); }
+void nnt_html_text(FILE *f, const char *s) { nnt_html_textn(f, s, strlen(s)); }
 
 /* Appends "s\n" (its first n bytes) to the list *seen. */
 static void seen_add(char **seen, const char *s, size_t n) {
@@ -34,7 +34,7 @@ static void seen_add(char **seen, const char *s, size_t n) {
   *seen = p;
 }
 
-void cli_html_figure(FILE *f, const char *dir, const char *src, const char *caption) {
+void nnt_html_figure(FILE *f, const char *dir, const char *src, const char *caption) {
   size_t n = strlen(src);
   char svg[1024], path[2048];
   int has_svg = 0;
@@ -43,17 +43,17 @@ void cli_html_figure(FILE *f, const char *dir, const char *src, const char *capt
     has_svg = access(nnt_path(path, sizeof path, dir, svg), R_OK) == 0;
   }
   fputs("<figure><img src=\"", f);
-  cli_html_text(f, has_svg ? svg : src);
+  nnt_html_text(f, has_svg ? svg : src);
   fputs("\" alt=\"", f);
-  cli_html_text(f, caption);
+  nnt_html_text(f, caption);
   fputs("\"><figcaption>", f);
-  cli_html_text(f, caption);
+  nnt_html_text(f, caption);
   fputs(" <span class=\"files\">(<a href=\"", f);
-  cli_html_text(f, src);
+  nnt_html_text(f, src);
   fputs("\">PNG</a>", f);
   if (has_svg) {
     fputs(", <a href=\"", f);
-    cli_html_text(f, svg);
+    nnt_html_text(f, svg);
     fputs("\">SVG</a>", f);
   }
   fputs(")</span></figcaption></figure>\n", f);
@@ -78,10 +78,10 @@ static void inline_md(FILE *f, const char *s, size_t n, image *imgs, int *nimg) 
   for (size_t i = 0; i < n;) {
     char c = s[i];
     if (c == '\\' && i + 1 < n && strchr("|*_`\\[]", s[i + 1])) {
-      cli_html_textn(f, s + i + 1, 1), i += 2;
+      nnt_html_textn(f, s + i + 1, 1), i += 2;
     } else if (c == '*' && i + 1 < n && s[i + 1] == '*') {
       size_t e = find(s, i + 2, n, "**");
-      if (e == n) { cli_html_textn(f, s + i, 2), i += 2; continue; }
+      if (e == n) { nnt_html_textn(f, s + i, 2), i += 2; continue; }
       /* a verdict in bold (**FAIL**, **ERROR**, **NO**) is shown in the failure colour */
       size_t k = e - i - 2;
       int bad = (k == 4 && !strncmp(s + i + 2, "FAIL", 4)) || (k == 5 && !strncmp(s + i + 2, "ERROR", 5)) ||
@@ -91,30 +91,30 @@ static void inline_md(FILE *f, const char *s, size_t n, image *imgs, int *nimg) 
       i = e + 2;
     } else if (c == '`') {
       size_t e = find(s, i + 1, n, "`");
-      if (e == n) { cli_html_textn(f, s + i, 1), i++; continue; }
-      fputs("<code>", f), cli_html_textn(f, s + i + 1, e - i - 1), fputs("</code>", f);
+      if (e == n) { nnt_html_textn(f, s + i, 1), i++; continue; }
+      fputs("<code>", f), nnt_html_textn(f, s + i + 1, e - i - 1), fputs("</code>", f);
       i = e + 1;
     } else if (c == '_' && (i == 0 || isspace((unsigned char)s[i - 1]) || s[i - 1] == '(') && i + 1 < n &&
                !isspace((unsigned char)s[i + 1])) {
       /* emphasis opens at the start of a word only, so d_e or gauss_parity stay as they are */
       size_t e = i + 1;
       while (e < n && !(s[e] == '_' && (e + 1 == n || !isalnum((unsigned char)s[e + 1])))) e++;
-      if (e == n) { cli_html_textn(f, s + i, 1), i++; continue; }
+      if (e == n) { nnt_html_textn(f, s + i, 1), i++; continue; }
       fputs("<em>", f), inline_md(f, s + i + 1, e - i - 1, imgs, nimg), fputs("</em>", f);
       i = e + 1;
     } else if ((c == '!' && i + 1 < n && s[i + 1] == '[') || c == '[') {
       size_t a = i + (c == '!') + 1, b = find(s, a, n, "]");
       size_t e = b + 1 < n && s[b + 1] == '(' ? find(s, b + 2, n, ")") : n;
-      if (e == n) { cli_html_textn(f, s + i, 1), i++; continue; }
+      if (e == n) { nnt_html_textn(f, s + i, 1), i++; continue; }
       if (c == '!') {
         if (*nimg < 16) imgs[(*nimg)++] = (image){s + a, s + b + 2, b - a, e - b - 2};
       } else {
-        fputs("<a href=\"", f), cli_html_textn(f, s + b + 2, e - b - 2), fputs("\">", f);
+        fputs("<a href=\"", f), nnt_html_textn(f, s + b + 2, e - b - 2), fputs("\">", f);
         inline_md(f, s + a, b - a, imgs, nimg), fputs("</a>", f);
       }
       i = e + 1;
     } else {
-      cli_html_textn(f, s + i, 1), i++;
+      nnt_html_textn(f, s + i, 1), i++;
     }
   }
 }
@@ -124,7 +124,7 @@ static void figures(FILE *f, const char *dir, const image *imgs, int nimg, char 
     char src[1024], alt[256];
     snprintf(src, sizeof src, "%.*s", (int)imgs[k].nsrc, imgs[k].src);
     snprintf(alt, sizeof alt, "%.*s", (int)imgs[k].nalt, imgs[k].alt);
-    cli_html_figure(f, dir, src, alt);
+    nnt_html_figure(f, dir, src, alt);
     seen_add(seen, src, strlen(src));
   }
 }
@@ -193,7 +193,7 @@ static const char *table(FILE *f, const char *md, int fold) {
   return p;
 }
 
-void cli_html_markdown(FILE *f, const char *md, const char *dir, int fold, char **seen) {
+void nnt_html_markdown(FILE *f, const char *md, const char *dir, int fold, char **seen) {
   const char *para = NULL; /* start of the open paragraph */
   size_t plen = 0;
   const char *p = md;
