@@ -26,7 +26,7 @@ nnt_cli_test(unknown_command 2 "unknown command" frobnicate)
 nnt_cli_test(tour_unknown_option 2 "unknown option --bogus" tour --bogus)
 nnt_cli_test(tour_bad_threads 2 "--threads: 0 is out of range" tour --threads 0 --out ${CMAKE_BINARY_DIR}/never)
 nnt_cli_test(tour_only_unknown 2 "no section named 'nosuch' \\(sections: core," tour --only nosuch --out ${CMAKE_BINARY_DIR}/never)
-nnt_cli_test(tour_help_sections 0 "sections \\(in order\\): core," tour --help)
+nnt_cli_test(tour_help_sections 0 "Sections \\(in order\\): core," tour --help)
 # Every command's help ends with an example that passes --check-options (tests/cli/examples.cmake);
 # --check-options validates as the run does (required, exclusive and area-checked options too).
 add_test(NAME cli/examples
