@@ -47,7 +47,8 @@ void nnt_approx_square_cfg_default(nnt_approx_square_cfg *cfg, nnt_preset preset
 }
 
 int nnt_approx_square_check(const nnt_approx_square_cfg *cfg) {
-  return nnt_approx_check_list("square: i", cfg->i, cfg->ni, 0, NNT_APPROX_SQUARE_MAX_I);
+  int st = nnt_approx_check_list("square: i", cfg->i, cfg->ni, 0, NNT_APPROX_SQUARE_MAX_I);
+  return st ? st : nnt_approx_export_check(cfg->export_path);
 }
 
 int nnt_approx_square_run(const nnt_approx_square_cfg *cfg, nnt_approx_square_result *res) {
@@ -98,7 +99,8 @@ static double peak_rss_mb(void) {
 }
 
 int nnt_approx_triangle_check(const nnt_approx_triangle_cfg *cfg) {
-  return nnt_approx_check_list("triangle: L", cfg->L, cfg->nL, 1, NNT_APPROX_TRIANGLE_MAX_L);
+  int st = nnt_approx_check_list("triangle: L", cfg->L, cfg->nL, 1, NNT_APPROX_TRIANGLE_MAX_L);
+  return st ? st : nnt_approx_export_check(cfg->export_path);
 }
 
 int nnt_approx_triangle_run(const nnt_approx_triangle_cfg *cfg, nnt_approx_triangle_result *res) {
@@ -156,6 +158,7 @@ int nnt_approx_separation_check(const nnt_approx_separation_cfg *cfg) {
   if (cfg->ntrain > NNT_APPROX_SEP_MAX_LAYERS) return nnt_fail(NNT_EINVAL, "separation: at most %d hidden layers", NNT_APPROX_SEP_MAX_LAYERS);
   if (cfg->ntrain && (cfg->steps < 0 || cfg->samples < 1 || !(cfg->lr > 0)))
     return nnt_fail(NNT_EINVAL, "separation: training needs steps >= 0, samples >= 1 and lr > 0");
+  if (nnt_approx_export_check(cfg->export_path)) return NNT_EINVAL;
   if (cfg->net) { /* the file read and parsed before any work */
     nnt_mlp g;
     int st = nnt_mlp_load(cfg->net, &g);
