@@ -42,6 +42,7 @@ int nnt_approx_check_list(const char *what, const int *v, int n, long lo, long h
 
 void nnt_approx_square_cfg_default(nnt_approx_square_cfg *cfg, nnt_preset preset) {
   (void)preset; /* seven depths take milliseconds */
+  memset(cfg, 0, sizeof *cfg);
   cfg->ni = 7;
   for (int q = 0; q < cfg->ni; q++) cfg->i[q] = q;
 }
@@ -88,6 +89,7 @@ void nnt_approx_square_result_free(nnt_approx_square_result *res) {
 void nnt_approx_triangle_cfg_default(nnt_approx_triangle_cfg *cfg, nnt_preset preset) {
   (void)preset; /* L = 22 sweeps 4M pieces in about a second */
   static const int L[8] = {1, 2, 4, 8, 12, 16, 20, 22};
+  memset(cfg, 0, sizeof *cfg);
   memcpy(cfg->L, L, sizeof L);
   cfg->nL = 8;
 }
