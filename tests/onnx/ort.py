@@ -28,8 +28,9 @@ def missing():
     return None
 
 
-def run(model, **inputs):
-    """Outputs of model (a path) on the named numpy inputs, as a dict of numpy arrays."""
+def run(model, chunk=0, **inputs):
+    """Outputs of model (a path) on the named numpy inputs, as a dict of numpy arrays; chunk > 0
+    runs that many rows (axis 0) at a time in one session (bounded memory for big CSR nets)."""
     modules = os.path.join(NODE_DIR, "node_modules")
     if not os.path.isdir(os.path.join(modules, "onnxruntime-node")):
         raise AssertionError(f"onnxruntime-node is not installed under {modules}: run scripts/deps.sh test "
@@ -43,7 +44,7 @@ def run(model, **inputs):
             a.astype(a.dtype.newbyteorder("<")).tofile(os.path.join(d, name + ".bin"))
         with open(os.path.join(d, "inputs.json"), "w") as f:
             json.dump(spec, f)
-        env = dict(os.environ, NODE_PATH=modules)
+        env = dict(os.environ, NODE_PATH=modules, NNT_ORT_CHUNK=str(chunk))
         r = subprocess.run(["node", os.path.join(HERE, "ort_run.js"), str(model), d], capture_output=True,
                            text=True, env=env)
         if r.returncode:
