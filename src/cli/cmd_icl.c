@@ -14,7 +14,7 @@
 #include "nnt_mpi.h"
 #include "report_icl.h"
 
-extern const cli_cmd cli_icl_baselines_cmd, cli_icl_eval_cmd, cli_icl_depth_cmd; /* cmd_icl_eval.c */
+extern const cli_cmd cli_icl_baselines_cmd, cli_icl_eval_cmd, cli_icl_depth_cmd, cli_icl_figures_cmd; /* cmd_icl_eval.c */
 
 /* ---------------------------------------------------------------- construct, construct-sweep */
 
@@ -245,6 +245,7 @@ DRIVE(icl_train, train_cmd)
 DRIVE(icl_baselines, cli_icl_baselines_cmd)
 DRIVE(icl_eval, cli_icl_eval_cmd)
 DRIVE(icl_sweep_depth, cli_icl_depth_cmd)
+DRIVE(icl_figures, cli_icl_figures_cmd)
 
 static const cli_sub subs[] = {
     {"construct", icl_construct, "the explicit Theorem-1 transformer running projected GD, checked against direct GD"},
@@ -253,6 +254,7 @@ static const cli_sub subs[] = {
     {"baselines", icl_baselines, "R² vs k of the prompt mean, ridge, 3-NN and direct training: how easy the task is"},
     {"eval", icl_eval, "a trained model's R² vs k per test mixture, beyond its training length, baselines beside"},
     {"sweep-depth", icl_sweep_depth, "R² at 15/30/45 examples vs transformer depth (Figure 3)"},
+    {"figures", icl_figures, "Figures 1-3 as the paper lays them out, from the runs' CSVs (or --quick micro runs)"},
 };
 
 int cmd_icl(int argc, char **argv) { return cli_dispatch("icl", subs, (int)(sizeof subs / sizeof *subs), argc, argv); }

@@ -374,3 +374,161 @@ int nnt_report_icl_depth(const char *out, const nnt_icl_depth_cfg *c, const nnt_
   nnt_plot_free(pl);
   return st;
 }
+
+
+/* ---------------------------------------------------------------- icl figures */
+
+/* Figure 1 of the paper (v1) is the ReLU transformer, Figure 2 the softmax one. */
+static int fig_number(int attn) { return attn == NNT_ATTN_RELU ? 1 : 2; }
+
+static void fig_panel_name(const nnt_icl_figures_result *r, int i, char *buf, size_t n) {
+  const nnt_icl_fig_panel *p = &r->panel[i];
+  int dup = 0; /* a second run of the same attention and target depth gets _2, _3, ... */
+  for (int j = 0; j < i; j++) dup += r->panel[j].attn == p->attn && r->panel[j].depth == p->depth;
+  if (dup) snprintf(buf, n, "fig%d_%s_td%d_%d", fig_number(p->attn), nnt_icl_attn_names[p->attn], p->depth, dup + 1);
+  else snprintf(buf, n, "fig%d_%s_td%d", fig_number(p->attn), nnt_icl_attn_names[p->attn], p->depth);
+}
+
+static double fig_r2(const nnt_icl_fig_panel *p, int c, int pred, int k) {
+  return k < p->npos ? p->r2[nnt_icl_fig_at(p, c, pred, k)] : NAN;
+}
+
+static void fig_cell(double v) {
+  if (isnan(v)) printf(" %7s", "-");
+  else printf(" %7.3f", v);
+}
+
+static int fig_panel_plot(const char *out, const nnt_icl_fig_panel *p, const char *base) {
+  char title[160];
+  snprintf(title, sizeof title, "Fig. %d, %s TF (%d layers): %d-layer NN", fig_number(p->attn),
+           p->attn == NNT_ATTN_RELU ? "ReLU" : "softmax", p->layers, p->depth);
+  nnt_plot *pl = nnt_plot_new(title, "in-context examples k", "R² (pooled)");
+  const int n = p->npos;
+  double *x = nnt_xmalloc(sizeof(double) * n), *y = nnt_xmalloc(sizeof(double) * n);
+  nnt_plot_yrange(pl, -1.5, 1.05); /* the paper's axis */
+  /* one series of predictor q in condition c: its defined positions */
+#define SERIES(c, q, label, style)                                         \
+  do {                                                                     \
+    int m_ = 0;                                                            \
+    for (int k = 0; k < n; k++) {                                          \
+      double v = fig_r2(p, c, q, k);                                       \
+      if (!isnan(v)) x[m_] = k, y[m_++] = v < -1.5 ? -1.5 : v;             \
+    }                                                                      \
+    if (m_) nnt_plot_add(pl, m_, x, y, label, style);                      \
+  } while (0)
+  for (int c = 0; c < p->ncond; c++) {
+    char lab[96];
+    if (p->mix[c] == 0) snprintf(lab, sizeof lab, "N(-2,I) (training)");
+    else snprintf(lab, sizeof lab, "%g/%g mixture", 1 - p->mix[c], p->mix[c]);
+    SERIES(c, NNT_ICL_PRED_MODEL, lab, NNT_PLOT_LINE);
+  }
+  SERIES(0, NNT_ICL_PRED_DIRECT_BEST, "direct training (best epoch)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
+  SERIES(0, NNT_ICL_PRED_MEAN, "prompt mean", NNT_PLOT_DASHED);
+  SERIES(0, NNT_ICL_PRED_RIDGE, "ridge", NNT_PLOT_DASHED);
+#undef SERIES
+  double vx[2] = {p->n_train - 1, p->n_train - 1}, vy[2] = {-1.5, 1.05}, hx[2] = {0, n - 1}, hy[2] = {1, 1};
+  nnt_plot_add(pl, 2, vx, vy, "training length", NNT_PLOT_DASHED);
+  nnt_plot_add(pl, 2, hx, hy, NULL, NNT_PLOT_DASHED);
+  int st = nnt_plot_save(pl, out, base);
+  nnt_plot_free(pl);
+  free(x), free(y);
+  return st;
+}
+
+int nnt_report_icl_figures(const char *out, const nnt_icl_figures_result *r) {
+  int st = NNT_OK;
+  const int want[] = {1, 10, 15, 30, 45, 75};
+  for (int i = 0; i < r->npanel; i++) {
+    const nnt_icl_fig_panel *p = &r->panel[i];
+    char base[96];
+    fig_panel_name(r, i, base, sizeof base);
+    printf("%s: %s attention, %d layers, %d-layer targets, trained on %d examples (%s)\n", base, nnt_icl_attn_names[p->attn],
+           p->layers, p->depth, p->n_train - 1, p->path);
+    printf("  %-10s %4s %7s %7s %7s %7s\n", "mixture", "k", "model", "mean", "ridge", "direct");
+    for (int c = 0; c < p->ncond; c++)
+      for (int w = 0; w < (int)(sizeof want / sizeof *want); w++) {
+        int k = want[w];
+        if (k >= p->npos) continue;
+        char mix[32];
+        snprintf(mix, sizeof mix, "%g/%g", 1 - p->mix[c], p->mix[c]);
+        printf("  %-10s %4d", mix, k);
+        fig_cell(fig_r2(p, c, NNT_ICL_PRED_MODEL, k)), fig_cell(fig_r2(p, c, NNT_ICL_PRED_MEAN, k));
+        fig_cell(fig_r2(p, c, NNT_ICL_PRED_RIDGE, k)), fig_cell(fig_r2(p, c, NNT_ICL_PRED_DIRECT_BEST, k));
+        printf("\n");
+      }
+  }
+  if (r->ndepth) {
+    printf("Figure 3: R² (pooled) against the transformer's layers\n  %-8s %6s %4s %7s %7s %7s  %s\n", "attn", "layers", "k",
+           "model", "mean", "ridge", "from");
+    for (int i = 0; i < r->ndepth; i++) {
+      const nnt_icl_fig_depth *d = &r->depth[i];
+      printf("  %-8s %6d %4d %7.3f %7.3f %7.3f  %s\n", nnt_icl_attn_names[d->attn], d->layers, d->k, d->model, d->mean, d->ridge,
+             d->source);
+    }
+  }
+  if (!out) return NNT_OK;
+  nnt_csv f;
+  if ((st = nnt_csv_open(&f, out, "figures.csv", "figure,panel,attn,layers,target_depth,train_examples,mix2,k,model,mean,ridge,direct_best")))
+    return st;
+  for (int i = 0; i < r->npanel; i++) {
+    const nnt_icl_fig_panel *p = &r->panel[i];
+    char base[96];
+    fig_panel_name(r, i, base, sizeof base);
+    for (int c = 0; c < p->ncond; c++)
+      for (int k = 0; k < p->npos; k++) {
+        char v[4][32];
+        const int q[4] = {NNT_ICL_PRED_MODEL, NNT_ICL_PRED_MEAN, NNT_ICL_PRED_RIDGE, NNT_ICL_PRED_DIRECT_BEST};
+        for (int j = 0; j < 4; j++) {
+          double x = fig_r2(p, c, q[j], k);
+          if (isnan(x)) v[j][0] = 0;
+          else snprintf(v[j], sizeof v[j], "%.6f", x);
+        }
+        nnt_csv_row(&f, "%d,%s,%s,%d,%d,%d,%g,%d,%s,%s,%s,%s", fig_number(p->attn), base, nnt_icl_attn_names[p->attn], p->layers,
+                    p->depth, p->n_train - 1, p->mix[c], k, v[0], v[1], v[2], v[3]);
+      }
+  }
+  if ((st = nnt_csv_close(&f))) return st;
+  for (int i = 0; i < r->npanel && !st; i++) {
+    char base[96];
+    fig_panel_name(r, i, base, sizeof base);
+    st = fig_panel_plot(out, &r->panel[i], base);
+  }
+  if (st || !r->ndepth) return st;
+  if ((st = nnt_csv_open(&f, out, "figure3.csv", "attn,layers,k,model,mean,ridge,source"))) return st;
+  for (int i = 0; i < r->ndepth; i++) {
+    const nnt_icl_fig_depth *d = &r->depth[i];
+    nnt_csv_row(&f, "%s,%d,%d,%.6f,%.6f,%.6f,%s", nnt_icl_attn_names[d->attn], d->layers, d->k, d->model, d->mean, d->ridge, d->source);
+  }
+  if ((st = nnt_csv_close(&f))) return st;
+  for (int a = 0; a < 2 && !st; a++) { /* one plot per attention: a curve per k, the prompt mean dashed */
+    int ks[NNT_ICL_DEPTH_MAXE * 4], nk = 0;
+    for (int i = 0; i < r->ndepth; i++) {
+      if (r->depth[i].attn != a) continue;
+      int seen = 0;
+      for (int j = 0; j < nk; j++) seen |= ks[j] == r->depth[i].k;
+      if (!seen && nk < (int)(sizeof ks / sizeof *ks)) ks[nk++] = r->depth[i].k;
+    }
+    if (!nk) continue;
+    char title[96], base[32];
+    snprintf(title, sizeof title, "Figure 3: R² vs depth, %s transformer", a == NNT_ATTN_RELU ? "ReLU" : "softmax");
+    snprintf(base, sizeof base, "fig3_%s", nnt_icl_attn_names[a]);
+    nnt_plot *pl = nnt_plot_new(title, "transformer layers", "R² (pooled)");
+    double *x = nnt_xmalloc(sizeof(double) * (size_t)r->ndepth), *y = nnt_xmalloc(sizeof(double) * (size_t)r->ndepth),
+           *ym = nnt_xmalloc(sizeof(double) * (size_t)r->ndepth);
+    for (int j = 0; j < nk; j++) {
+      int m = 0;
+      for (int i = 0; i < r->ndepth; i++) /* sorted by layers; one point per depth (the first source) */
+        if (r->depth[i].attn == a && r->depth[i].k == ks[j] && (!m || x[m - 1] != r->depth[i].layers))
+          x[m] = r->depth[i].layers, y[m] = r->depth[i].model, ym[m++] = r->depth[i].mean;
+      char lab[64];
+      snprintf(lab, sizeof lab, "%d examples", ks[j]);
+      nnt_plot_add(pl, m, x, y, lab, NNT_PLOT_LINE | NNT_PLOT_POINTS);
+      snprintf(lab, sizeof lab, "prompt mean, %d examples", ks[j]);
+      nnt_plot_add(pl, m, x, ym, lab, NNT_PLOT_DASHED);
+    }
+    st = nnt_plot_save(pl, out, base);
+    nnt_plot_free(pl);
+    free(x), free(y), free(ym);
+  }
+  return st;
+}

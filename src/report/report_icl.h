@@ -7,6 +7,7 @@
 #include "nnt_icl_construct.h"
 #include "nnt_icl_depth.h"
 #include "nnt_icl_eval.h"
+#include "nnt_icl_figures.h"
 #include "nnt_icl_gpt.h"
 
 /* The layer table of one GD step (+ readout) of a built transformer. */
@@ -26,4 +27,8 @@ int nnt_report_icl_eval(const char *out, const nnt_icl_eval_cfg *c, const nnt_ic
 int nnt_report_icl_eval_files(const char *dir, const nnt_icl_eval_result *r, int n_train);
 /* R² at each number of examples per model; depth.csv, depth.png. */
 int nnt_report_icl_depth(const char *out, const nnt_icl_depth_cfg *c, const nnt_icl_depth_result *r);
+/* Figures 1–3 of seed 003: a console table per panel (R² at a few k per test mixture, baselines
+ * beside), figures.csv (every panel's curves) and figure3.csv, and the plots
+ * fig1_relu_td<N>.png/svg, fig2_softmax_td<N>.png/svg (one file per panel) and fig3_<attn>.png/svg. */
+int nnt_report_icl_figures(const char *out, const nnt_icl_figures_result *r);
 #endif

@@ -106,3 +106,9 @@ set_tests_properties(export/convert PROPERTIES LABELS "python" TIMEOUT 600 SKIP_
 nnt_cli_test(icl_train_export_bad_ext 2 "--export m.pt: the model exports to .safetensors or .onnx" icl train --preset micro --export m.pt --out ${CMAKE_BINARY_DIR}/icl-never)
 nnt_cli_test(icl_construct_export_bad_ext 2 "--export c.json: the construction exports to .safetensors" icl construct --quick --export c.json)
 nnt_cli_test(icl_construct_export_too_large 2 "--export: the dense export would take [0-9.]+ GB" icl construct --K 200 --n 4 --M 8 --steps 1 --export ${CMAKE_BINARY_DIR}/icl-never.safetensors)
+# icl figures: Figures 1–3 from real runs' CSVs (values checked against r2.csv and depth.csv), --quick, bad input
+add_test(NAME icl/figures COMMAND bash ${NNT_SRC_DIR}/tests/icl/figures.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-figures)
+set_tests_properties(icl/figures PROPERTIES LABELS cli TIMEOUT 600)
+# the task options in run.json and the checkpoint; icl eval on the model's own task unless overridden
+add_test(NAME icl/task_opts COMMAND bash ${NNT_SRC_DIR}/tests/icl/task_opts.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-task-opts)
+set_tests_properties(icl/task_opts PROPERTIES LABELS cli TIMEOUT 120)
