@@ -1,4 +1,4 @@
-"""Feed-forward nets exported by nnt (compiled circuits, approximation nets, the RCNN cell MLP) as
+"""Feed-forward nets exported by nnt (compiled circuits, approximation nets, the RCNN's cell MLP) as
 torch.nn.Modules: y = act(W x + b) layer by layer in float64, from the stored tensors alone.
 
 Kinds "mlp" (dense "layers.L.weight" [out, in]) and "mlp-sparse" / CSR layers
@@ -71,6 +71,37 @@ class MLP(torch.nn.Module):
         return getattr(self, f"w{l}_shape")[1].item() if self.sparse[l] else getattr(self, f"w{l}").shape[1]
 
 
+class RCNNCell(MLP):
+    """The RCNN of seed 002 compiled by ``nnt rcnn compile --export`` (kind "rcnn-cell"): ``net(p)``
+    the cell MLP on (batch, 9) 3x3 patches (row-major, centre index 4), ``head(u)`` the 4-ReLU output
+    map, ``step(Z)`` one layer of the Definition-5 network on a grid Z (rows, cols) (every cell's
+    patch, cells outside the grid read p = 1/6), ``output(Z, d)`` the sum of the head over columns
+    0..d. ``check`` holds the file's reference: patches, f-bar's values and its d/dx00 flags."""
+
+    P = 1.0 / 6
+
+    def __init__(self, layers, activations, meta, head, check):
+        super().__init__(layers, activations, meta)
+        for name, t in head.items():
+            self.register_buffer(f"head_{name}", t)
+        self.check = check
+        self.rcnn = json.loads(meta["rcnn"]) if "rcnn" in meta else {}
+
+    def head(self, u):
+        u = torch.as_tensor(u, dtype=torch.float64)[..., None]
+        return self.head_c[0] + (self.head_w * torch.relu(self.head_u * u + self.head_b)).sum(-1)
+
+    def step(self, Z):
+        Z = torch.as_tensor(Z, dtype=torch.float64)
+        rows, cols = Z.shape
+        Zp = torch.nn.functional.pad(Z, (1, 1, 1, 1), value=self.P)
+        patches = torch.stack([Zp[a:a + rows, b:b + cols] for a in range(3) for b in range(3)], -1)
+        return self(patches.reshape(-1, 9)).reshape(rows, cols)
+
+    def output(self, Z, d):
+        return self.head(torch.as_tensor(Z, dtype=torch.float64)[:, :d + 1]).sum()
+
+
 def from_safetensors(tensors, meta):
     try:
         arch = json.loads(meta["arch"])
@@ -106,4 +137,11 @@ def from_safetensors(tensors, meta):
                 raise Error(f"layer {l}: the CSR arrays are inconsistent (indptr from 0 to nnz, columns in 0..{inn - 1})", "EFORMAT")
             W = (indptr, indices, values, inn)
         layers.append((W, b))
-    return MLP(layers, acts, meta)
+    if meta.get("kind") != "rcnn-cell":
+        return MLP(layers, acts, meta)
+    if sizes[0] != 9 or sizes[-1] != 1:
+        raise Error(f"rcnn-cell: sizes {sizes}: the cell maps a 3x3 patch to one value", "EFORMAT")
+    head = {n: get(f"head.{n}", np.float64, [1] if n == "c" else [4]) for n in ("u", "b", "w", "c")}
+    check = {n: torch.from_numpy(np.ascontiguousarray(tensors[f"check.{n}"])) for n in ("patches", "values", "grad00")
+             if f"check.{n}" in tensors}
+    return RCNNCell(layers, acts, meta, head, check)

@@ -410,6 +410,7 @@ void nnt_approx_check_result_free(nnt_approx_check_result *res);
 enum { NNT_APPROX_SQUARE_MAX_I = 24, NNT_APPROX_SQUARE_PLOT_MAX_I = 10 };
 typedef struct {
   int i[NNT_APPROX_LIST_MAX], ni;
+  const char *export_path, *version, *command; /* --export FILE: h_i of the last i (nnt_approx_square_export) */
 } nnt_approx_square_cfg;
 typedef struct {
   int i, hidden_layers;
@@ -431,6 +432,7 @@ void nnt_approx_square_result_free(nnt_approx_square_result *res);
 enum { NNT_APPROX_TRIANGLE_MAX_L = 26 };
 typedef struct {
   int L[NNT_APPROX_LIST_MAX], nL;
+  const char *export_path, *version, *command; /* --export FILE: Delta^L of the last L */
 } nnt_approx_triangle_cfg;
 typedef struct {
   int L, ok; /* ok: both counts as claimed */
@@ -457,6 +459,7 @@ typedef struct {
   int steps, samples;
   double lr;
   uint64_t seed;
+  const char *export_path, *version, *command; /* --export FILE: g */
 } nnt_approx_separation_cfg;
 typedef struct {
   long P;
@@ -580,6 +583,18 @@ void nnt_approx_lazy_cfg_default(nnt_approx_lazy_cfg *cfg, nnt_preset preset);
 int nnt_approx_lazy_run(const nnt_approx_lazy_cfg *cfg, nnt_approx_lazy_result *res);
 int nnt_approx_lazy_check(const nnt_approx_lazy_cfg *cfg);
 void nnt_approx_lazy_result_free(nnt_approx_lazy_result *res);
+
+/* --export FILE (docs/export.md): the network a demo built, as .safetensors or .onnx by the
+ * extension (nnt_smlp_export: dense float64 layers, kind "mlp"): square's h_i and triangle's Delta^L
+ * for the last value of their lists, separation's g (loaded or trained). __metadata__ adds source
+ * "approx", the construction, its parameters, the function it approximates and where (target,
+ * domain), nnt_version and command from the config. NNT_OK and no file when export_path is NULL.
+ * nnt_approx_export_check(path): NNT_EINVAL with one line unless path ends in .safetensors or .onnx
+ * (each demo's check calls it, so a bad name is refused before any work). */
+int nnt_approx_export_check(const char *path);
+int nnt_approx_square_export(const nnt_approx_square_cfg *cfg);
+int nnt_approx_triangle_export(const nnt_approx_triangle_cfg *cfg);
+int nnt_approx_separation_export(const nnt_approx_separation_cfg *cfg, const nnt_approx_separation_result *res);
 
 /* A list option of a run's config: 1..NNT_APPROX_LIST_MAX values, each in [lo, hi]; NNT_EINVAL
  * "what: ..." otherwise. */

@@ -42,12 +42,14 @@ int nnt_approx_check_list(const char *what, const int *v, int n, long lo, long h
 
 void nnt_approx_square_cfg_default(nnt_approx_square_cfg *cfg, nnt_preset preset) {
   (void)preset; /* seven depths take milliseconds */
+  memset(cfg, 0, sizeof *cfg);
   cfg->ni = 7;
   for (int q = 0; q < cfg->ni; q++) cfg->i[q] = q;
 }
 
 int nnt_approx_square_check(const nnt_approx_square_cfg *cfg) {
-  return nnt_approx_check_list("square: i", cfg->i, cfg->ni, 0, NNT_APPROX_SQUARE_MAX_I);
+  int st = nnt_approx_check_list("square: i", cfg->i, cfg->ni, 0, NNT_APPROX_SQUARE_MAX_I);
+  return st ? st : nnt_approx_export_check(cfg->export_path);
 }
 
 int nnt_approx_square_run(const nnt_approx_square_cfg *cfg, nnt_approx_square_result *res) {
@@ -87,6 +89,7 @@ void nnt_approx_square_result_free(nnt_approx_square_result *res) {
 void nnt_approx_triangle_cfg_default(nnt_approx_triangle_cfg *cfg, nnt_preset preset) {
   (void)preset; /* L = 22 sweeps 4M pieces in about a second */
   static const int L[8] = {1, 2, 4, 8, 12, 16, 20, 22};
+  memset(cfg, 0, sizeof *cfg);
   memcpy(cfg->L, L, sizeof L);
   cfg->nL = 8;
 }
@@ -98,7 +101,8 @@ static double peak_rss_mb(void) {
 }
 
 int nnt_approx_triangle_check(const nnt_approx_triangle_cfg *cfg) {
-  return nnt_approx_check_list("triangle: L", cfg->L, cfg->nL, 1, NNT_APPROX_TRIANGLE_MAX_L);
+  int st = nnt_approx_check_list("triangle: L", cfg->L, cfg->nL, 1, NNT_APPROX_TRIANGLE_MAX_L);
+  return st ? st : nnt_approx_export_check(cfg->export_path);
 }
 
 int nnt_approx_triangle_run(const nnt_approx_triangle_cfg *cfg, nnt_approx_triangle_result *res) {
@@ -156,6 +160,7 @@ int nnt_approx_separation_check(const nnt_approx_separation_cfg *cfg) {
   if (cfg->ntrain > NNT_APPROX_SEP_MAX_LAYERS) return nnt_fail(NNT_EINVAL, "separation: at most %d hidden layers", NNT_APPROX_SEP_MAX_LAYERS);
   if (cfg->ntrain && (cfg->steps < 0 || cfg->samples < 1 || !(cfg->lr > 0)))
     return nnt_fail(NNT_EINVAL, "separation: training needs steps >= 0, samples >= 1 and lr > 0");
+  if (nnt_approx_export_check(cfg->export_path)) return NNT_EINVAL;
   if (cfg->net) { /* the file read and parsed before any work */
     nnt_mlp g;
     int st = nnt_mlp_load(cfg->net, &g);

@@ -13,16 +13,22 @@
 
 static const cli_opt no_opts[] = {{0}};
 static const cli_opt square_opts[] = {
-    CLI_INTS("i", nnt_approx_square_cfg, i, ni, 0, NNT_APPROX_SQUARE_MAX_I, "depths i of h_i"), {0}};
+    CLI_INTS("i", nnt_approx_square_cfg, i, ni, 0, NNT_APPROX_SQUARE_MAX_I, "depths i of h_i"),
+    CLI_STR("export", nnt_approx_square_cfg, export_path, "also write the net h_i of the last i to FILE.safetensors or FILE.onnx (python/nnt loads the former, docs/export.md)"),
+    {0}};
 static const cli_opt triangle_opts[] = {
-    CLI_INTS("L", nnt_approx_triangle_cfg, L, nL, 1, NNT_APPROX_TRIANGLE_MAX_L, "depths L of Delta^L"), {0}};
+    CLI_INTS("L", nnt_approx_triangle_cfg, L, nL, 1, NNT_APPROX_TRIANGLE_MAX_L, "depths L of Delta^L"),
+    CLI_STR("export", nnt_approx_triangle_cfg, export_path, "also write the net Delta^L of the last L to FILE.safetensors or FILE.onnx (python/nnt loads the former, docs/export.md)"),
+    {0}};
 static const cli_opt separation_opts[] = {
     CLI_INT("n", nnt_approx_separation_cfg, n, 1, NNT_APPROX_SEP_MAX_N, "the target is Delta^N (required, no default)"),
     CLI_STR("net", nnt_approx_separation_cfg, net, "a 1-D network g (nnt-mlp JSON file), or"),
     CLI_INTS("train", nnt_approx_separation_cfg, train, ntrain, 1, 4096, "hidden widths W1,W2,.. of a g trained by Adam"),
     CLI_INT("steps", nnt_approx_separation_cfg, steps, 0, 1000000, "Adam steps"),
     CLI_INT("samples", nnt_approx_separation_cfg, samples, 1, 1000000, "uniform training points (full batch)"),
-    CLI_DOUBLE("lr", nnt_approx_separation_cfg, lr, 1e-9, 10, "Adam learning rate"), {0}};
+    CLI_DOUBLE("lr", nnt_approx_separation_cfg, lr, 1e-9, 10, "Adam learning rate"),
+    CLI_STR("export", nnt_approx_separation_cfg, export_path, "also write the network g (loaded or trained) to FILE.safetensors or FILE.onnx (python/nnt loads the former, docs/export.md)"),
+    {0}};
 static const cli_opt ntk_opts[] = {
     CLI_INTS("widths", nnt_approx_ntk_cfg, widths, nw, 1, 10000000, "widths m"),
     CLI_INT("pairs", nnt_approx_ntk_cfg, pairs, 1, 10000, "random input pairs"),
@@ -68,6 +74,22 @@ static const cli_opt lazy_opts[] = {
       .report = demo##_report, .result_free = demo##_free, .common = CLI_OUT, .example = example_}; \
   static int demo_##demo(int argc, char **argv) { return cli_drive(&demo##_cmd, argc, argv); }
 
+/* The demos whose networks --export writes: provenance into the config before its check; the file
+ * after the report (also when a bound is violated: the net is what the run measured). */
+static char command_line[4096];
+#define EXPORTS(demo, set_seed)                                                                  \
+  static int demo##_validate(void *cfg_, const cli_run *r) {                                     \
+    nnt_approx_##demo##_cfg *cfg = cfg_;                                                         \
+    if (set_seed) ((nnt_approx_separation_cfg *)cfg_)->seed = r->seed;                          \
+    cfg->version = nnt_version(), cfg->command = cli_command_line(command_line, sizeof command_line, "nnt approx", r->argc, r->argv); \
+    return nnt_approx_##demo##_check(cfg);                                                       \
+  }
+static int exported(int st, int est, const char *path) {
+  if (est) return est;
+  if (path) printf("wrote %s (%s)\n", path, nnt_export_format(path) == 2 ? "ONNX" : "safetensors");
+  return st;
+}
+
 static int check_validate(void *cfg, const cli_run *r) {
   ((nnt_approx_check_cfg *)cfg)->seed = r->seed;
   return NNT_OK; /* no options to check beyond the parser's */
@@ -78,18 +100,30 @@ static int check_summary(const nnt_approx_check_cfg *cfg, const nnt_approx_check
          cfg->quick ? "quick" : "full", r->seconds);
   return st;
 }
-UNSEEDED(square)
-UNSEEDED(triangle)
-SEEDED(separation)
+EXPORTS(square, 0)
+EXPORTS(triangle, 0)
+EXPORTS(separation, 1)
 SEEDED(ntk)
 SEEDED(maurey)
 SEEDED(planting)
 SEEDED(sobolev)
 SEEDED(lazy)
 DEMO(check, check_summary(cfg, res, r))
-DEMO(square, nnt_report_approx_square(r->out, res, stdout, NULL))
-DEMO(triangle, nnt_report_approx_triangle(r->out, res, stdout, NULL))
-DEMO(separation, nnt_report_approx_separation(r->out, cfg, res, stdout))
+static int square_out(const nnt_approx_square_cfg *cfg, const nnt_approx_square_result *res, const cli_run *r) {
+  int st = nnt_report_approx_square(r->out, res, stdout, NULL);
+  return st && st != NNT_ECHECK ? st : exported(st, nnt_approx_square_export(cfg), cfg->export_path);
+}
+static int triangle_out(const nnt_approx_triangle_cfg *cfg, const nnt_approx_triangle_result *res, const cli_run *r) {
+  int st = nnt_report_approx_triangle(r->out, res, stdout, NULL);
+  return st && st != NNT_ECHECK ? st : exported(st, nnt_approx_triangle_export(cfg), cfg->export_path);
+}
+static int separation_out(const nnt_approx_separation_cfg *cfg, const nnt_approx_separation_result *res, const cli_run *r) {
+  int st = nnt_report_approx_separation(r->out, cfg, res, stdout);
+  return st && st != NNT_ECHECK ? st : exported(st, nnt_approx_separation_export(cfg, res), cfg->export_path);
+}
+DEMO(square, square_out(cfg, res, r))
+DEMO(triangle, triangle_out(cfg, res, r))
+DEMO(separation, separation_out(cfg, res, r))
 DEMO(ntk, nnt_report_approx_ntk(r->out, cfg, res, stdout, NULL))
 DEMO(maurey, nnt_report_approx_maurey(r->out, res, stdout))
 DEMO(planting, nnt_report_approx_planting(r->out, cfg, res, stdout))
@@ -149,7 +183,7 @@ int tour_approx(cli_tour *t) {
   if (st) return st;
   cli_tour_printf(t, "\n![Figure 4.1](approx/fig4_1_square.png)\n![Figure 4.2](approx/fig4_2_differences.png)\n\n"
                      "Δ^L by the exact sweep (2^L pieces on [0,1], 2^L + 2 on ℝ):\n\n");
-  nnt_approx_triangle_cfg tc = {{1, 4, 8, 16, 20}, 5};
+  nnt_approx_triangle_cfg tc = {.L = {1, 4, 8, 16, 20}, .nL = 5};
   nnt_approx_triangle_result tr;
   if ((st = nnt_approx_triangle_run(&tc, &tr))) return st;
   st = cli_tour_checked(t, nnt_report_approx_triangle(dir, &tr, NULL, t->report));

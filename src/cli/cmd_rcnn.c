@@ -3,6 +3,8 @@
  * the direct 2-D TM simulator), f̄ compiled into a ReLU MLP (compile), grid snapshots (snapshot).
  * Descriptors (cli.h) on the rcnn area's runs; src/report/report_rcnn.c writes the results. */
 #include "commands.h"
+#include "nnt_io.h"
+#include "nnt_mlp.h"
 #include "nnt_rcnn_nn.h"
 #include "report_rcnn.h"
 
@@ -14,8 +16,16 @@ static const char *const levels[] = {"rule", "nn", NULL};
   static int x##_run(void *c, const cli_run *r, void *res) { return (void)r, nnt_rcnn_##x##_run(c, res); } \
   static int x##_report(const void *c, const void *res, const cli_run *r) { return nnt_report_rcnn_##x(r->out, c, res); }
 EXPERIMENT(learn)
-EXPERIMENT(compile)
 EXPERIMENT(snapshot)
+static void compile_default(void *c, nnt_preset p) { nnt_rcnn_compile_cfg_default(c, p); }
+static int compile_run(void *c, const cli_run *r, void *res) { return (void)r, nnt_rcnn_compile_run(c, res); }
+static int compile_report(const void *c_, const void *res, const cli_run *r) {
+  const nnt_rcnn_compile_cfg *c = c_;
+  int st = nnt_report_rcnn_compile(r->out, c, res);
+  if (c->export_path && (!st || st == NNT_ECHECK))
+    printf("wrote %s (%s)\n", c->export_path, nnt_export_format(c->export_path) == 2 ? "ONNX, the cell MLP" : "safetensors");
+  return st;
+}
 static void learn_free(void *res) { nnt_rcnn_learn_result_free(res); }
 static void snapshot_free(void *res) { nnt_rcnn_snapshot_result_free(res); }
 
@@ -23,9 +33,12 @@ static int learn_validate(void *c, const cli_run *r) {
   ((nnt_rcnn_learn_cfg *)c)->seed = r->seed;
   return nnt_rcnn_learn_check(c);
 }
-static int compile_validate(void *c, const cli_run *r) {
-  ((nnt_rcnn_compile_cfg *)c)->seed = r->seed;
-  return NNT_OK; /* the option table's ranges are the run's */
+static int compile_validate(void *c_, const cli_run *r) {
+  static char command[4096]; /* provenance of --export */
+  nnt_rcnn_compile_cfg *c = c_;
+  c->seed = r->seed, c->version = nnt_version();
+  c->command = cli_command_line(command, sizeof command, "nnt rcnn", r->argc, r->argv);
+  return nnt_rcnn_compile_check(c);
 }
 static int snapshot_validate(void *c, const cli_run *r) {
   ((nnt_rcnn_snapshot_cfg *)c)->seed = r->seed;
@@ -82,6 +95,8 @@ static const cli_opt compile_opts[] = {
     CLI_CHOICE("compiler", C, compiler, compilers,
                "structured: default + corrections over the value universe (spec §4.8); lemma: the paper's\n"
                "Lemma 5/6 construction with the visited patches as its domain (small roll-outs only)"),
+    CLI_STR("export", C, export_path, "also write the compiled net to FILE.safetensors (cell MLP, head and the checked patches)\n"
+                                      "or FILE.onnx (the cell MLP); python/nnt loads the former (docs/export.md)"),
     {0}};
 #undef C
 static const cli_cmd compile_cmd = {

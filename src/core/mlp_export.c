@@ -117,6 +117,11 @@ static int smlp_onnx(const nnt_smlp *m, int sparse, const char *kind, const char
 }
 
 int nnt_smlp_export(const nnt_smlp *m, int sparse, const char *kind, const char *const *meta, const char *path) {
+  return nnt_smlp_export_ex(m, sparse, kind, meta, NULL, 0, path);
+}
+
+int nnt_smlp_export_ex(const nnt_smlp *m, int sparse, const char *kind, const char *const *meta,
+                       const nnt_export_tensor *extra, int nextra, const char *path) {
   int fmt = nnt_export_format(path);
   if (fmt != 1 && fmt != 2)
     return nnt_fail(NNT_EINVAL, "--export %s: unknown format (the file name must end in .safetensors or .onnx)", path);
@@ -169,6 +174,8 @@ int nnt_smlp_export(const nnt_smlp *m, int sparse, const char *kind, const char 
       free(W);
     }
   }
+  for (int i = 0; i < nextra && !st; i++)
+    st = nnt_st_add(w, extra[i].name, NNT_ST_F64, extra[i].ndim, extra[i].shape, extra[i].data);
   if (!st) st = nnt_st_meta(w, "kind", kind ? kind : sparse ? "mlp-sparse" : "mlp");
   if (!st) st = nnt_st_meta(w, "format", "safetensors");
   if (!st) st = nnt_st_meta(w, "precision", "float64");

@@ -126,6 +126,16 @@ int nnt_smlp_load_fmt(const char *path, nnt_smlp *m, int *sparse);
  * and ".rows" I64, ".values" [nnz, 1], bias [out, 1]; never expanded) and the same metadata as
  * metadata_props. NNT_EINVAL for any other extension; NNT_EIO as nnt_st_write. */
 int nnt_smlp_export(const nnt_smlp *m, int sparse, const char *kind, const char *const *meta, const char *path);
+/* The same, and for .safetensors the float64 tensors extra[0..nextra-1] besides the layers (a
+ * network's other parts and reference data; an ONNX model holds the layers only). */
+typedef struct {
+  const char *name;
+  int ndim;
+  long long shape[2];
+  const double *data;
+} nnt_export_tensor;
+int nnt_smlp_export_ex(const nnt_smlp *m, int sparse, const char *kind, const char *const *meta,
+                       const nnt_export_tensor *extra, int nextra, const char *path);
 /* 1 when path ends in .safetensors, 2 in .onnx, 0 otherwise. */
 int nnt_export_format(const char *path);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nnt_error.h"
+#include "nnt_mlp.h"
 #include "nnt_progress.h"
 #include "nnt_rcnn_nn.h"
 #include "nnt_rng.h"
@@ -99,13 +100,23 @@ static int lemma_on_patches(const nnt_rcnn_cnet *cn, const vset *vs, nnt_rcnn_co
   return st;
 }
 
-int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result *r) {
-  memset(r, 0, sizeof *r);
+int nnt_rcnn_compile_check(const nnt_rcnn_compile_cfg *c) {
   if (!c->learner) return nnt_fail(NNT_EINVAL, "rcnn compile: no learner");
   if (c->d < 1 || c->d > 16 || c->m < 1 || c->m > 64 || c->tests < 0 || c->compiler < 0 || c->compiler > 1)
     return nnt_fail(NNT_EINVAL, "rcnn compile: need 1 <= d <= 16, 1 <= m <= 64, tests >= 0, compiler 0 or 1");
+  if (c->export_path && !nnt_export_format(c->export_path))
+    return nnt_fail(NNT_EINVAL, "--export %s: unknown format (the file name must end in .safetensors or .onnx)", c->export_path);
+  if (c->export_path && c->compiler)
+    return nnt_fail(NNT_EINVAL, "--export: the structured compiler's network is exported (leave out --compiler lemma)");
+  return NNT_OK;
+}
+
+int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result *r) {
+  memset(r, 0, sizeof *r);
+  int st = nnt_rcnn_compile_check(c);
+  if (st) return st;
   nnt_rcnn_tm2d tm;
-  int st = nnt_rcnn_tm2d_learner_open(&tm, c->learner);
+  st = nnt_rcnn_tm2d_learner_open(&tm, c->learner);
   if (st) return st;
   nnt_rcnn_cnet cn;
   double t0 = nnt_now();
@@ -156,6 +167,10 @@ int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result 
   double *ws = nnt_xmalloc(sizeof *ws * (size_t)nnt_rcnn_cnet_ws(&cn));
   const int pidx[5] = {4, 1, 7, 3, 5};
   double h = cn.delta / 2; /* inside the box |x − x0| < Δ where the MLP is affine */
+  double *xp = NULL, *xv = NULL, *xg = NULL; /* the checked patches, f̄ and its flag, for --export */
+  if (c->export_path && !c->compiler && !st)
+    xp = nnt_xmalloc(sizeof *xp * (size_t)(9 * vs.n + 9)), xv = nnt_xmalloc(sizeof *xv * (size_t)(vs.n + 1)),
+    xg = nnt_xmalloc(sizeof *xg * (size_t)(vs.n + 1));
   for (long i = 0; i < vs.cap && !st && !c->compiler; i++) {
     const vpatch *e = &vs.e[i];
     if (!e->used) continue;
@@ -177,9 +192,15 @@ int nnt_rcnn_compile_run(const nnt_rcnn_compile_cfg *c, nnt_rcnn_compile_result 
       double fe = fabs(gp[k] - g9[k]);
       if (fe > r->max_fd_err) r->max_fd_err = fe;
     }
+    if (xp) memcpy(xp + 9 * r->patches, p9, sizeof p9), xv[r->patches] = nnt_rcnn_tern_to_double(&cn.tern, e->out), xg[r->patches] = e->flag;
     r->patches++;
   }
   r->check_s = nnt_now() - t0;
+  if (xp && !st) {
+    const char *meta[] = {"nnt_version", c->version ? c->version : "", "command", c->command ? c->command : "", NULL};
+    st = nnt_rcnn_cnet_export(&cn, c->learner, r->patches, xp, xv, xg, meta, c->export_path);
+  }
+  free(xp), free(xv), free(xg);
   free(ws), free(vs.e), free(X), free(y), free(x), free(xs);
   nnt_rcnn_cnet_free(&cn);
   nnt_rcnn_tm2d_free(&tm);

@@ -177,8 +177,22 @@ typedef struct {
   int d, m, tests;
   int compiler;     /* 0: structured (default + corrections); 1: the paper's Lemma 5/6 on the visited patches */
   uint64_t seed;
+  const char *export_path, *version, *command; /* --export FILE (structured only): nnt_rcnn_cnet_export */
 } nnt_rcnn_compile_cfg;
 void nnt_rcnn_compile_cfg_default(nnt_rcnn_compile_cfg *c, nnt_preset preset);
+/* The config's sizes, compiler and export path (NNT_EINVAL with one line), before any work. */
+int nnt_rcnn_compile_check(const nnt_rcnn_compile_cfg *c);
+
+/* The compiled network as .safetensors or .onnx (docs/export.md), kind "rcnn-cell": the cell MLP as
+ * four CSR layers on the 3x3 patch row-major (x [batch, 9] -> y [batch, 1]): V1 + b1, ReLU; V3, no
+ * bias; V4 + b4, ReLU; V5. The .safetensors file also holds the head g(u) = c + sum_j w_j relu(u_j u
+ * + b_j) ("head.u", "head.b", "head.w" [4], "head.c" [1]) and the reference the command checked
+ * the net against: "check.patches" [n, 9] (every distinct patch the rule-level roll-outs visited,
+ * the unread diagonal entries 0), "check.values" [n] and "check.grad00" [n] (f̄'s value and its
+ * ∂/∂x00 flag there). __metadata__: learner, the codec (K, 3^K, Δ, p = 1/6) and the grid layout in
+ * "rcnn", nnt_version, command (meta: more key, value pairs, NULL-terminated). */
+int nnt_rcnn_cnet_export(const nnt_rcnn_cnet *cn, const char *learner, long n, const double *patches, const double *values,
+                         const double *grad00, const char *const *meta, const char *path);
 
 typedef struct {
   int nstates, K, nvals;

@@ -52,7 +52,7 @@ static void square_error_affine(void) {
 }
 
 static void square_and_triangle(void) {
-  nnt_approx_square_cfg sc = {{0, 3, 11}, 3};
+  nnt_approx_square_cfg sc = {.i = {0, 3, 11}, .ni = 3};
   nnt_approx_square_result sr;
   CHECK(nnt_approx_square_run(&sc, &sr) == NNT_OK && sr.n == 3);
   for (int q = 0; q < sr.n; q++) {
@@ -67,7 +67,7 @@ static void square_and_triangle(void) {
   sc.i[0] = NNT_APPROX_SQUARE_MAX_I + 1;
   CHECK(nnt_approx_square_run(&sc, &sr) == NNT_EINVAL);
 
-  nnt_approx_triangle_cfg tc = {{1, 5, 10}, 3};
+  nnt_approx_triangle_cfg tc = {.L = {1, 5, 10}, .nL = 3};
   nnt_approx_triangle_result tr;
   CHECK(nnt_approx_triangle_run(&tc, &tr) == NNT_OK && tr.bad == 0);
   for (int q = 0; q < tr.n; q++)

@@ -27,3 +27,15 @@ nnt_cli_test(approx_separation_both 2 "exactly one of --net" approx separation -
 nnt_cli_test(approx_lazy 0 "beyond the book.* 1000 " approx lazy --quick --out ${_o}/lazy)
 nnt_cli_test(approx_ntk_pad 0 "padded inputs.*fitted log-log slope -0\\.[45]" approx ntk --pad --widths 10,100,1000,10000 --out ${_o}/ntkpad)
 nnt_cli_test(approx_separation_fits 0 " 128 +[0-9.e+-]+ +0.250000 .* 256 +5.00e-01 +0.000000" approx separation --n 8 --net ${_ex}/half.json --out ${_o}/sepfit)
+# --export: the demos' nets in PyTorch (nnt.load) and onnxruntime-node against the closed forms,
+# x^2, nnt's exact sup error and nnt's own forward pass (tests/approx/test_export.py); bad names
+# refused before any work.
+if(NOT NNT_SANITIZE)
+  add_test(NAME approx/export
+           COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/approx/test_export.py)
+  set_tests_properties(approx/export PROPERTIES LABELS "python" TIMEOUT 600
+                       ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR};NNT_LIB_DIR=${CMAKE_BINARY_DIR};NNT_NODE_DIR=${NNT_NODE_DIR};PYTHONPATH=${NNT_SRC_DIR}/python"
+                       SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in")
+endif()
+nnt_cli_test(approx_export_bad_ext 2 "--export .*/h.txt: unknown format" approx square --i 3 --export ${_o}/h.txt)
+nnt_cli_test(approx_export_bad_ext_sep 2 "--export .*/g.json: unknown format" approx separation --n 6 --net ${_ex}/half.json --export ${_o}/g.json)

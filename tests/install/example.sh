@@ -74,6 +74,24 @@ for m in 1RB1LB_1LA1RZ "$src/examples/tm/bb3.tm" 1RB1LB_1LA0LC_1RZ1LD_1RD0RA; do
   grep -q "halts after $halt steps with $ones ones" <<<"$out" || fail "tm_check $m: not $halt steps / $ones ones"
   grep -q "^steps_checked=$halt mismatches=0$" <<<"$out" || fail "tm_check $m: transformer not checked on $halt steps"
 done
+# The installed python/nnt (make install, NNT_PYTHON_DIR) loads an export into PyTorch from there
+# alone, every module of the package installed (the RCNN's too); skipped without python3-torch.
+pkg=$(find "$prefix" -path '*/nnt/__init__.py' | head -n 1)
+[ -n "$pkg" ] || fail "python/nnt not installed"
+for f in mlp tm icl safetensors results; do [ -e "${pkg%/__init__.py}/$f.py" ] || fail "python/nnt/$f.py not installed"; done
+if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+  "$nnt" circuit compile "$src/examples/circuits/fulladder.bench" --export "$stage/fa.safetensors" >/dev/null
+  PYTHONPATH=${pkg%/nnt/__init__.py} /usr/bin/python3 - "$stage/fa.safetensors" "${pkg%/__init__.py}" <<'PY' || fail "the installed python/nnt did not run the fulladder export"
+import itertools, os, sys, torch, nnt
+assert os.path.dirname(nnt.__file__) == sys.argv[2], nnt.__file__
+net = nnt.load(sys.argv[1])
+x = torch.tensor(list(itertools.product([0., 1.], repeat=3)), dtype=torch.float64)
+y = net(x)
+for (a, b, c), (s, co) in zip(x.tolist(), y.tolist()):
+    assert s + 2 * co == a + b + c, (a, b, c, s, co)
+assert hasattr(nnt.mlp, "RCNNCell")
+PY
+fi
 out=$("$stage/example/tm_check")
 grep -q "halts after 107 steps with 13 ones" <<<"$out" || fail "default machine is not BB(4): $out"
 echo "install/example: passed (library built by $(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt"), example by $cc)"

@@ -21,11 +21,29 @@ async function main() {
   }
   const opts = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' };
   const session = await ort.InferenceSession.create(model, opts);
-  const out = await session.run(feeds);
+  // NNT_ORT_CHUNK=R: run R rows (axis 0 of every input) at a time and concatenate the outputs,
+  // so a CSR net's [nnz, batch] intermediates stay small.
+  const chunk = parseInt(process.env.NNT_ORT_CHUNK || '0', 10);
+  const rows = Object.values(feeds).length ? Object.values(feeds)[0].dims[0] : 0;
+  const parts = [];
+  for (let r0 = 0; r0 < rows || (r0 === 0 && parts.length === 0); r0 += chunk > 0 ? chunk : Math.max(rows, 1)) {
+    const n = chunk > 0 ? Math.min(chunk, rows - r0) : rows;
+    const sub = {};
+    for (const [name, t] of Object.entries(feeds)) {
+      const per = t.dims.slice(1).reduce((a, b) => a * b, 1);
+      sub[name] = chunk > 0 ? new ort.Tensor(t.type, t.data.slice(r0 * per, (r0 + n) * per), [n, ...t.dims.slice(1)]) : t;
+    }
+    parts.push(await session.run(sub));
+    if (chunk <= 0) break;
+  }
   const meta = {};
-  for (const [name, t] of Object.entries(out)) {
-    fs.writeFileSync(path.join(dir, 'out_' + name + '.bin'), Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength));
-    meta[name] = { dtype: t.type, shape: t.dims };
+  for (const name of Object.keys(parts[0])) {
+    const t0 = parts[0][name];
+    const bufs = parts.map((p) => Buffer.from(p[name].data.buffer, p[name].data.byteOffset, p[name].data.byteLength));
+    fs.writeFileSync(path.join(dir, 'out_' + name + '.bin'), Buffer.concat(bufs));
+    const dims = [...t0.dims];
+    if (parts.length > 1) dims[0] = parts.reduce((a, p) => a + p[name].dims[0], 0);
+    meta[name] = { dtype: t0.type, shape: dims };
   }
   fs.writeFileSync(path.join(dir, 'outputs.json'), JSON.stringify(meta));
 }

@@ -167,3 +167,14 @@ nnt_cli_test_env(rcnn_learn_nn_too_big "NNT_MEM_AVAILABLE=16e9" 2
 nnt_cli_test_env(rcnn_learn_nn_depth_too_big "NNT_MEM_AVAILABLE=5e6" 2
   "depth 53974 \\(--level nn\\) needs about 1.0[0-9]* GB, more than the 0.005 GB of memory available"
   rcnn learn --level nn --d 16 --m 64 --threads 2)
+# rcnn compile --export: the compiled network in PyTorch (nnt.load's RCNNCell) and onnxruntime-node
+# against the rule-level simulation's patches stored with it (tests/rcnn/test_export.py).
+if(NOT NNT_SANITIZE)
+  add_test(NAME rcnn/export
+           COMMAND /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider ${NNT_SRC_DIR}/tests/rcnn/test_export.py)
+  set_tests_properties(rcnn/export PROPERTIES LABELS "python" TIMEOUT 600
+                       ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR};NNT_NODE_DIR=${NNT_NODE_DIR}"
+                       SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in")
+endif()
+nnt_cli_test(rcnn_export_bad_ext 2 "--export cell.txt: unknown format" rcnn compile --quick --export cell.txt)
+nnt_cli_test(rcnn_export_lemma 2 "leave out --compiler lemma" rcnn compile --quick --compiler lemma --export cell.onnx)
