@@ -1,6 +1,8 @@
 /* driver.c — the one driver every command runs through (cli.h): parse -> validate -> --check-options
  * -> --out -> threads -> run -> report -> run.json. */
 #include <cjson/cJSON.h>
+#include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +40,24 @@ int cli_drive(const cli_cmd *cmd, int argc, char **argv) {
   }
   if ((st = cli_prepare_out(run.out))) goto done;
   double t0 = nnt_now();
+  /* every command shows it is alive off a terminal, also one whose run reports no progress itself */
+  char label[64];
+  snprintf(label, sizeof label, "nnt %s", cmd->name);
+  nnt_progress watch;
+  nnt_progress_watch(&watch, label);
+  /* out of memory inside run unwinds to here, so the watch's thread never outlives its frame */
+  nnt_oom_point oom;
+  nnt_oom_enter(&oom);
+  if (setjmp(oom.env)) {
+    nnt_oom_leave(&oom);
+    nnt_progress_fail(&watch);
+    st = NNT_ENOMEM;
+    goto done;
+  }
   /* NNT_ECHECK from run: a verification failed, the result is whole and reported */
   int checked = cmd->run(cfg, &run, res);
+  nnt_oom_leave(&oom);
+  nnt_progress_fail(&watch);
   if (checked && checked != NNT_ECHECK) {
     st = checked;
     goto done;

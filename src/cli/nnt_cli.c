@@ -86,6 +86,12 @@ static int run_command(int argc, char **argv) {
     cli_list_mode(0);
     return NNT_OK;
   }
+  int global = !strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help") || !strcmp(cmd, "--version") ||
+               !strcmp(cmd, "version");
+  if (global && argc > 2) {
+    fprintf(stderr, "nnt: %s takes nothing after it (got '%s'; for a command's help: nnt COMMAND --help)\n", cmd, argv[2]);
+    return NNT_EINVAL;
+  }
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
     usage(stdout);
     return NNT_OK;

@@ -25,6 +25,7 @@ typedef struct {
   int tty;
   int lines; /* off a terminal: periodic lines (a caller printing its own per-item lines clears it) */
   int beating, stop; /* the heartbeat thread runs; asked to stop */
+  int watch;         /* heartbeat only (nnt_progress_watch) */
   double beat_s;
   pthread_t beat;
   pthread_mutex_t mu;
@@ -36,6 +37,10 @@ void nnt_progress_add(nnt_progress *p, long k); /* thread-safe */
 /* Off a terminal: prints "LABEL: TEXT" as one line and counts it as the latest line (the
  * heartbeat waits from it); on a terminal or another MPI rank: nothing. Thread-safe. */
 void nnt_progress_line(nnt_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A heartbeat alone, for a whole command: off a terminal "LABEL: still running after Ns" whenever no
+ * progress line of any kind came for the heartbeat's period; nothing on a terminal. End it with
+ * nnt_progress_fail (no summary line). */
+void nnt_progress_watch(nnt_progress *p, const char *label);
 /* Seconds left at the current rate; -1 before the first unit is done. */
 double nnt_progress_eta(nnt_progress *p);
 void nnt_progress_end(nnt_progress *p);

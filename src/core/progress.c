@@ -8,6 +8,11 @@
 #include <time.h>
 #include <unistd.h>
 
+/* When any progress in this process last printed a line: a heartbeat stays quiet while another speaks. */
+static _Atomic double last_any_line;
+
+static void spoke(nnt_progress *p, double now) { p->last_line = last_any_line = now; }
+
 double nnt_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -39,10 +44,11 @@ static void *heartbeat(void *arg) {
     ts.tv_sec += 1;
     pthread_cond_timedwait(&p->cv, &p->mu, &ts);
     double now = nnt_now();
-    if (p->stop || now - p->last_line < p->beat_s) continue;
-    p->last_line = now;
+    if (p->stop || now - p->last_line < p->beat_s || now - last_any_line < p->beat_s) continue;
+    spoke(p, now);
     double left = eta(p, now);
-    if (left < 0) fprintf(stderr, "%s: still running after %.0fs, nothing finished yet\n", p->label, now - p->t0);
+    if (p->watch) fprintf(stderr, "%s: still running after %.0fs\n", p->label, now - p->t0);
+    else if (left < 0) fprintf(stderr, "%s: still running after %.0fs, nothing finished yet\n", p->label, now - p->t0);
     else
       fprintf(stderr, "%s: still running after %.0fs, %.0f%% done, about %.0fs left\n", p->label, now - p->t0,
               100.0 * (double)p->done / (double)p->total, left);
@@ -58,7 +64,7 @@ void nnt_progress_start(nnt_progress *p, const char *label, long total) {
   p->t0 = p->last_draw = p->last_line = nnt_now();
   p->tty = isatty(2);
   p->lines = !p->tty;
-  p->beating = p->stop = 0;
+  p->beating = p->stop = p->watch = 0;
   const char *env = getenv("NNT_PROGRESS_HEARTBEAT_S");
   p->beat_s = env && atof(env) > 0 ? atof(env) : NNT_PROGRESS_HEARTBEAT_S;
   pthread_mutex_init(&p->mu, NULL);
@@ -77,7 +83,8 @@ void nnt_progress_add(nnt_progress *p, long k) {
     p->last_draw = now;
     draw(p, now);
   } else if (p->lines && now - p->last_draw >= NNT_PROGRESS_LINE_S && p->done < p->total) {
-    p->last_draw = p->last_line = now;
+    p->last_draw = now;
+    spoke(p, now);
     fprintf(stderr, "%s: %.0f%% after %.0fs, about %.0fs left\n", p->label, 100.0 * (double)p->done / (double)p->total,
             now - p->t0, eta(p, now));
   }
@@ -87,7 +94,7 @@ void nnt_progress_add(nnt_progress *p, long k) {
 void nnt_progress_line(nnt_progress *p, const char *fmt, ...) {
   if (!p->label || p->tty) return;
   pthread_mutex_lock(&p->mu);
-  p->last_line = nnt_now();
+  spoke(p, nnt_now());
   char buf[512];
   va_list ap;
   va_start(ap, fmt);
@@ -95,6 +102,16 @@ void nnt_progress_line(nnt_progress *p, const char *fmt, ...) {
   va_end(ap);
   fprintf(stderr, "%s: %s\n", p->label, buf);
   pthread_mutex_unlock(&p->mu);
+}
+
+void nnt_progress_watch(nnt_progress *p, const char *label) {
+  if (isatty(2) || nnt_mpi_rank()) {
+    *p = (nnt_progress){0}; /* ending it does nothing */
+    return;
+  }
+  nnt_progress_start(p, label, 1);
+  p->lines = 0;
+  p->watch = 1;
 }
 
 double nnt_progress_eta(nnt_progress *p) {

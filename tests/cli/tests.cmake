@@ -18,6 +18,10 @@ endfunction()
 
 nnt_cli_test(help 0 "commands:.*tour" --help)
 nnt_cli_test(version 0 "^nnt [0-9]" --version)
+nnt_cli_test(version_extra 2 "--version takes nothing after it" --version --nosuch)
+# Off a terminal every command shows it is alive (the driver's heartbeat), also one that reports
+# no progress of its own: rcnn restarts runs for seconds without a line.
+nnt_cli_test_env(heartbeat "NNT_PROGRESS_HEARTBEAT_S=1" 0 "nnt rcnn restarts: still running after [0-9]+s" rcnn restarts --quick --trials 30)
 nnt_cli_test(unknown_command 2 "unknown command" frobnicate)
 nnt_cli_test(tour_unknown_option 2 "unknown option --bogus" tour --bogus)
 nnt_cli_test(tour_bad_threads 2 "--threads: 0 is out of range" tour --threads 0 --out ${CMAKE_BINARY_DIR}/never)
