@@ -44,7 +44,7 @@ struct nnt_qstr_fast_set {
   size_t scratch_n;
 };
 
-#if NNT_ISA_LEVEL >= 2
+#if NNT_ISA_LEVEL >= 1
 /* fs's scratch, at least n floats (one allocation for the set's evaluations, not one each) */
 static float *fast_scratch(nnt_qstr_fast_set *fs, size_t n) {
   if (fs->scratch_n < n) free(fs->scratch), fs->scratch = nnt_xmalloc64(sizeof(float) * n), fs->scratch_n = n;
@@ -459,13 +459,13 @@ static void readout4(const float *a, int as, int N, const float *U, int m, const
 
 static int padded(int N) { return (N + 7) / 8 * 8; }
 
-#if NNT_ISA_LEVEL >= 2
-/* Sixteen prompts at once, one per lane of a 512-bit vector (q = 1). Each element gets the operations
- * the row forms above give it, in their order (FMA chains where they chain FMAs, multiplies and adds
+#if NNT_ISA_LEVEL >= 1
+/* A block of prompts at once, one per lane of a vector (q = 1; qstr_lanes.h: 16 at AVX-512, 8 at
+ * AVX2). Each element gets the operations the row forms above give it, in their order (FMA chains where they chain FMAs, multiplies and adds
  * in their n mod 8 tails, the read-out's eight partial sums and their fixed reduction), so the sum
  * of squared errors keeps its bits; but every operation is a whole vector of useful work: no
  * transposes, no padded score columns, no horizontal sums. */
-enum { LANES = 16 };
+enum { LANES = NNT_LANES };
 
 typedef struct {
   int N, d, de, D, m, W; /* W = D + m + 8: G's and U's columns side by side in the tables, and 8 zero
@@ -481,34 +481,34 @@ typedef struct {
    * where the index changes; girow[i], ztrow[i]: row i's */
   float *g, *u, *s, *part, *h, *o, *gi, *zt;
   const float **girow, **ztrow;
-} lanes16;
+} lanes_k;
 
-static inline __m512 ld16(const float *v, size_t k) { return _mm512_loadu_ps(v + k * LANES); }
-static inline void st16(float *v, size_t k, __m512 a) { _mm512_storeu_ps(v + k * LANES, a); }
+static inline lv ldl(const float *v, size_t k) { return LV_LOADU(v + k * LANES); }
+static inline void stl(float *v, size_t k, lv a) { LV_STOREU(v + k * LANES, a); }
 
 /* x maps of rows i0..i0+NR-1, table columns c..c+NC-1, into out[u * N + i]: the tables' sum, then FMA
  * chains over x, or (FMA = 0, a map's n mod 8 tail columns) separate multiplies and adds */
-static inline __attribute__((always_inline)) void xmap_tile(const lanes16 *k, const float *xl, int i0, int NR, int c,
+static inline __attribute__((always_inline)) void xmap_tile(const lanes_k *k, const float *xl, int i0, int NR, int c,
                                                             float *out, int FMA, int NC) {
   int N = k->N, d = k->d, W = k->W;
-  __m512 acc[2][8];
+  lv acc[2][8];
   for (int r = 0; r < NR; r++) {
     const float *own = k->own + (size_t)(i0 + r) * W + c, *gi = k->girow[i0 + r] + (size_t)c * LANES;
-    for (int u = 0; u < NC; u++) acc[r][u] = _mm512_add_ps(_mm512_set1_ps(own[u]), ld16(gi, u));
+    for (int u = 0; u < NC; u++) acc[r][u] = LV_ADD(LV_SET1(own[u]), ldl(gi, u));
   }
   for (int a = 0; a < d; a++) {
-    __m512 w[8], x[2];
-    for (int u = 0; u < NC; u++) w[u] = nnt_lanes_reg(_mm512_set1_ps(k->wx[(size_t)a * W + c + u]));
-    for (int r = 0; r < NR; r++) x[r] = nnt_lanes_reg(ld16(xl, (size_t)(i0 + r) * d + a));
+    lv w[8], x[2];
+    for (int u = 0; u < NC; u++) w[u] = nnt_lanes_reg(LV_SET1(k->wx[(size_t)a * W + c + u]));
+    for (int r = 0; r < NR; r++) x[r] = nnt_lanes_reg(ldl(xl, (size_t)(i0 + r) * d + a));
     for (int r = 0; r < NR; r++)
       for (int u = 0; u < NC; u++)
-        acc[r][u] = FMA ? _mm512_fmadd_ps(x[r], w[u], acc[r][u]) : _mm512_add_ps(acc[r][u], _mm512_mul_ps(x[r], w[u]));
+        acc[r][u] = FMA ? LV_FMA(x[r], w[u], acc[r][u]) : LV_ADD(acc[r][u], LV_MUL(x[r], w[u]));
   }
   for (int r = 0; r < NR; r++)
-    for (int u = 0; u < NC; u++) st16(out, (size_t)u * N + i0 + r, acc[r][u]);
+    for (int u = 0; u < NC; u++) stl(out, (size_t)u * N + i0 + r, acc[r][u]);
 }
 
-static inline __attribute__((always_inline)) void xmap_cols(const lanes16 *k, const float *xl, int c, float *out,
+static inline __attribute__((always_inline)) void xmap_cols(const lanes_k *k, const float *xl, int c, float *out,
                                                             int FMA, int NC) {
   int i = 0;
   for (; i + 2 <= k->N; i += 2) xmap_tile(k, xl, i, 2, c, out, FMA, NC);
@@ -516,7 +516,7 @@ static inline __attribute__((always_inline)) void xmap_cols(const lanes16 *k, co
 }
 
 /* a map's tail columns c..c+nc-1 (nc < 8), rounded up to 2, 4 or 8 (the tables' zero padding) */
-static void xmap_tail(const lanes16 *k, const float *xl, int c, int nc, float *out) {
+static void xmap_tail(const lanes_k *k, const float *xl, int c, int nc, float *out) {
   if (nc <= 2) xmap_cols(k, xl, c, out, 0, 2);
   else if (nc <= 4) xmap_cols(k, xl, c, out, 0, 4);
   else xmap_cols(k, xl, c, out, 0, 8);
@@ -524,29 +524,29 @@ static void xmap_tail(const lanes16 *k, const float *xl, int c, int nc, float *o
 
 /* scores s_ij = z_j . G_i of queries i0..i0+NI-1 and keys j0..j0+NJ-1, each one FMA chain over z's
  * parts in order (x, own code, retrieved code) */
-static inline __attribute__((always_inline)) void scores_tile(const lanes16 *k, const float *xl, int i0, int NI, int j0,
+static inline __attribute__((always_inline)) void scores_tile(const lanes_k *k, const float *xl, int i0, int NI, int j0,
                                                               int NJ) {
   int d = k->d, de = k->de, N = k->N;
-  __m512 acc[4][4];
+  lv acc[4][4];
   for (int ii = 0; ii < NI; ii++)
-    for (int jj = 0; jj < NJ; jj++) acc[ii][jj] = _mm512_setzero_ps();
+    for (int jj = 0; jj < NJ; jj++) acc[ii][jj] = LV_ZERO();
 #define SCORES_STEP(ZLOAD, c)                                                                                \
   do {                                                                                                       \
-    __m512 z[4], g[4];                                                                                       \
+    lv z[4], g[4];                                                                                       \
     for (int jj = 0; jj < NJ; jj++) z[jj] = nnt_lanes_reg(ZLOAD);                                                   \
-    for (int ii = 0; ii < NI; ii++) g[ii] = nnt_lanes_reg(ld16(k->g, (size_t)(c) * N + i0 + ii));                  \
+    for (int ii = 0; ii < NI; ii++) g[ii] = nnt_lanes_reg(ldl(k->g, (size_t)(c) * N + i0 + ii));                  \
     for (int ii = 0; ii < NI; ii++)                                                                          \
-      for (int jj = 0; jj < NJ; jj++) acc[ii][jj] = _mm512_fmadd_ps(z[jj], g[ii], acc[ii][jj]);              \
+      for (int jj = 0; jj < NJ; jj++) acc[ii][jj] = LV_FMA(z[jj], g[ii], acc[ii][jj]);              \
   } while (0)
-  for (int c = 0; c < d; c++) SCORES_STEP(ld16(xl, (size_t)(j0 + jj) * d + c), c);
-  for (int c = 0; c < de; c++) SCORES_STEP(_mm512_set1_ps(k->code[(j0 + jj) * de + c]), d + c);
-  for (int c = 0; c < de; c++) SCORES_STEP(ld16(k->ztrow[j0 + jj], c), d + de + c);
+  for (int c = 0; c < d; c++) SCORES_STEP(ldl(xl, (size_t)(j0 + jj) * d + c), c);
+  for (int c = 0; c < de; c++) SCORES_STEP(LV_SET1(k->code[(j0 + jj) * de + c]), d + c);
+  for (int c = 0; c < de; c++) SCORES_STEP(ldl(k->ztrow[j0 + jj], c), d + de + c);
 #undef SCORES_STEP
   for (int ii = 0; ii < NI; ii++)
-    for (int jj = 0; jj < NJ; jj++) st16(k->s, (size_t)(j0 + jj) * N + i0 + ii, acc[ii][jj]);
+    for (int jj = 0; jj < NJ; jj++) stl(k->s, (size_t)(j0 + jj) * N + i0 + ii, acc[ii][jj]);
 }
 
-static inline __attribute__((always_inline)) void scores_rows(const lanes16 *k, const float *xl, int i0, int NI) {
+static inline __attribute__((always_inline)) void scores_rows(const lanes_k *k, const float *xl, int i0, int NI) {
   int j = 0, N = k->N;
   for (; j + 4 <= N; j += 4) scores_tile(k, xl, i0, NI, j, 4);
   if (j + 2 <= N) scores_tile(k, xl, i0, NI, j, 2), j += 2;
@@ -556,65 +556,65 @@ static inline __attribute__((always_inline)) void scores_rows(const lanes16 *k, 
 /* read-out columns c..c+3 (below m rounded down to 8; u: their U rows, from column c) of queries
  * i0..i0+NI-1: h = bc + sum_j a_ij U_j as FMA chains over j, relu(h) w2 into the partial sum of its
  * column mod 8 */
-static inline __attribute__((always_inline)) void readout_tile(const lanes16 *k, const float *u, int i0, int NI, int c) {
+static inline __attribute__((always_inline)) void readout_tile(const lanes_k *k, const float *u, int i0, int NI, int c) {
   int N = k->N;
-  __m512 h[4][4];
+  lv h[4][4];
   for (int ii = 0; ii < NI; ii++)
-    for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_set1_ps(k->bc[c + cc]);
+    for (int cc = 0; cc < 4; cc++) h[ii][cc] = LV_SET1(k->bc[c + cc]);
   for (int j = 0; j < N; j++) {
-    __m512 uj[4], a[4];
-    for (int cc = 0; cc < 4; cc++) uj[cc] = nnt_lanes_reg(ld16(u, (size_t)cc * N + j));
-    for (int ii = 0; ii < NI; ii++) a[ii] = nnt_lanes_reg(ld16(k->s, (size_t)j * N + i0 + ii));
+    lv uj[4], a[4];
+    for (int cc = 0; cc < 4; cc++) uj[cc] = nnt_lanes_reg(ldl(u, (size_t)cc * N + j));
+    for (int ii = 0; ii < NI; ii++) a[ii] = nnt_lanes_reg(ldl(k->s, (size_t)j * N + i0 + ii));
     for (int ii = 0; ii < NI; ii++)
-      for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_fmadd_ps(a[ii], uj[cc], h[ii][cc]);
+      for (int cc = 0; cc < 4; cc++) h[ii][cc] = LV_FMA(a[ii], uj[cc], h[ii][cc]);
   }
-  const __m512 zero = _mm512_setzero_ps();
+  const lv zero = LV_ZERO();
   for (int ii = 0; ii < NI; ii++)
     for (int cc = 0; cc < 4; cc++) {
       size_t pk = (size_t)(i0 + ii) * 8 + (c + cc) % 8;
-      st16(k->part, pk, _mm512_fmadd_ps(_mm512_max_ps(h[ii][cc], zero), _mm512_set1_ps(k->w2[c + cc]), ld16(k->part, pk)));
+      stl(k->part, pk, LV_FMA(LV_MAX(h[ii][cc], zero), LV_SET1(k->w2[c + cc]), ldl(k->part, pk)));
     }
 }
 
 /* read-out columns c..c+nc-1 (nc <= 4, the n mod 8 tail) of queries i0..i0+NI-1 as the row forms'
  * tails: h = bc + sum_j a_ij U_j with separate multiplies and adds, then o += relu(h) w2 column by
  * column */
-static inline __attribute__((always_inline)) void readout_tail(const lanes16 *k, const float *u, int i0, int NI, int c,
+static inline __attribute__((always_inline)) void readout_tail(const lanes_k *k, const float *u, int i0, int NI, int c,
                                                                int nc) {
   int N = k->N;
-  __m512 h[4][4];
+  lv h[4][4];
   for (int ii = 0; ii < NI; ii++)
-    for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_set1_ps(cc < nc ? k->bc[c + cc] : 0);
+    for (int cc = 0; cc < 4; cc++) h[ii][cc] = LV_SET1(cc < nc ? k->bc[c + cc] : 0);
   for (int j = 0; j < N; j++) {
-    __m512 uj[4], a[4];
-    for (int cc = 0; cc < 4; cc++) uj[cc] = nnt_lanes_reg(ld16(u, (size_t)cc * N + j));
-    for (int ii = 0; ii < NI; ii++) a[ii] = nnt_lanes_reg(ld16(k->s, (size_t)j * N + i0 + ii));
+    lv uj[4], a[4];
+    for (int cc = 0; cc < 4; cc++) uj[cc] = nnt_lanes_reg(ldl(u, (size_t)cc * N + j));
+    for (int ii = 0; ii < NI; ii++) a[ii] = nnt_lanes_reg(ldl(k->s, (size_t)j * N + i0 + ii));
     for (int ii = 0; ii < NI; ii++)
-      for (int cc = 0; cc < 4; cc++) h[ii][cc] = _mm512_add_ps(h[ii][cc], _mm512_mul_ps(a[ii], uj[cc]));
+      for (int cc = 0; cc < 4; cc++) h[ii][cc] = LV_ADD(h[ii][cc], LV_MUL(a[ii], uj[cc]));
   }
-  const __m512 zero = _mm512_setzero_ps();
+  const lv zero = LV_ZERO();
   for (int ii = 0; ii < NI; ii++) {
-    __m512 o = ld16(k->o, i0 + ii);
+    lv o = ldl(k->o, i0 + ii);
     for (int cc = 0; cc < 4; cc++)
-      if (cc < nc) o = _mm512_add_ps(o, _mm512_mul_ps(_mm512_max_ps(h[ii][cc], zero), _mm512_set1_ps(k->w2[c + cc])));
-    st16(k->o, i0 + ii, o);
+      if (cc < nc) o = LV_ADD(o, LV_MUL(LV_MAX(h[ii][cc], zero), LV_SET1(k->w2[c + cc])));
+    stl(k->o, i0 + ii, o);
   }
 }
 
-/* The squared errors of one block of 16 prompts into e[l * N + i] (xl: the block's x parts, N x d
+/* The squared errors of one block of NNT_LANES prompts into e[l * N + i] (xl: the block's x parts, N x d
  * vectors; pr: their numbers in idx and y, the test set's indices and labels). G first,
  * then the scores and the softmax; then U eight columns at a time, each group read out as soon as
  * it is made, so nothing leaves L1. */
-static void tr_lanes16(const lanes16 *k, const float *xl, const int *pr, const int *idx, const float *y, double *e) {
+static void tr_lanes(const lanes_k *k, const float *xl, const int *pr, const int *idx, const float *y, double *e) {
   int N = k->N, de = k->de, D = k->D, m = k->m, W = k->W, D8 = D / 8 * 8, m8 = m / 8 * 8;
-  const __m512i lane_rows = _mm512_mullo_epi32(_mm512_loadu_si512(pr), _mm512_set1_epi32(N));
-  __m512i tprev = _mm512_set1_epi32(-1);
+  const lvi lane_rows = LVI_MULLO(LVI_LOADU(pr), LVI_SET1(N));
+  lvi tprev = LVI_SET1(-1);
   for (int i = 0; i < N; i++) { /* the retrieved rows, gathered where the index changes */
-    __m512i t = _mm512_i32gather_epi32(lane_rows, idx + i, 4);
-    if (_mm512_cmpneq_epi32_mask(t, tprev)) {
+    lvi t = LVI_GATHER(idx + i, lane_rows);
+    if (LVI_NE(t, tprev)) {
       int tl[LANES];
       const float *rg[LANES], *rz[LANES];
-      _mm512_storeu_si512(tl, t);
+      LVI_STOREU(tl, t);
       for (int l = 0; l < LANES; l++) rg[l] = k->ind + (size_t)tl[l] * W, rz[l] = k->code + (size_t)tl[l] * de;
       float *gi = k->gi + (size_t)i * W * LANES, *zt = k->zt + (size_t)i * de * LANES;
       nnt_lanes_from_rows(rg, W, gi);
@@ -643,8 +643,8 @@ static void tr_lanes16(const lanes16 *k, const float *xl, const int *pr, const i
   }
   for (i = 0; i < N; i++) { /* the partial sums' reduction, in the row forms' order */
     const float *p = k->part + (size_t)i * 8 * LANES;
-    st16(k->o, i, _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(ld16(p, 0), ld16(p, 1)), _mm512_add_ps(ld16(p, 2), ld16(p, 3))),
-                                _mm512_add_ps(_mm512_add_ps(ld16(p, 4), ld16(p, 5)), _mm512_add_ps(ld16(p, 6), ld16(p, 7)))));
+    stl(k->o, i, LV_ADD(LV_ADD(LV_ADD(ldl(p, 0), ldl(p, 1)), LV_ADD(ldl(p, 2), ldl(p, 3))),
+                                LV_ADD(LV_ADD(ldl(p, 4), ldl(p, 5)), LV_ADD(ldl(p, 6), ldl(p, 7)))));
   }
   if (m8 < m) { /* the tail columns */
     xmap_tail(k, xl, D + m8, m - m8, k->u);
@@ -656,7 +656,7 @@ static void tr_lanes16(const lanes16 *k, const float *xl, const int *pr, const i
       if (i < N) readout_tail(k, u, i, 1, c, nc);
     }
   }
-  for (i = 0; i < N; i++) st16(k->o, i, _mm512_add_ps(_mm512_set1_ps(k->b2), ld16(k->o, i)));
+  for (i = 0; i < N; i++) stl(k->o, i, LV_ADD(LV_SET1(k->b2), ldl(k->o, i)));
   for (int p = 0; p < LANES; p++)
     for (i = 0; i < N; i++) {
       double ei = (double)k->o[(size_t)i * LANES + p] - y[(size_t)pr[p] * N + i];
@@ -672,9 +672,9 @@ typedef struct {
   const float *X, *y, *Gtab, *Utab, *MTxT, *WcxT, *bcf, *w2;
   const int *idx;
   float b2, *G, *U, *S, *GT;
-  double *e16;
-#if NNT_ISA_LEVEL >= 2
-  const lanes16 *k;
+  double *el;
+#if NNT_ISA_LEVEL >= 1
+  const lanes_k *k;
   float *xl;      /* a unit's x parts in lanes */
 #endif
 } tr_ctx;
@@ -776,21 +776,22 @@ static void tr_rows(const tr_ctx *cx, int b0, double *e) {
   }
 }
 
-/* unit u of the visiting order: a whole unit of 16 prompts in lanes, else one prompt at a time */
+/* unit u of the visiting order: its whole blocks of NNT_LANES prompts in lanes, else one prompt at a
+ * time */
 static void tr_unit(void *ctx, const nnt_qstr_fast_set *fs, int u) {
   const tr_ctx *cx = ctx;
   int N = cx->N, r0 = u * fs->unit, r1 = r0 + fs->unit < fs->n ? r0 + fs->unit : fs->n;
-#if NNT_ISA_LEVEL >= 2
-  if (cx->k && r1 - r0 == LANES) { /* the 16 prompts' x parts into lanes: 16 x 16 transposes */
-    const int *pr = fs->perm + r0, nd = N * cx->d;
-    const float *rows[LANES];
-    for (int l = 0; l < LANES; l++) rows[l] = fs->xs + (size_t)pr[l] * nd;
-    nnt_lanes_from_rows(rows, nd, cx->xl);
-    tr_lanes16(cx->k, cx->xl, pr, cx->idx, cx->y, cx->e16);
-    for (int l = 0; l < LANES; l++)
-      for (int i = 0; i < N; i++) fs->err[(size_t)pr[l] * N + i] = cx->e16[(size_t)l * N + i];
-    return;
-  }
+#if NNT_ISA_LEVEL >= 1
+  if (cx->k) /* the block's x parts into lanes: NNT_LANES x NNT_LANES transposes */
+    for (; r0 + LANES <= r1; r0 += LANES) {
+      const int *pr = fs->perm + r0, nd = N * cx->d;
+      const float *rows[LANES];
+      for (int l = 0; l < LANES; l++) rows[l] = fs->xs + (size_t)pr[l] * nd;
+      nnt_lanes_from_rows(rows, nd, cx->xl);
+      tr_lanes(cx->k, cx->xl, pr, cx->idx, cx->y, cx->el);
+      for (int l = 0; l < LANES; l++)
+        for (int i = 0; i < N; i++) fs->err[(size_t)pr[l] * N + i] = cx->el[(size_t)l * N + i];
+    }
 #endif
   for (int r = r0; r < r1; r++) tr_rows(cx, fs->perm[r], fs->err + (size_t)fs->perm[r] * N);
 }
@@ -851,9 +852,9 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   float b2 = p[mo->b2];
   nnt_qstr_fast_set *own_fs = fs ? NULL : nnt_qstr_fast_prepare(mo, t, X, y, n);
   if (own_fs) fs = own_fs;
-#if NNT_ISA_LEVEL >= 2
-  /* whole blocks of 16 prompts in lanes: G and U side by side in the tables and the x maps' weights */
-  lanes16 k = {N, d, de, D, m, D + m + 8, NULL, NULL, NULL, NULL, bcf, p + mo->w2, p[mo->b2], NULL, NULL, NULL, NULL, NULL,
+#if NNT_ISA_LEVEL >= 1
+  /* whole blocks of NNT_LANES prompts in lanes: G and U side by side in the tables and the x maps' weights */
+  lanes_k k = {N, d, de, D, m, D + m + 8, NULL, NULL, NULL, NULL, bcf, p + mo->w2, p[mo->b2], NULL, NULL, NULL, NULL, NULL,
                NULL, NULL, NULL, NULL, NULL};
   float *ktab = NULL;
   if (q == 1 && n >= LANES) {
@@ -882,13 +883,13 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   }
 #endif
   tr_ctx cx = {N, D, m, d, q, Np, X, y, Gtab, Utab, MTxT, WcxT, bcf, w2, idx, b2, G, U, S, GT, NULL
-#if NNT_ISA_LEVEL >= 2
+#if NNT_ISA_LEVEL >= 1
                , NULL, NULL
 #endif
   };
-#if NNT_ISA_LEVEL >= 2
+#if NNT_ISA_LEVEL >= 1
   if (k.g && (double)n * N < 2147483647.0) /* the indices' gather offsets in 32 bits */
-    cx.k = &k, cx.xl = k.zt + (size_t)N * de * LANES, cx.e16 = (double *)(cx.xl + (size_t)N * d * LANES);
+    cx.k = &k, cx.xl = k.zt + (size_t)N * de * LANES, cx.el = (double *)(cx.xl + (size_t)N * d * LANES);
 #endif
   double sse = visit(fs, tr_unit, &cx, bound, CHUNK, complete);
   /* the multiply-adds of the x maps, scores and read-outs evaluated */
@@ -898,7 +899,7 @@ static double tr_sse(const nnt_qstr_model *mo, const nnt_qstr_task *t, const flo
   nnt_qstr_fast_free(own_fs);
   free(MT), free(kv), free(W1o), free(Wc), free(bc), free(ob), free(acc), free(row), free(MTxT), free(WcxT), free(Gtab), free(Utab);
   free(G), free(U), free(S), free(GT);
-#if NNT_ISA_LEVEL >= 2
+#if NNT_ISA_LEVEL >= 1
   free(ktab), free(k.girow);
 #endif
   return sse;

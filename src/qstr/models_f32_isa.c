@@ -88,20 +88,27 @@ static void colsum_regs_f32(const float *G, size_t rows, int cols, float *gb) {
 }
 #define COLSUM_ACC colsum_regs_f32
 
-#if NNT_ISA_LEVEL >= 2
-/* yhat[r] = b0 + sum_c h[r][c] w[c] for whole groups of 16 rows, one row per lane (gathered down a
- * column): each row's multiplies and adds in column order, as in the scalar loop that finishes
- * the rest; returns the rows done */
+#if NNT_ISA_LEVEL >= 1
+/* yhat[r] = b0 + sum_c h[r][c] w[c] for whole groups of NNT_LANES rows, one row per lane (gathered
+ * down a column): each row's multiplies and adds in column order, as in the scalar loop that
+ * finishes the rest; returns the rows done */
 static size_t readout_gather_f32(const float *h, size_t rows, int m, const float *w, float b0, float *yhat) {
+#if NNT_ISA_LEVEL >= 2
   const __m512i idx = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                          _mm512_set1_epi32(m));
+#define GATHER_COL(p) _mm512_i32gather_ps(idx, p, 4)
+#else
+  const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(m));
+#define GATHER_COL(p) _mm256_i32gather_ps(p, idx, 4)
+#endif
   size_t r = 0;
-  for (; r + 16 <= rows && (r + 16) * (size_t)m <= INT_MAX; r += 16) {
+  for (; r + NNT_LANES <= rows && (r + NNT_LANES) * (size_t)m <= INT_MAX; r += NNT_LANES) {
     const float *hr = h + r * m;
-    __m512 s = _mm512_set1_ps(b0);
-    for (int c = 0; c < m; c++) s = _mm512_add_ps(s, _mm512_mul_ps(_mm512_i32gather_ps(idx, hr + c, 4), _mm512_set1_ps(w[c])));
-    _mm512_storeu_ps(yhat + r, s);
+    lv s = LV_SET1(b0);
+    for (int c = 0; c < m; c++) s = LV_ADD(s, LV_MUL(GATHER_COL(hr + c), LV_SET1(w[c])));
+    LV_STOREU(yhat + r, s);
   }
+#undef GATHER_COL
   return r;
 }
 #define READOUT_ROWS readout_gather_f32
@@ -130,7 +137,7 @@ static void attn_softmax_f32(const float *Q, const float *K, int ld, int N, int 
 }
 #define ATTN_SOFTMAX attn_softmax_f32
 
-#if NNT_ISA_LEVEL >= 2
+#if NNT_ISA_LEVEL >= 1
 static int attn_lanes_fwd(const nnt_qstr_model *mo, struct nnt_qstr_ws_f32 *ws, int B, float scale);
 static int attn_lanes_bwd(const nnt_qstr_model *mo, struct nnt_qstr_ws_f32 *ws, int B, const float *dC, float *dqkv,
                           float scale);
@@ -145,17 +152,17 @@ static int attn_lanes_bwd(const nnt_qstr_model *mo, struct nnt_qstr_ws_f32 *ws, 
 #define ENTRY(name) NNT_ISA_FN(NNT_T(name))
 #include "models.inc"
 
-#if NNT_ISA_LEVEL >= 2
-/* The tr attention of 16 prompts at once, one per lane (qstr_lanes.h): every product of the
+#if NNT_ISA_LEVEL >= 1
+/* The tr attention of NNT_LANES prompts at once, one per lane (qstr_lanes.h: 16 at AVX-512, 8 at AVX2): every product of the
  * per-prompt path (scores, softmax, context; in the backward dA, dV, the softmax gradient, dQ, dK)
  * with each element's operations in the same order (an FMA chain over the inner index from zero,
  * then the scale; the softmax's row form, the gradient's sums), so the same bits, but whole vectors
  * of work instead of 12 x 34 products, each a call with its own packing. Used where those products
  * would run in the loop kernels (not OpenBLAS: --blas-min) and the attention fits the scratch. */
-enum { AL = 16 };
+enum { AL = NNT_LANES };
 
 /* out[r][c] = (scale *) sum_k a[r][k] b[k][c] over rows r0.., columns c0.. of a tile, vectors of
- * 16 lanes; a[r][k] at a + (r ar + k ak) AL, b[k][c] at b + (k bk + c bc) AL, out[r][c] at
+ * NNT_LANES lanes; a[r][k] at a + (r ar + k ak) AL, b[k][c] at b + (k bk + c bc) AL, out[r][c] at
  * out + (r orr + c oc) AL */
 typedef struct {
   int K;
@@ -167,20 +174,20 @@ typedef struct {
 } lanes_prod;
 
 static inline __attribute__((always_inline)) void lanes_tile(const lanes_prod *q, int r0, int c0, int NR, int NC) {
-  __m512 acc[4][4];
+  lv acc[4][4];
   for (int r = 0; r < NR; r++)
-    for (int c = 0; c < NC; c++) acc[r][c] = _mm512_setzero_ps();
+    for (int c = 0; c < NC; c++) acc[r][c] = LV_ZERO();
   for (int k = 0; k < q->K; k++) {
-    __m512 av[4], bv[4];
-    for (int r = 0; r < NR; r++) av[r] = nnt_lanes_reg(_mm512_load_ps(q->a + ((size_t)(r0 + r) * q->ar + (size_t)k * q->ak) * AL));
-    for (int c = 0; c < NC; c++) bv[c] = nnt_lanes_reg(_mm512_load_ps(q->b + ((size_t)k * q->bk + (size_t)(c0 + c) * q->bc) * AL));
+    lv av[4], bv[4];
+    for (int r = 0; r < NR; r++) av[r] = nnt_lanes_reg(LV_LOAD(q->a + ((size_t)(r0 + r) * q->ar + (size_t)k * q->ak) * AL));
+    for (int c = 0; c < NC; c++) bv[c] = nnt_lanes_reg(LV_LOAD(q->b + ((size_t)k * q->bk + (size_t)(c0 + c) * q->bc) * AL));
     for (int r = 0; r < NR; r++)
-      for (int c = 0; c < NC; c++) acc[r][c] = _mm512_fmadd_ps(av[r], bv[c], acc[r][c]);
+      for (int c = 0; c < NC; c++) acc[r][c] = LV_FMA(av[r], bv[c], acc[r][c]);
   }
   for (int r = 0; r < NR; r++)
     for (int c = 0; c < NC; c++)
-      _mm512_store_ps(q->out + ((size_t)(r0 + r) * q->orr + (size_t)(c0 + c) * q->oc) * AL,
-                      q->scale == 1 ? acc[r][c] : _mm512_mul_ps(_mm512_set1_ps(q->scale), acc[r][c]));
+      LV_STORE(q->out + ((size_t)(r0 + r) * q->orr + (size_t)(c0 + c) * q->oc) * AL,
+                      q->scale == 1 ? acc[r][c] : LV_MUL(LV_SET1(q->scale), acc[r][c]));
 }
 
 static inline __attribute__((always_inline)) void lanes_rows(const lanes_prod *q, int r0, int NR, int C) {
@@ -205,7 +212,7 @@ static int lanes_ok(const nnt_qstr_model *mo, int B) {
 /* each prompt's N x N block of ws->att, row-major, from sl[j][i] (the API's attention maps) */
 static void lanes_att_rows(const float *sl, int N, float *tmp, float *att) {
   for (int i = 0; i < N; i++)
-    for (int j = 0; j < N; j++) _mm512_store_ps(tmp + ((size_t)i * N + j) * AL, _mm512_load_ps(sl + ((size_t)j * N + i) * AL));
+    for (int j = 0; j < N; j++) LV_STORE(tmp + ((size_t)i * N + j) * AL, LV_LOAD(sl + ((size_t)j * N + i) * AL));
   float *rows[AL];
   for (int l = 0; l < AL; l++) rows[l] = att + (size_t)l * N * N;
   nnt_lanes_to_rows(tmp, N * N, rows);
@@ -247,7 +254,7 @@ static int attn_lanes_bwd(const nnt_qstr_model *mo, struct nnt_qstr_ws_f32 *ws, 
   int N = mo->N, D = mo->D, nb = B / AL;
   size_t blk = (size_t)(N * 3 * D + N * N) * AL;
   float *dcl = ws->lanes + (size_t)(ws->Bmax / AL) * blk, *da = dcl + (size_t)N * D * AL, *out = da + (size_t)N * N * AL;
-  const __m512 vs = _mm512_set1_ps(scale);
+  const lv vs = LV_SET1(scale);
   for (int bb = 0; bb < nb; bb++) {
     const float *qkv = ws->lanes + bb * blk, *sl = qkv + (size_t)N * 3 * D * AL;
     const float *rows[AL];
@@ -263,14 +270,14 @@ static int attn_lanes_bwd(const nnt_qstr_model *mo, struct nnt_qstr_ws_f32 *ws, 
     /* the softmax gradient, row i of dA: dot = sum_j dA[i][j] A[i][j] in order, then
      * A (dA - dot) scale (softmax_back's operations) */
     for (int i = 0; i < N; i++) {
-      __m512 dot = _mm512_setzero_ps();
+      lv dot = LV_ZERO();
       for (int j = 0; j < N; j++)
-        dot = _mm512_add_ps(dot, _mm512_mul_ps(_mm512_load_ps(da + ((size_t)i * N + j) * AL),
-                                               _mm512_load_ps(sl + ((size_t)j * N + i) * AL)));
+        dot = LV_ADD(dot, LV_MUL(LV_LOAD(da + ((size_t)i * N + j) * AL),
+                                               LV_LOAD(sl + ((size_t)j * N + i) * AL)));
       for (int j = 0; j < N; j++) {
         float *g = da + ((size_t)i * N + j) * AL;
-        __m512 a = _mm512_load_ps(sl + ((size_t)j * N + i) * AL);
-        _mm512_store_ps(g, _mm512_mul_ps(_mm512_mul_ps(a, _mm512_sub_ps(_mm512_load_ps(g), dot)), vs));
+        lv a = LV_LOAD(sl + ((size_t)j * N + i) * AL);
+        LV_STORE(g, LV_MUL(LV_MUL(a, LV_SUB(LV_LOAD(g), dot)), vs));
       }
     }
     /* dQ[i][c] = sum_j dS[i][j] K[j][c]; dK[j][c] = sum_i dS[i][j] Q[i][c] */

@@ -135,7 +135,9 @@ NNT_ISA_DECLARE(double, nnt_qstr_fast_sse, (const nnt_qstr_model *, const nnt_qs
 /* the structure-aware evaluation equals the generic forward pass (float rounding aside), and every
  * level this CPU runs gives the generic level's bits; m = 100 (the paper's MLP width) runs the
  * 512-bit blocks of 32 columns at the AVX-512 level, m = 20 only the 256-bit ones; N = 7 and 13
- * put the queries in one 8-lane or one 16-lane group of the column softmax */
+ * put the queries in one 8-lane or one 16-lane group of the column softmax. n = 700 (q = 1) runs
+ * the lane kernels on 43 whole units of 16 prompts (two 8-lane blocks each at AVX2) and a last unit
+ * of 12 (one 8-lane block and 4 row-form prompts at AVX2, all 12 in row forms at AVX-512). */
 static void fast_eval(nnt_qstr_arch arch, int enc, int q, int simple, int m, int N) {
   nnt_qstr_task_cfg tc;
   nnt_qstr_task_cfg_default(&tc, N);
@@ -212,7 +214,8 @@ static void step_at(int level, const nnt_qstr_model *mo, nnt_qstr_ws_f32 *ws, co
 
 /* The float32 training kernels give the generic level's bits at every level this CPU runs: the
  * outputs and every gradient of a step at B = 67 (whole 16-row groups and a partial one; tr's
- * attention in lanes for 4 blocks of 16 prompts and per prompt for the other 3),
+ * attention in lanes for 4 blocks of 16 prompts at AVX-512, 8 blocks of 8 at AVX2, and per prompt
+ * for the other 3),
  * m = 100 and N = 13 (a row of 34 + 3 columns) for tr, wide hidden layers for the FFN. The quick
  * sweeps' CSVs print too few digits to see a last-bit drift; this sees it. */
 static void levels_same(nnt_qstr_arch arch) {
