@@ -20,7 +20,7 @@ static const cli_tour_guide guide = {
         "of the same widest layer W and depth d.",
         "γ, λ, σ_ζ",
         "γ: the margin used. For a Turing machine it is the certified all-layer margin: a radius within "
-        "which no change of the parameters flips the decision (interval propagation); for a circuit the "
+        "which no change of the parameters flips the decision (box and l2-ball bound propagation); for a circuit the "
         "illustrative σ_ζ / (2λ), as the paper gives the margin only as a polynomial. λ: the largest "
         "length of a hidden vector during the run; σ_ζ = 1/3: how far a value may move before rounding "
         "fails.",

@@ -198,7 +198,7 @@ int tour_bounds(cli_tour *t) {
                   machine, machine);
   if (r.rho_lower > 0 && m->gamma == r.rho_lower)
     cli_tour_printf(t, "γ is a certified lower bound on the all-layer margin of eq. 2.1 (perturbations of all p parameters, "
-                    "interval propagation through the 22 decoder steps); the smallest decision-flipping perturbation "
+                    "box and l2-ball bound propagation through the 22 decoder steps); the smallest decision-flipping perturbation "
                     "found, checked by a run, has norm %.4g: the true margin lies between the two.\n\n", r.rho_upper);
   else
     cli_tour_printf(t, "γ is the %s.\n\n", r.gamma_src);

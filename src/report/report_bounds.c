@@ -131,7 +131,7 @@ int nnt_report_bounds_sm_tm(const char *dir, const nnt_bounds_sm_cfg *c, const n
   printf("all-layer margin (eq. 2.1; decision theta_cls^T o_T = %g; perturbations of all p parameters, shared by the T+1 "
          "steps):\n", r->r.output);
   if (r->certified)
-    printf("  certified lower bound %.4g (interval propagation, nnt_tm_margin_lower)\n", r->rho_lower);
+    printf("  certified lower bound %.4g (box and l2-ball bound propagation, nnt_tm_margin_lower)\n", r->rho_lower);
   else
     printf("  certified lower bound not computed: T=%ld > %d (its cost grows as T^2)\n", T, NNT_TM_MARGIN_MAX_T);
   printf("  upper bound %.4g (%s; %d flipping perturbations in %ld checked runs)\n", r->upper.rho, r->upper.how,

@@ -301,7 +301,7 @@ void nnt_tm_compile_result_free(nnt_tm_compile_result *res);
 
 /* ---- nnt bounds sm --tm: what Lemma 2.3 and Theorem 4.1 take from a compiled machine ----
  * The machine compiled for T steps, run and checked against the simulation; its all-layer margin
- * (eq. 2.1): certified lower bound by interval propagation (T <= NNT_TM_MARGIN_MAX_T), attacked
+ * (eq. 2.1): certified lower bound by box and l2-ball bound propagation (T <= NNT_TM_MARGIN_MAX_T), attacked
  * upper bound by checked perturbations (random directions only up to the cap); then the net's
  * sizes for T = 10, 100, ..., 1e15, with the certified margin of each up to cert_max. The bounds'
  * formulas (nnt_bounds.h) are applied by the report: an area depends on core only. */
