@@ -5,9 +5,13 @@
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
-# OPENBLAS_NUM_THREADS=1: under qemu-user, OpenBLAS's thread pool beside OpenMP's hung nnt at start-up
-# (nnt --version spun for 20 min); nnt's own threads are OpenMP's and stay as set.
-set(CMAKE_CROSSCOMPILING_EMULATOR env OPENBLAS_NUM_THREADS=1 qemu-aarch64 -L /usr/aarch64-linux-gnu)
+# No -L /usr/aarch64-linux-gnu: that prefix holds the cross toolchain's glibc (libc6-arm64-cross,
+# 2.36-8), whose ld.so then loads the arm64 libc of dpkg's arm64 architecture (libc6:arm64, 2.36-9+deb12uN,
+# pulled in by the arm64 libraries) -- two glibc builds in one process, and the first pthread_create
+# loops forever in the stack cache (every nnt command hung; only --version, which starts no thread,
+# returned). Without -L the binary's interpreter /lib/ld-linux-aarch64.so.1 is libc6:arm64's own, and
+# libgomp1:arm64 comes from the same architecture (scripts/deps.sh cross-aarch64).
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64)
 # Debian's multiarch layout: arm64 libraries and their pkg-config files under */aarch64-linux-gnu
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)

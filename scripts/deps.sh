@@ -20,7 +20,7 @@ case "${1:-}" in
   "") ;;
   cross-aarch64)
     pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libopenblas-dev:arm64 liblapacke-dev:arm64
-           libsqlite3-dev:arm64 libcjson-dev:arm64 libprotobuf-c-dev:arm64)
+           libsqlite3-dev:arm64 libcjson-dev:arm64 libprotobuf-c-dev:arm64 libgomp1:arm64)
     if ! dpkg --print-foreign-architectures | grep -qx arm64; then
       SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
       $SUDO dpkg --add-architecture arm64

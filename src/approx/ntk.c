@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nnt_approx.h"
+#include "nnt_dmath.h"
 #include "nnt_error.h"
 
 double nnt_approx_ntk_kinf(const double *x, const double *y, int d) {
@@ -99,14 +100,14 @@ double nnt_approx_prop34_worst_ratio(nnt_rng *r, int m, int d, double B, int tri
     double n2 = 0;
     for (long k = 0; k < (long)m * d; k++) n2 += D[k] * D[k];
     double s = B / sqrt(n2);
-    long double gap = 0;
+    nnt_dmath_dd gap = {0, 0};
     for (int j = 0; j < m; j++) {
       double z0 = 0, dz = 0;
       for (int i = 0; i < d; i++) z0 += V0[j * d + i] * x[i], dz += s * D[j * d + i] * x[i];
-      gap += a[j] * (softplus(z0 + dz) - softplus(z0) - sigmoid(z0) * dz);
+      gap = nnt_dmath_dd_add_d(gap, a[j] * (softplus(z0 + dz) - softplus(z0) - sigmoid(z0) * dz));
     }
     double bound = 0.25 * 1 / 2 * B * B;
-    worst = fmax(worst, fabs((double)gap) / bound);
+    worst = fmax(worst, fabs(nnt_dmath_dd_value(gap)) / bound);
   }
   free(V0), free(D), free(a);
   return worst;
@@ -185,30 +186,31 @@ int nnt_approx_plant(nnt_rng *r, int k, const double *beta, const double *alpha,
   for (int t = 0; t < ntest; t++) {
     double x[2], rad = sqrt(nnt_rng_uniform(r)), th = 2 * M_PI * nnt_rng_uniform(r);
     x[0] = rad * cos(th), x[1] = rad * sin(th);
-    long double F = 0, F0 = 0, Fw0 = 0;
+    nnt_dmath_dd Fdd = {0, 0}, F0dd = {0, 0}, Fw0dd = {0, 0};
     for (long j = 0; j < m; j++) {
       double z0 = V0[j * d] * x[0] + V0[j * d + 1] * x[1], z = V[j * d] * x[0] + V[j * d + 1] * x[1];
-      F += a[j] * fmax(0, z);
-      Fw0 += a[j] * fmax(0, z0);
-      F0 += a[j] * (fmax(0, z0) + (z0 > 0 ? z - z0 : 0)); /* min-norm Clarke element: s'(0) = 0 */
+      Fdd = nnt_dmath_dd_add_d(Fdd, a[j] * fmax(0, z));
+      Fw0dd = nnt_dmath_dd_add_d(Fw0dd, a[j] * fmax(0, z0));
+      F0dd = nnt_dmath_dd_add_d(F0dd, a[j] * (fmax(0, z0) + (z0 > 0 ? z - z0 : 0))); /* min-norm Clarke element: s'(0) = 0 */
     }
     double g = 0;
     for (int i = 0; i < k; i++) g += alpha[i] * fmax(0, beta[i * d] * x[0] + beta[i * d + 1] * x[1]);
-    res->max_F_F0_rel = fmax(res->max_F_F0_rel, fabsl(F - F0) / (1 + fabsl(F)));
-    double dev = fabs((double)F - c0 * g), allowed = fabs((double)Fw0) + sqrt((double)m) * a1;
+    double F = nnt_dmath_dd_value(Fdd), Fw0 = nnt_dmath_dd_value(Fw0dd);
+    res->max_F_F0_rel = fmax(res->max_F_F0_rel, fabs(nnt_dmath_dd_value(nnt_dmath_dd_sub(Fdd, F0dd))) / (1 + fabs(F)));
+    double dev = fabs(F - c0 * g), allowed = fabs(Fw0) + sqrt((double)m) * a1;
     res->max_excess = fmax(res->max_excess, dev - allowed);
     res->max_dev = fmax(res->max_dev, dev);
-    res->max_noise = fmax(res->max_noise, fabs((double)Fw0));
-    sgg += g * g, sgF += g * (double)(F - Fw0);
+    res->max_noise = fmax(res->max_noise, fabs(Fw0));
+    sgg += g * g, sgF += g * nnt_dmath_dd_value(nnt_dmath_dd_sub(Fdd, Fw0dd));
   }
   res->scale_fit = sgF / sgg;
   for (int e = 0; e < neval; e++) {
-    long double F = 0, Fw0 = 0;
+    nnt_dmath_dd F = {0, 0}, Fw0 = {0, 0};
     for (long j = 0; j < m; j++) {
-      F += a[j] * fmax(0, V[j * d] * Xe[2 * e] + V[j * d + 1] * Xe[2 * e + 1]);
-      Fw0 += a[j] * fmax(0, V0[j * d] * Xe[2 * e] + V0[j * d + 1] * Xe[2 * e + 1]);
+      F = nnt_dmath_dd_add_d(F, a[j] * fmax(0, V[j * d] * Xe[2 * e] + V[j * d + 1] * Xe[2 * e + 1]));
+      Fw0 = nnt_dmath_dd_add_d(Fw0, a[j] * fmax(0, V0[j * d] * Xe[2 * e] + V0[j * d + 1] * Xe[2 * e + 1]));
     }
-    Fe[e] = (double)F, Fw0e[e] = (double)Fw0;
+    Fe[e] = nnt_dmath_dd_value(F), Fw0e[e] = nnt_dmath_dd_value(Fw0);
   }
   free(V0), free(V), free(a);
   return NNT_OK;
@@ -218,22 +220,24 @@ int nnt_approx_plant(nnt_rng *r, int k, const double *beta, const double *alpha,
  * and the draft's v_j = v0_j + a_j rho u / sqrt m; the limit is u.x/2. x = e_1, u = e_1. */
 void nnt_approx_transport(nnt_rng *r, long m, double *corrected, double *draft) {
   double rho = 1 / pow(log(1 + (double)m), 2);
-  long double F = 0, lin = 0;
+  nnt_dmath_dd F = {0, 0};
+  long lin = 0;
   for (long j = 0; j < m; j++) {
     double z = nnt_rng_normal(r), a = nnt_rng_u64(r) & 1 ? 1 : -1;
-    F += a * fmax(0, z);
+    F = nnt_dmath_dd_add_d(F, a * fmax(0, z));
     lin += z > 0; /* sum_j a_j s'(z_j) x . (a_j u) = #active (u.x = 1) */
   }
   double sm = sqrt((double)m);
-  *corrected = (double)(rho / sm * F + lin / (double)m);
-  *draft = (double)(rho / sm * F + rho * rho * lin / (double)m);
+  nnt_dmath_dd scaled = nnt_dmath_dd_mul_d(F, rho / sm);
+  *corrected = nnt_dmath_dd_value(nnt_dmath_dd_add_d(scaled, (double)lin / (double)m));
+  *draft = nnt_dmath_dd_value(nnt_dmath_dd_add_d(scaled, rho * rho * (double)lin / (double)m));
 }
 
 double nnt_approx_transport_field(nnt_rng *r, long m, int d, nnt_approx_field T, void *ctx, const double *x,
                                   double *se, double *draft) {
   double rho = 1 / pow(log(1 + (double)m), 2), sm = sqrt((double)m);
   double *v0 = nnt_xmalloc(sizeof(double) * 2 * d), *Tv = v0 + d;
-  long double s1 = 0, s2 = 0, sd = 0;
+  nnt_dmath_dd s1 = {0, 0}, s2 = {0, 0}, sd = {0, 0};
   for (long j = 0; j < m; j++) {
     double a = nnt_rng_u64(r) & 1 ? 1 : -1, z = 0, c = 0, cd = 0;
     for (int k = 0; k < d; k++) v0[k] = nnt_rng_normal(r), z += v0[k] * x[k];
@@ -245,12 +249,14 @@ double nnt_approx_transport_field(nnt_rng *r, long m, int d, nnt_approx_field T,
     }
     double relu = z > 0 ? z : 0, act = z > 0;
     double y = rho * sm * a * (relu + act * c); /* m times this neuron's share of (rho/sqrt m) F0 */
-    s1 += y, s2 += (long double)y * y, sd += rho / sm * a * (relu + act * cd);
+    s1 = nnt_dmath_dd_add_d(s1, y), s2 = nnt_dmath_dd_add_prod(s2, y, y);
+    sd = nnt_dmath_dd_add_d(sd, rho / sm * a * (relu + act * cd));
   }
   free(v0);
-  double mean = (double)(s1 / m);
-  *se = sqrt(fmax((double)(s2 / m) - mean * mean, 0) / (double)m);
-  *draft = (double)sd;
+  nnt_dmath_dd mdd = nnt_dmath_dd_of((double)m);
+  double mean = nnt_dmath_dd_value(nnt_dmath_dd_div(s1, mdd));
+  *se = sqrt(fmax(nnt_dmath_dd_value(nnt_dmath_dd_div(s2, mdd)) - mean * mean, 0) / (double)m);
+  *draft = nnt_dmath_dd_value(sd);
   return mean;
 }
 

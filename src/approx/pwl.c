@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nnt_approx.h"
+#include "nnt_dmath.h"
 #include "nnt_error.h"
 
 /* Roots within this relative distance of the current point count as "at" it (the pattern just
@@ -192,7 +193,7 @@ int nnt_approx_pwl_summarize(const nnt_mlp *f, const nnt_mlp *g, double lo, doub
   int st = nnt_approx_pwl_open(&it, f, g, lo, hi);
   if (st) return st;
   memset(s, 0, sizeof *s);
-  long double I = 0, I1 = 0, I2 = 0;
+  nnt_dmath_dd I = {0, 0}, I1 = {0, 0}, I2 = {0, 0};
   double fmin_ = INFINITY, fmax_ = -INFINITY;
   int finite = isfinite(lo) && isfinite(hi);
   nnt_approx_piece p;
@@ -203,17 +204,25 @@ int nnt_approx_pwl_summarize(const nnt_mlp *f, const nnt_mlp *g, double lo, doub
     fmin_ = fmin(fmin_, fmin(f0, f1));
     fmax_ = fmax(fmax_, fmax(f0, f1));
     if (!finite) continue;
-    long double len = (long double)p.x1 - p.x0;
-    I += len * ((long double)f0 + f1) / 2;
-    I2 += len * ((long double)f0 * f0 + (long double)f0 * f1 + (long double)f1 * f1) / 3;
-    if ((f0 >= 0) == (f1 >= 0) || f0 == 0 || f1 == 0) I1 += len * fabsl((long double)f0 + f1) / 2;
-    else I1 += len * ((long double)f0 * f0 + (long double)f1 * f1) / (2 * (fabsl(f0) + fabsl(f1)));
+    /* in double-double: the length, the sums and the products exact, one rounding per division */
+    nnt_dmath_dd len = nnt_dmath_dd_add_d(nnt_dmath_dd_of(p.x1), -p.x0), sum = nnt_dmath_dd_add_d(nnt_dmath_dd_of(f0), f1);
+    nnt_dmath_dd sq = nnt_dmath_dd_add_prod(nnt_dmath_dd_add_prod(nnt_dmath_dd_add_prod((nnt_dmath_dd){0, 0}, f0, f0), f0, f1), f1, f1);
+    I = nnt_dmath_dd_add(I, nnt_dmath_dd_mul_d(nnt_dmath_dd_mul(len, sum), 0.5));
+    I2 = nnt_dmath_dd_add(I2, nnt_dmath_dd_div(nnt_dmath_dd_mul(len, sq), nnt_dmath_dd_of(3)));
+    if ((f0 >= 0) == (f1 >= 0) || f0 == 0 || f1 == 0) {
+      nnt_dmath_dd abs_sum = sum.hi < 0 ? nnt_dmath_dd_neg(sum) : sum;
+      I1 = nnt_dmath_dd_add(I1, nnt_dmath_dd_mul_d(nnt_dmath_dd_mul(len, abs_sum), 0.5));
+    } else {
+      nnt_dmath_dd sq2 = nnt_dmath_dd_add_prod(nnt_dmath_dd_add_prod((nnt_dmath_dd){0, 0}, f0, f0), f1, f1);
+      nnt_dmath_dd den = nnt_dmath_dd_mul_d(nnt_dmath_dd_add_d(nnt_dmath_dd_of(fabs(f0)), fabs(f1)), 2);
+      I1 = nnt_dmath_dd_add(I1, nnt_dmath_dd_div(nnt_dmath_dd_mul(len, sq2), den));
+    }
   }
   s->regions = it->regions;
   nnt_approx_pwl_close(it);
-  s->integral = finite ? (double)I : NAN;
-  s->l1 = finite ? (double)I1 : NAN;
-  s->l2sq = finite ? (double)I2 : NAN;
+  s->integral = finite ? nnt_dmath_dd_value(I) : NAN;
+  s->l1 = finite ? nnt_dmath_dd_value(I1) : NAN;
+  s->l2sq = finite ? nnt_dmath_dd_value(I2) : NAN;
   s->fmin = fmin_, s->fmax = fmax_;
   s->sup_abs = fmax(fabs(fmin_), fabs(fmax_));
   return NNT_OK;
@@ -241,7 +250,7 @@ int nnt_approx_square_error_of(const nnt_mlp *f, nnt_approx_square_error *e) {
   int st = nnt_approx_pwl_open(&it, f, NULL, 0, 1);
   if (st) return st;
   nnt_approx_piece p;
-  long double L2 = 0;
+  nnt_dmath_dd L2 = {0, 0};
   e->sup = 0, e->min = INFINITY, e->pieces = 0;
   while (nnt_approx_pwl_next(it, &p)) {
     /* e(x) = e0 (1-t) + e1 t + len^2 t (1-t) on the piece, x = x0 + t len: the maximum is at ts */
@@ -250,10 +259,10 @@ int nnt_approx_square_error_of(const nnt_mlp *f, nnt_approx_square_error *e) {
     double em = e0 * (1 - ts) + e1 * ts + len * len * ts * (1 - ts);
     e->sup = fmax(e->sup, fmax(em, fmax(fabs(e0), fabs(e1))));
     e->min = fmin(e->min, fmin(e0, e1)); /* concave: the minimum is at an end */
-    L2 += (long double)len * ((e0 * e0 + e0 * e1 + e1 * e1) / 3 + len * len * (e0 + e1) / 6 + pow(len, 4) / 30);
+    L2 = nnt_dmath_dd_add_prod(L2, len, (e0 * e0 + e0 * e1 + e1 * e1) / 3 + len * len * (e0 + e1) / 6 + pow(len, 4) / 30);
     e->pieces++;
   }
   nnt_approx_pwl_close(it);
-  e->l2sq = (double)L2;
+  e->l2sq = nnt_dmath_dd_value(L2);
   return NNT_OK;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "nnt_approx.h"
+#include "nnt_dmath.h"
 #include "nnt_error.h"
 
 /* Inverse CDF of the density |2 pi cos(2 pi b)| / 4 on [0,1]: the CDF is piecewise
@@ -40,15 +41,15 @@ double nnt_approx_sin_threshold_l2sq(int m, const double *b, const double *a) {
   double *p = nnt_xmalloc(sizeof(double) * 2 * m);
   for (int j = 0; j < m; j++) p[2 * j] = b[j], p[2 * j + 1] = a[j];
   qsort(p, m, 2 * sizeof(double), cmp_d);
-  long double ff = 0, fg = 0, S = 0;
+  nnt_dmath_dd ff = {0, 0}, fg = {0, 0}, S = {0, 0};
   for (int j = 0; j < m; j++) {
-    S += p[2 * j + 1];
+    S = nnt_dmath_dd_add_d(S, p[2 * j + 1]);
     double next = j + 1 < m ? p[2 * j + 2] : 1;
-    ff += S * S * (next - p[2 * j]);
-    fg += p[2 * j + 1] * (cos(2 * M_PI * p[2 * j]) - 1) / (2 * M_PI);
+    ff = nnt_dmath_dd_add(ff, nnt_dmath_dd_mul_d(nnt_dmath_dd_mul(S, S), next - p[2 * j]));
+    fg = nnt_dmath_dd_add_d(fg, p[2 * j + 1] * (cos(2 * M_PI * p[2 * j]) - 1) / (2 * M_PI));
   }
   free(p);
-  return (double)(ff - 2 * fg + 0.5L);
+  return nnt_dmath_dd_value(nnt_dmath_dd_add_d(nnt_dmath_dd_sub(ff, nnt_dmath_dd_mul_d(fg, 2)), 0.5));
 }
 
 /* Simpson's rule on [lo, hi] with n (even) intervals. */

@@ -5,13 +5,22 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#if defined(__aarch64__) && defined(__linux__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 
 #include "nnt_error.h"
 
 atomic_int nnt_cpu_level_ = -1;
 static const char *const names[] = {"generic", "avx2", "avx512"};
 
+/* On aarch64 the one level is NEON: SIMDe maps nnt_simd.h's intrinsics onto AdvSIMD, which every
+ * ARMv8-A CPU has, so it is named for what it runs ("generic" still chooses it in NNT_ISA). */
 const char *nnt_cpu_isa_name(nnt_isa level) {
+#if defined(__aarch64__)
+  if (level == NNT_ISA_GENERIC) return "neon";
+#endif
   return level >= NNT_ISA_GENERIC && level <= NNT_ISA_AVX512 ? names[level] : "?";
 }
 
@@ -38,7 +47,7 @@ static int requested(void) {
   const char *e = getenv("NNT_ISA");
   if (!e || !*e) return -1;
   for (int l = 0; l < 3; l++)
-    if (!strcmp(e, names[l])) return l <= (int)nnt_cpu_isa_max() ? l : -3;
+    if (!strcmp(e, names[l]) || !strcmp(e, nnt_cpu_isa_name((nnt_isa)l))) return l <= (int)nnt_cpu_isa_max() ? l : -3;
   return -2;
 }
 
@@ -78,6 +87,15 @@ const char *nnt_cpu_flags(void) {
   size_t n = 0;
   for (size_t i = 0; i < sizeof feats / sizeof feats[0]; i++)
     if (feats[i].has) n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? "," : "", feats[i].name);
+#elif defined(__aarch64__) && defined(__linux__)
+  /* the kernel's hardware capabilities (the names of /proc/cpuinfo's Features line) */
+  unsigned long hw = getauxval(AT_HWCAP);
+  const struct { const char *name; unsigned long bit; } feats[] = {
+      {"fp", HWCAP_FP}, {"asimd", HWCAP_ASIMD}, {"fphp", HWCAP_FPHP}, {"asimdhp", HWCAP_ASIMDHP},
+      {"asimddp", HWCAP_ASIMDDP}, {"sve", HWCAP_SVE}};
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof feats / sizeof feats[0]; i++)
+    if (hw & feats[i].bit) n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? "," : "", feats[i].name);
 #endif
   if (!buf[0]) strcpy(buf, "none");
   return buf;

@@ -21,7 +21,7 @@ typedef enum { NNT_ISA_GENERIC, NNT_ISA_AVX2, NNT_ISA_AVX512 } nnt_isa;
 static inline nnt_isa nnt_cpu_isa(void);
 /* The best level this CPU runs and this build contains. */
 nnt_isa nnt_cpu_isa_max(void);
-/* "generic", "avx2", "avx512". */
+/* "generic" ("neon" on aarch64, its one level), "avx2", "avx512". */
 const char *nnt_cpu_isa_name(nnt_isa level);
 /* NNT_OK, or NNT_EINVAL with a message when NNT_ISA names an unknown level or one the CPU lacks
  * (the level in use is then the best one; the CLI refuses to run). */

@@ -172,6 +172,59 @@ static inline double nnt_dmath_powi(double x, long long n) {
   return rh + rl;
 }
 
+/* Double-double sums (hi + lo, |lo| <= ulp(hi)/2, about 106 bits) from + - * only, so the same bits
+ * on every CPU. For sums that long double used to carry: long double is 80-bit on x86-64 but
+ * binary128 on aarch64 (done in software there), so results depended on the architecture. */
+typedef struct {
+  double hi, lo;
+} nnt_dmath_dd;
+
+/* a + b = s + e exactly (Knuth's two-sum) */
+static inline void nnt_dmath_two_sum(double a, double b, double *s, double *e) {
+  *s = a + b;
+  double bb = *s - a;
+  *e = (a - (*s - bb)) + (b - bb);
+}
+static inline nnt_dmath_dd nnt_dmath_dd_norm(double hi, double lo) {
+  nnt_dmath_dd r;
+  r.hi = hi + lo, r.lo = lo - (r.hi - hi);
+  return r;
+}
+static inline nnt_dmath_dd nnt_dmath_dd_add(nnt_dmath_dd a, nnt_dmath_dd b) {
+  double s, e, t, f;
+  nnt_dmath_two_sum(a.hi, b.hi, &s, &e);
+  nnt_dmath_two_sum(a.lo, b.lo, &t, &f);
+  e += t;
+  nnt_dmath_dd r = nnt_dmath_dd_norm(s, e);
+  return nnt_dmath_dd_norm(r.hi, r.lo + f);
+}
+static inline nnt_dmath_dd nnt_dmath_dd_of(double x) { return (nnt_dmath_dd){x, 0}; }
+static inline nnt_dmath_dd nnt_dmath_dd_neg(nnt_dmath_dd a) { return (nnt_dmath_dd){-a.hi, -a.lo}; }
+static inline nnt_dmath_dd nnt_dmath_dd_sub(nnt_dmath_dd a, nnt_dmath_dd b) { return nnt_dmath_dd_add(a, nnt_dmath_dd_neg(b)); }
+/* a + x, a + x y (the product exact before it is added) */
+static inline nnt_dmath_dd nnt_dmath_dd_add_d(nnt_dmath_dd a, double x) { return nnt_dmath_dd_add(a, nnt_dmath_dd_of(x)); }
+static inline nnt_dmath_dd nnt_dmath_dd_add_prod(nnt_dmath_dd a, double x, double y) {
+  nnt_dmath_dd p;
+  nnt_dmath_two_prod(x, y, &p.hi, &p.lo);
+  return nnt_dmath_dd_add(a, p);
+}
+static inline nnt_dmath_dd nnt_dmath_dd_mul(nnt_dmath_dd a, nnt_dmath_dd b) {
+  double p, e;
+  nnt_dmath_two_prod(a.hi, b.hi, &p, &e);
+  return nnt_dmath_dd_norm(p, e + (a.hi * b.lo + a.lo * b.hi));
+}
+static inline nnt_dmath_dd nnt_dmath_dd_mul_d(nnt_dmath_dd a, double x) { return nnt_dmath_dd_mul(a, nnt_dmath_dd_of(x)); }
+/* a / b: a quotient, then a correction from the exact remainder */
+static inline nnt_dmath_dd nnt_dmath_dd_div(nnt_dmath_dd a, nnt_dmath_dd b) {
+  double q1 = a.hi / b.hi;
+  nnt_dmath_dd r = nnt_dmath_dd_sub(a, nnt_dmath_dd_mul_d(b, q1));
+  double q2 = r.hi / b.hi;
+  r = nnt_dmath_dd_sub(r, nnt_dmath_dd_mul_d(b, q2));
+  return nnt_dmath_dd_add(nnt_dmath_dd_norm(q1, q2), nnt_dmath_dd_of(r.hi / b.hi));
+}
+/* the nearest double (hi, once normalised) */
+static inline double nnt_dmath_dd_value(nnt_dmath_dd a) { return a.hi + a.lo; }
+
 #ifdef NNT_SIMD_H
 /* The vector forms: the scalar forms' operations lane by lane (so the same bits), written once
  * over a few per-width operations: W lanes, V the vector, M a comparison's mask. */

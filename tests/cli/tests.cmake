@@ -79,7 +79,7 @@ endif()
 # the same samples.csv, byte for byte, at every level this machine runs (tests/cli/isa_levels.cmake).
 nnt_cli_test(isa_unknown 2 "NNT_ISA=sse9: unknown level" tour --quick --out ${CMAKE_BINARY_DIR}/isa-never)
 set_tests_properties(cli/isa_unknown PROPERTIES ENVIRONMENT NNT_ISA=sse9)
-nnt_cli_test(version_isa 0 "kernels: (generic|avx2|avx512) " --version)
+nnt_cli_test(version_isa 0 "kernels: (generic|avx2|avx512|neon) " --version)
 if(TARGET nnt_qstr)
   add_test(NAME cli/isa_levels
            COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/isa-test "-DLEVELS=${NNT_ISA_HOST_LEVELS}"
