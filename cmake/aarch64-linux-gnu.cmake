@@ -1,6 +1,6 @@
 # Cross build for 64-bit ARM Linux with Debian's cross compiler (gcc-aarch64-linux-gnu) and the
 # arm64 libraries installed beside the native ones (dpkg --add-architecture arm64; scripts/deps.sh
-# cross-aarch64). The tests run under qemu-user (CMAKE_CROSSCOMPILING_EMULATOR): `make cross-aarch64`.
+# cross-aarch64). The tests run under qemu-user (CMAKE_CROSSCOMPILING_EMULATOR): `make test-aarch64`.
 #   cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DNNT_PLPLOT=OFF
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)

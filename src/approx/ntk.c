@@ -157,9 +157,9 @@ int nnt_approx_plant(nnt_rng *r, int k, const double *beta, const double *alpha,
   for (int i = 0; i < k; i++) {
     long S = 0, U = 0;
     for (long j = 0; j < m; j++) {
-      double nv = hypot(V0[j * d], V0[j * d + 1]);
+      double nv = sqrt(V0[j * d] * V0[j * d] + V0[j * d + 1] * V0[j * d + 1]); /* not hypot: glibc's has an FMA form (aarch64) */
       double dx = beta[i * d] - V0[j * d] / nv, dy = beta[i * d + 1] - V0[j * d + 1] / nv;
-      if (hypot(dx, dy) > tau || (a[j] > 0) != (alpha[i] > 0)) continue;
+      if (sqrt(dx * dx + dy * dy) > tau || (a[j] > 0) != (alpha[i] > 0)) continue;
       S++;
       if (U < usz) {
         for (int q = 0; q < d; q++) V[j * d + q] += c * fabs(alpha[i]) * V0[j * d + q] / nv;
@@ -184,8 +184,9 @@ int nnt_approx_plant(nnt_rng *r, int k, const double *beta, const double *alpha,
   for (int i = 0; i < k; i++) a1 += fabs(alpha[i]);
   res->max_F_F0_rel = 0, res->max_excess = -INFINITY;
   for (int t = 0; t < ntest; t++) {
-    double x[2], rad = sqrt(nnt_rng_uniform(r)), th = 2 * M_PI * nnt_rng_uniform(r);
-    x[0] = rad * cos(th), x[1] = rad * sin(th);
+    double x[2], rad = sqrt(nnt_rng_uniform(r)), sn, cs;
+    nnt_dmath_sincos2pi(nnt_rng_uniform(r), &sn, &cs); /* not libm's: the same bits on every CPU */
+    x[0] = rad * cs, x[1] = rad * sn;
     nnt_dmath_dd Fdd = {0, 0}, F0dd = {0, 0}, Fw0dd = {0, 0};
     for (long j = 0; j < m; j++) {
       double z0 = V0[j * d] * x[0] + V0[j * d + 1] * x[1], z = V[j * d] * x[0] + V[j * d + 1] * x[1];

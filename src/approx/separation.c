@@ -1,6 +1,5 @@
 /* separation.c — depth separation (Thms 4.4, 4.6): the rigorous triangle-counting lower bound for
  * any 1-D net, evaluated with the exact PWL engine, and the shallow-capacity construction. */
-#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +142,9 @@ int nnt_approx_sep_train(const int *w, int nh, int n, int steps, double lr, int 
 /* Best L2 continuous piecewise-linear fit of Delta^n with P uniform pieces (P a power of two,
  * P <= 2^n): hat-basis projection, right-hand sides by Simpson's rule on the 2^-n grid (exact: the
  * product of two affine functions on each cell is quadratic; Delta^n from its closed form), the
- * tridiagonal mass matrix solved by LAPACKE_dptsv. Returned as a one-hidden-layer ReLU net. */
+ * tridiagonal mass matrix solved by its L D L^T factorisation (the steps of LAPACK's dpttrf and
+ * dptts2, written here without fused multiply-adds: OpenBLAS's dptsv is compiled per architecture and
+ * gave other last bits on aarch64). Returned as a one-hidden-layer ReLU net. */
 int nnt_approx_sep_best_fit(int n, long P, nnt_mlp *out) {
   if (P < 1 || P > (1L << n) || (P & (P - 1)))
     return nnt_fail(NNT_EINVAL, "best fit: P = %ld must be a power of two <= 2^%d", P, n);
@@ -164,7 +165,14 @@ int nnt_approx_sep_best_fit(int n, long P, nnt_mlp *out) {
   for (long i = 0; i <= P; i++) dg[i] = (i == 0 || i == P) ? h / 3 : 2 * h / 3;
   for (long i = 0; i < P; i++) off[i] = h / 6;
   memcpy(c, b, sizeof(double) * (P + 1));
-  LAPACKE_dptsv(LAPACK_COL_MAJOR, (lapack_int)(P + 1), 1, dg, off, c, (lapack_int)(P + 1));
+  for (long i = 0; i < P; i++) { /* L D L^T: off becomes L's subdiagonal, dg D */
+    double e = off[i];
+    off[i] = e / dg[i];
+    dg[i + 1] = dg[i + 1] - off[i] * e;
+  }
+  for (long i = 1; i <= P; i++) c[i] = c[i] - c[i - 1] * off[i - 1];
+  c[P] = c[P] / dg[P];
+  for (long i = P - 1; i >= 0; i--) c[i] = c[i] / dg[i] - c[i + 1] * off[i];
   nnt_mlp_init(out);
   nnt_mlp_layer *A = nnt_mlp_add(out, 1, (int)P, NNT_ACT_RELU), *B = nnt_mlp_add(out, (int)P, 1, NNT_ACT_IDENTITY);
   double prev = 0;
