@@ -477,21 +477,21 @@ nnt_plot *nnt_report_icl_fig_plot(const nnt_icl_fig_panel *p) {
 
 nnt_plot *nnt_report_icl_fig_shift_plot(const nnt_icl_fig_panel *p) {
   char title[160];
-  snprintf(title, sizeof title, "weight shift, %s TF (%d layers): %d-layer NN", p->attn == NNT_ATTN_RELU ? "ReLU" : "softmax",
-           p->layers, p->depth);
+  snprintf(title, sizeof title, "weight mean m, %s TF, %d layers: %d-layer NN",
+           p->attn == NNT_ATTN_RELU ? "ReLU" : "softmax", p->layers, p->depth);
   nnt_plot *pl = nnt_plot_new(title, "in-context examples k", "R² (pooled)");
   nnt_plot_yrange(pl, -1.5, 1.05);
   static const struct {
     int q, style;
     const char *what;
   } preds[3] = {{NNT_ICL_PRED_MODEL, NNT_PLOT_LINE, "model"},
-                {NNT_ICL_PRED_DIRECT_BEST, NNT_PLOT_LINE | NNT_PLOT_POINTS, "direct training"},
+                {NNT_ICL_PRED_DIRECT_BEST, NNT_PLOT_LINE | NNT_PLOT_POINTS, "direct"},
                 {NNT_ICL_PRED_MEAN, NNT_PLOT_DASHED, "prompt mean"}};
   for (int j = 0; j < 3; j++)
     for (int c = 0; c < p->ncond; c++) {
       if (!nnt_icl_fig_in_shift(p, c)) continue;
       char lab[96];
-      snprintf(lab, sizeof lab, "%s, weights N(%g,1)", preds[j].what, p->wmean[c]);
+      snprintf(lab, sizeof lab, "%s (m = %g)", preds[j].what, p->wmean[c]);
       fig_series(pl, p, c, preds[j].q, lab, preds[j].style);
     }
   fig_frame(pl, p);

@@ -87,11 +87,11 @@ int main(void) {
       const char *wm[3] = {"0", "-0.5", "0.5"};
       for (int j = 0; j < 3; j++) {
         char lab[96];
-        snprintf(lab, sizeof lab, "model, weights N(%s,1)", wm[j]);
+        snprintf(lab, sizeof lab, "model (m = %s)", wm[j]);
         check_curve(pl, &p, lab, conds[j], NNT_ICL_PRED_MODEL);
-        snprintf(lab, sizeof lab, "direct training, weights N(%s,1)", wm[j]);
+        snprintf(lab, sizeof lab, "direct (m = %s)", wm[j]);
         check_curve(pl, &p, lab, conds[j], NNT_ICL_PRED_DIRECT_BEST);
-        snprintf(lab, sizeof lab, "prompt mean, weights N(%s,1)", wm[j]);
+        snprintf(lab, sizeof lab, "prompt mean (m = %s)", wm[j]);
         check_curve(pl, &p, lab, conds[j], NNT_ICL_PRED_MEAN);
       }
       nnt_plot_free(pl);
