@@ -320,6 +320,11 @@ typedef struct {
 } nnt_circuit_learn_result;
 
 int nnt_circuit_learn_run(const nnt_circuit_learn_cfg *cfg, nnt_circuit_learn_result *res);
+/* The memory a learn run holds at its peak (a point's net, batch and training set, the nets kept)
+ * and its time at 2·10^9 multiply-adds a second (the file read to find r); check: NNT_EINVAL
+ * naming the option when a value is bad or the run cannot fit in the memory available. */
+int nnt_circuit_learn_size(const nnt_circuit_learn_cfg *cfg, double *bytes, double *seconds);
+int nnt_circuit_learn_check(const nnt_circuit_learn_cfg *cfg);
 void nnt_circuit_learn_result_free(nnt_circuit_learn_result *res);
 
 /* ---- Claim 3.5 as the paper states it (claim35.c): the scalar toy f = (W_d..W_1) x - 1/2, all

@@ -34,8 +34,6 @@ EXPERIMENT(ffn_bound)
 EXPERIMENT(rnn_oracle)
 static void sweep_free(void *res) { nnt_qstr_sweep_result_free(res); }
 static void attention_free(void *res) { nnt_qstr_attention_result_free(res); }
-#define SEEDED(x)                                                                                              \
-  static int x##_validate(void *c, const cli_run *r) { return ((nnt_qstr_##x##_cfg *)c)->seed = r->seed, NNT_OK; }
 /* the seed, then the area's checks (sizes against the memory available) */
 #define CHECKED(x)                                                                                             \
   static int x##_validate(void *c, const cli_run *r) {                                                         \
@@ -44,7 +42,7 @@ static void attention_free(void *res) { nnt_qstr_attention_result_free(res); }
 CHECKED(attention)
 CHECKED(construct)
 CHECKED(ffn_bound)
-SEEDED(rnn_oracle)
+CHECKED(rnn_oracle)
 #define DRIVEN(x, ...) .cfg_default = x##_default, .validate = x##_validate, .run = x##_run, .report = x##_report, __VA_ARGS__
 
 /* ---------------------------------------------------------------- sweep */
@@ -178,7 +176,7 @@ static int run_attention(int argc, char **argv) { return cli_drive(&attention_cm
 static int heads_validate(void *c, const cli_run *r) {
   nnt_qstr_heads_cfg *h = c;
   h->seed = r->seed, h->threads = r->threads, h->dir = r->out, h->resume = r->resume;
-  return NNT_OK;
+  return nnt_qstr_heads_check(h);
 }
 #define H nnt_qstr_heads_cfg
 static const cli_opt heads_opts[] = {

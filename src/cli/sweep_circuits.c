@@ -122,9 +122,10 @@ static int learn_validate(void *cfg, const cli_run *r) {
   learn_cli *w = cfg;
   w->c.seed = r->seed, w->c.resume = r->resume;
   if (r->out) w->c.ckpt_dir = nnt_path(w->ckpt, sizeof w->ckpt, r->out, "ckpt");
-  if (!r->npos) return w->top ? nnt_fail(NNT_EINVAL, "--top: needs a Verilog FILE") : NNT_OK;
+  if (!r->npos) return w->top ? nnt_fail(NNT_EINVAL, "--top: needs a Verilog FILE") : nnt_circuit_learn_check(&w->c);
   w->c.name = r->pos[0];
-  return cli_circuit_open_read(r->pos[0], w->top, &w->src, &w->c.file);
+  int st = cli_circuit_open_read(r->pos[0], w->top, &w->src, &w->c.file);
+  return st ? st : nnt_circuit_learn_check(&w->c);
 }
 static int learn_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_circuit_learn_run(cfg, res); }
 static int learn_report(const void *cfg, const void *res, const cli_run *r) {

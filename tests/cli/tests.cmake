@@ -15,6 +15,16 @@ function(nnt_cli_test_env name env code regex)
                    "-DARGS=${ARGN}" -P ${NNT_SRC_DIR}/tests/cli/expect.cmake)
   set_tests_properties(cli/${name} PROPERTIES LABELS cli TIMEOUT 600)
 endfunction()
+# nnt_too_big_test(NAME MEM REGEX args...): under NNT_MEM_AVAILABLE=MEM the command refuses its
+# size before any work: exit 2, one line matching REGEX, no --out folder (tests/cli/too_big.sh; the
+# folder is ${CMAKE_BINARY_DIR}/too-big-NAME, passed as --out when the command takes one: OUT in args).
+function(nnt_too_big_test name mem regex)
+  set(dir ${CMAKE_BINARY_DIR}/too-big-${name})
+  string(REPLACE "OUT" "${dir}" args "${ARGN}")
+  add_test(NAME cli/too_big_${name}
+           COMMAND ${CMAKE_COMMAND} -E env NNT_MEM_AVAILABLE=${mem} bash ${NNT_SRC_DIR}/tests/cli/too_big.sh ${NNT_EXE} ${dir} ${regex} ${args})
+  set_tests_properties(cli/too_big_${name} PROPERTIES LABELS cli TIMEOUT 60)
+endfunction()
 
 nnt_cli_test(help 0 "commands:.*tour" --help)
 nnt_cli_test(version 0 "^nnt [0-9]" --version)

@@ -117,3 +117,10 @@ add_test(NAME cli/icl_construct_run_json
          COMMAND sh -c "rm -rf $1 && $0 icl construct --quick --out $1 >/dev/null && tr -d '\\n\\t' < $1/run.json | grep -q '\"result\":{\"D\":113,[^}]*\"max_err\":[0-9.e-]*,[^}]*\"bound_ok\":true'"
          ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-construct-run-json)
 set_tests_properties(cli/icl_construct_run_json PROPERTIES LABELS "cli" TIMEOUT 300)
+# train, sweep-depth and the evaluations refuse a size that cannot fit before any work (tests/cli/too_big.sh)
+nnt_too_big_test(icl_train 8e9 "icl train \\(2 layers, width 32, batch 100000 x 100000 points\\) needs about [0-9.e+]+ GB, more than the 8 GB .*: lower --batch"
+                 icl train --quick --batch 100000 --points 100000 --out OUT)
+nnt_too_big_test(icl_sweep_depth 8e9 "the evaluation \\(batch 100000 x 21 points, d = 5\\) needs about [0-9.e+]+ GB, more than the 8 GB .*: lower --batch or --n"
+                 icl sweep-depth --quick --layers 2 --batch 100000 --prompts 100000 --out OUT)
+nnt_too_big_test(icl_baselines 8e9 "the evaluation \\(batch 100000 x 200 points, d = 4096\\) needs about [0-9.e+]+ GB.*: lower --batch or --n"
+                 icl baselines --quick --d 4096 --n 200 --batch 100000 --prompts 100000 --out OUT)
