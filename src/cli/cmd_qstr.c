@@ -49,7 +49,7 @@ CHECKED(rnn_oracle)
 static int sweep_validate(void *c, const cli_run *r);
 #define S nnt_qstr_sweep_cfg
 static const cli_opt sweep_opts[] = {
-    CLI_CHOICE("model", S, arch, nnt_qstr_arch_names, "model (required; rnn is the paper's biGRU)"),
+    CLI_CHOICE("model", S, arch, nnt_qstr_arch_names, "model (required, but --quick alone runs tr; rnn is the paper's biGRU)"),
     CLI_CHOICE("task", S, task.simple, task_names, "training law: 1STR or simple-1STR"),
     CLI_INTS("N", S, Ns, nN, 2, 100000, "sequence lengths"),
     CLI_INT("reps", S, reps, 1, 1000, "repetitions per N"),
@@ -90,7 +90,7 @@ static const cli_cmd sweep_cmd = {
 
 static int sweep_validate(void *c, const cli_run *r) {
   nnt_qstr_sweep_cfg *s = c;
-  if (!cli_given(r->cmd, r->args, "model")) return nnt_fail(NNT_EINVAL, "sweep: --model tr|trp|ffn|rnn|relurnn is required");
+  if (!r->quick && !cli_given(r->cmd, r->args, "model")) return nnt_fail(NNT_EINVAL, "sweep: --model tr|trp|ffn|rnn|relurnn is required");
   s->seed = r->seed, s->threads = r->threads, s->progress = 1, s->dir = r->out, s->resume = r->resume;
   return nnt_qstr_sweep_check(s);
 }

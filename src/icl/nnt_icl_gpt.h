@@ -140,6 +140,9 @@ typedef struct {
  * dir NULL: trained in memory, no checkpoint written (the result holds the loss log). */
 int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, nnt_icl_train_result *r);
 void nnt_icl_train_result_free(nnt_icl_train_result *r);
+/* Trains as nnt_icl_train_run into dir, then loads the model from path = dir/model.ckpt (what
+ * icl eval --quick alone evaluates: a micro model of its own). */
+int nnt_icl_train_load(const nnt_icl_train_cfg *c, const char *dir, int resume, nnt_icl_gpt **m, char *path, size_t n);
 
 /* Multiply-adds of one training step (forward + backward), counted from the shapes: the
  * products of the linear layers and the attention (forward 1×, backward 2×). */

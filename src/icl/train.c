@@ -267,6 +267,15 @@ void nnt_icl_train_result_free(nnt_icl_train_result *r) {
   memset(r, 0, sizeof *r);
 }
 
+int nnt_icl_train_load(const nnt_icl_train_cfg *c, const char *dir, int resume, nnt_icl_gpt **m, char *path, size_t n) {
+  nnt_icl_train_result r;
+  int st = nnt_icl_train_run(c, dir, resume, &r);
+  if (st) return st;
+  nnt_icl_train_result_free(&r);
+  snprintf(path, n, "%s/model.ckpt", dir);
+  return nnt_icl_gpt_load(path, m);
+}
+
 /* Every rank's gradient and loss times its share w, summed over the ranks, in place. */
 static void allreduce_mean(nnt_params *P, double w, double *loss) {
   size_t n32, n64;

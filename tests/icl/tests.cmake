@@ -29,6 +29,8 @@ nnt_cli_test(icl_baselines_bad_prompts 2 "--prompts \\(100\\) must be a positive
 nnt_cli_test(icl_baselines_bad_k 2 "--direct-k: 20 is not a position 0..19" icl baselines --n 20 --direct-k 5,20 --out ${_icl_o}/never)
 nnt_cli_test(icl_baselines_bad_depth 2 "--depth: 1 is out of range" icl baselines --depth 1 --out ${_icl_o}/never)
 nnt_cli_test(icl_eval_no_model 2 "--model DIR/model.ckpt is required" icl eval --out ${_icl_o}/never)
+# --quick alone: a micro model trained in a scratch folder, evaluated, the folder removed
+nnt_cli_test(icl_eval_quick_alone 0 "check_options|options ok" icl eval --quick --check-options)
 nnt_cli_test(icl_eval_missing_model 2 "model.ckpt" icl eval --model ${_icl_o}/none/model.ckpt --out ${_icl_o}/never)
 nnt_cli_test(icl_depth_no_models 2 "give --models .* or --layers" icl sweep-depth --out ${_icl_o}/never)
 # (no ';' in a regex: CMake splits the argument there and the check would test only what precedes it)
