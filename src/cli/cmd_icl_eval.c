@@ -85,14 +85,14 @@ static const cli_opt baselines_opts[] = {
     EVAL_OPTS,
     {0}};
 static const cli_opt eval_opts[] = {
-    CLI_STR("model", S, model, "checkpoint written by nnt icl train (required)"),
+    CLI_STR("model", S, model, "checkpoint written by nnt icl train (required; --quick alone trains a micro model first)"),
     CLI_INT("n", S, e.task.n, 1, 200, "test points per prompt (default: 1.5× the training examples + 1, within the model's slots)"),
     ICL_TASK_OPTS(S),
     EVAL_OPTS,
     {0}};
 static const cli_opt depth_opts[] = {
     CLI_STR("models", S, models, "comma-separated checkpoints of one task, different depths"),
-    CLI_INTS("layers", S, layers, nlayers, 1, 64, "or: train one model per depth into OUT/L<layers>/ first (resumable)"),
+    CLI_INTS("layers", S, layers, nlayers, 1, 64, "or: train one model per depth into OUT/L<layers>/ first (resumable; --quick alone: 1,2 in a scratch folder)"),
     CLI_CHOICE("preset", S, preset, nnt_icl_preset_names, "--layers: the training preset"),
     CLI_CHOICE("attn", S, attn, nnt_icl_attn_names, "--layers: attention scores"),
     CLI_INT("target-depth", S, target_depth, 2, 12, "--layers: layers of the target networks"),
