@@ -184,33 +184,21 @@ static void step_ms(model *m, double *best, double *median) {
 typedef struct {
   long blas_threshold;
 } bench_cfg;
-static void bench_defaults(void *c, int quick) {
-  (void)quick;
+static void bench_default(void *c, nnt_preset preset) {
+  (void)preset;
   ((bench_cfg *)c)->blas_threshold = -1;
 }
 static const cli_opt bench_opts[] = {
     CLI_LONG("blas-threshold", bench_cfg, blas_threshold, -1, 1L << 40,
              "products with M*N*K >= this go to OpenBLAS (-1: the built-in value)"),
     {0}};
-static const cli_cmd bench_cmd = {.name = "bench core",
-                                  .example = "nnt bench core --threads 1",
-                                  .about = "The core's kernels: this core's float32 FMA peak, matrix products (nnt's loops vs OpenBLAS),\n"
-                                           "the FFN's product shapes.",
-                                  .opts = bench_opts,
-                                  .cfg_size = sizeof(bench_cfg),
-                                  .defaults = bench_defaults};
-
-static int run(int argc, char **argv) {
-  bench_cfg b;
-  cli_args a;
-  int st = cli_parse(&bench_cmd, argc, argv, &b, &a);
-  if (st || a.co.help) return st;
-  cli_common co = a.co;
-  long threshold = b.blas_threshold;
-  if ((st = cli_begin(&co))) return st;
+/* The measurements are the console table, printed as they are taken. */
+static int bench_run(void *cfg, const cli_run *cr, void *res) {
+  long threshold = ((const bench_cfg *)cfg)->blas_threshold;
+  (void)res;
   if (threshold >= 0) nnt_gemm_blas_threshold = threshold;
   nnt_rng r;
-  nnt_rng_init(&r, co.seed, 0);
+  nnt_rng_init(&r, cr->seed, 0);
   float *A = malloc(sizeof(float) * 1024 * 1024), *B = malloc(sizeof(float) * 1024 * 1024);
   float *C = malloc(sizeof(float) * 1024 * 1024);
   nnt_rng_fill_normal_f32(&r, A, 1024 * 1024, 0, 1);
@@ -268,5 +256,18 @@ static int run(int argc, char **argv) {
   }
   return NNT_OK;
 }
+
+static const cli_cmd bench_cmd = {
+    .name = "bench core",
+    .example = "nnt bench core --threads 1",
+    .about = "The core's kernels: this core's float32 FMA peak, matrix products (nnt's loops vs OpenBLAS),\n"
+             "the FFN's product shapes.",
+    .opts = bench_opts,
+    .cfg_size = sizeof(bench_cfg),
+    .cfg_default = bench_default,
+    .run = bench_run,
+    .common = CLI_OUT};
+
+static int run(int argc, char **argv) { return cli_drive(&bench_cmd, argc, argv); }
 
 const cli_bench cli_bench_core = {"core", run};

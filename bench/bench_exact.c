@@ -75,20 +75,13 @@ static int bench_machine(const char *spec, long T, nnt_tm_precision prec) {
 typedef struct {
   const char *data;
 } bench_cfg;
-static void bench_defaults(void *cfg, int quick) {
-  (void)quick;
-  ((bench_cfg *)cfg)->data = NULL; /* the source folder nnt was built from (run) */
+static void bench_default(void *cfg, nnt_preset preset) {
+  (void)preset;
+  ((bench_cfg *)cfg)->data = NNT_SOURCE_DIR; /* the source folder nnt was built from */
 }
 static const cli_opt bench_opts[] = {
     CLI_STR("data", bench_cfg, data, "the nnt source folder holding examples/ (its sibling shared/reference/ adds c432); default: the folder nnt was built from"),
     {0}};
-static const cli_cmd bench_cmd = {.name = "bench exact",
-    .example = "nnt bench exact --data .",
-                                  .about = "The exact constructions' cost: circuits compiled and verified, Turing machines compiled and\n"
-                                           "run step by step, the PWL engine. Inputs missing under --data are skipped, with a line saying so.",
-                                  .opts = bench_opts,
-                                  .cfg_size = sizeof(bench_cfg),
-                                  .defaults = bench_defaults};
 
 /* DIR/rel into buf, or NULL (and a line saying so) when it does not exist. */
 static const char *input(char *buf, size_t n, const char *dir, const char *rel) {
@@ -98,19 +91,18 @@ static const char *input(char *buf, size_t n, const char *dir, const char *rel) 
   return NULL;
 }
 
-static int run(int argc, char **argv) {
-  cli_args a;
-  bench_cfg c;
-  int st = cli_parse(&bench_cmd, argc, argv, &c, &a);
-  if (st || a.co.help || (st = cli_begin(&a.co))) return st;
-  if (!c.data) c.data = NNT_SOURCE_DIR;
+/* The measurements are the console table, printed as they are taken. */
+static int bench_run(void *cfg, const cli_run *r, void *res) {
+  const bench_cfg *c = cfg;
+  (void)r, (void)res;
   char path[1024];
+  int st;
 
   printf("circuits: compile (layer + Lemma B.1) and verify against direct evaluation, %d thread(s)\n", nnt_threads_get());
   printf("%-44s %3s %8s %9s %9s %9s %8s\n", "circuit", "cor", "nonzero", "inputs", "compile s", "verify s", "rss MB");
   static const char *circuits[] = {"examples/circuits/adder10.bench", "../shared/reference/circuits/c432.bench"};
   for (int i = 0; i < 2; i++) {
-    const char *f = input(path, sizeof path, c.data, circuits[i]);
+    const char *f = input(path, sizeof path, c->data, circuits[i]);
     for (int corr = 0; corr < 2 && f; corr++)
       if ((st = bench_circuit(f, corr))) return st;
   }
@@ -123,7 +115,7 @@ static int run(int argc, char **argv) {
     long T;
   } machines[] = {{"examples/tm/bb4.tm", 107}, {"examples/tm/counter.tm", 10000}};
   for (int i = 0; i < 2; i++) {
-    const char *f = input(path, sizeof path, c.data, machines[i].spec);
+    const char *f = input(path, sizeof path, c->data, machines[i].spec);
     for (int p = 0; p < 2 && f; p++)
       if ((st = bench_machine(f, machines[i].T, p ? NNT_TM_F32 : NNT_TM_F64))) return st;
   }
@@ -144,5 +136,18 @@ static int run(int argc, char **argv) {
   }
   return NNT_OK;
 }
+
+static const cli_cmd bench_cmd = {
+    .name = "bench exact",
+    .example = "nnt bench exact --data .",
+    .about = "The exact constructions' cost: circuits compiled and verified, Turing machines compiled and\n"
+             "run step by step, the PWL engine. Inputs missing under --data are skipped, with a line saying so.",
+    .opts = bench_opts,
+    .cfg_size = sizeof(bench_cfg),
+    .cfg_default = bench_default,
+    .run = bench_run,
+    .common = CLI_OUT};
+
+static int run(int argc, char **argv) { return cli_drive(&bench_cmd, argc, argv); }
 
 const cli_bench cli_bench_exact = {"exact", run};

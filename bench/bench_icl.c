@@ -27,7 +27,8 @@ typedef struct {
   const char *torch, *python;
 } bench_cfg;
 
-static void bench_defaults(void *cfg, int quick) {
+static void bench_default(void *cfg, nnt_preset preset) {
+  int quick = preset == NNT_PRESET_QUICK;
   *(bench_cfg *)cfg = (bench_cfg){.steps = quick ? 2 : 10, .rounds = quick ? 1 : 3, .python = "/usr/bin/python3"};
 }
 
@@ -38,14 +39,6 @@ static const cli_opt bench_opts[] = {
     CLI_STR("torch", bench_cfg, torch, "bench/icl_torch.py: time PyTorch's step right after each nnt measurement"),
     CLI_STR("python", bench_cfg, python, "interpreter for --torch (Debian's python3-torch)"),
     {0}};
-
-static const cli_cmd bench_cmd = {.name = "bench icl",
-    .example = "nnt bench icl --quick",
-                                  .about = "Training-step speed of the GPT-2 in-context learner (mini preset size), "
-                                           "nnt against PyTorch on 1 and 2 threads.",
-                                  .opts = bench_opts,
-                                  .cfg_size = sizeof(bench_cfg),
-                                  .defaults = bench_defaults};
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -93,27 +86,32 @@ static double nnt_step(nnt_icl_gpt *m, nnt_optim *opt, const float *xs, const fl
   return median(t, steps);
 }
 
-static int run(int argc, char **argv) {
-  bench_cfg b;
-  cli_args a;
-  int st = cli_parse(&bench_cmd, argc, argv, &b, &a);
-  if (st || a.co.help) return st;
-  if (b.torch && access(b.torch, R_OK)) return nnt_fail(NNT_EINVAL, "--torch %s: no such file", b.torch);
-  if (b.torch && access(b.python, X_OK)) return nnt_fail(NNT_EINVAL, "--python %s: not an executable", b.python);
-  if ((st = cli_begin(&a.co))) return st;
+static int bench_validate(void *cfg, const cli_run *r) {
+  const bench_cfg *b = cfg;
+  (void)r;
+  if (b->torch && access(b->torch, R_OK)) return nnt_fail(NNT_EINVAL, "--torch %s: no such file", b->torch);
+  if (b->torch && access(b->python, X_OK)) return nnt_fail(NNT_EINVAL, "--python %s: not an executable", b->python);
+  return NNT_OK;
+}
+
+/* The measurements are the console table, printed as they are taken. */
+static int bench_run(void *cfg, const cli_run *cr, void *res) {
+  bench_cfg b = *(const bench_cfg *)cfg;
+  int st;
+  (void)res;
   nnt_icl_train_cfg c;
   nnt_icl_train_cfg_default(&c, NNT_ICL_PRESET_MINI);
   c.arch.attn = b.attn;
   int B = c.batch, n = c.task.n;
   nnt_icl_gpt *m;
   if ((st = nnt_icl_gpt_new(&c.arch, &c.task, 0, &m))) return st;
-  nnt_icl_gpt_init(m, a.co.seed);
+  nnt_icl_gpt_init(m, cr->seed);
   nnt_optim opt;
   nnt_optim_config oc = nnt_adam_defaults();
   oc.lr = c.lr;
   nnt_optim_init(&opt, nnt_icl_gpt_params(m), oc);
   float *xs = malloc(sizeof(float) * B * n * c.task.d), *ys = malloc(sizeof(float) * B * n);
-  nnt_icl_task_sample(&c.task, a.co.seed, 0, B, xs, ys);
+  nnt_icl_task_sample(&c.task, cr->seed, 0, B, xs, ys);
   double flops = 2 * nnt_icl_gpt_train_macs(&c.arch, B, n), flops_all = 2 * nnt_icl_gpt_train_macs_all_rows(&c.arch, B, n);
   printf("nnt bench icl: training step (forward, backward, Adam) of the GPT-2 learner, %d layers, %d heads, width %d, "
          "MLP %d, batch %d x %d points (%d tokens), d = %d, %s attention; %zu parameters; %s kernels\n",
@@ -191,5 +189,18 @@ out:
   nnt_icl_gpt_free(m);
   return st;
 }
+
+static const cli_cmd bench_cmd = {
+    .name = "bench icl",
+    .example = "nnt bench icl --quick",
+    .about = "Training-step speed of the GPT-2 in-context learner (mini preset size), nnt against PyTorch on 1 and 2 threads.",
+    .opts = bench_opts,
+    .cfg_size = sizeof(bench_cfg),
+    .cfg_default = bench_default,
+    .validate = bench_validate,
+    .run = bench_run,
+    .common = CLI_OUT};
+
+static int run(int argc, char **argv) { return cli_drive(&bench_cmd, argc, argv); }
 
 const cli_bench cli_bench_icl = {"icl", run};

@@ -129,7 +129,10 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
   return remove(path);
 }
 /* Removes the scratch folder and whatever the peer wrote into it. */
-static void peer_cleanup(const peer *pe) { nftw(pe->tmp, remove_entry, 8, FTW_DEPTH | FTW_PHYS); }
+static void peer_cleanup(peer *pe) {
+  nftw(pe->tmp, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+  pe->tmp[0] = 0;
+}
 
 /* ---------------------------------------------------------------- reporting */
 
@@ -396,11 +399,12 @@ typedef struct {
   int model, reps, nN, Ns[MAXN];
   long blas_min;
   const char *peer, *python;
+  peer pe; /* validate's: the peer checked, its scratch folder made (cfg_free removes it) */
 } bench_cfg;
 
-static void bench_defaults(void *c_, int quick) {
+static void bench_default(void *c_, nnt_preset preset) {
   bench_cfg *c = c_;
-  (void)quick;
+  (void)preset;
   *c = (bench_cfg){.model = 3, .reps = 5, .nN = 6, .Ns = {2, 4, 6, 8, 10, 12}, .blas_min = -1, .python = "/usr/bin/python3"};
 }
 
@@ -414,34 +418,30 @@ static const cli_opt bench_opts[] = {
     CLI_INTS("N", bench_cfg, Ns, nN, 2, 12, "even values of 2..12 (not with --peer)"),
     CLI_LONG("blas-min", bench_cfg, blas_min, -1, 1L << 40, "send products of at least this many multiply-adds to OpenBLAS (-1: none)"),
     {0}};
-static const cli_cmd bench_cmd = {
-    .name = "bench qstr",
-    .example = "nnt bench qstr --model tr --reps 1 --N 2,4",
-    .about = "Times seed 001's Figure-1 sweeps (train 1STR, test simple-1STR, N = 2..12, 5 reps, n_test 5000, check every 10\n"
-    "steps, threshold 0.7: the released code's protocol): wall time, time and multiply-adds per phase, GFLOP/s\n"
-    "against this core's measured peak, and the samples needed (medians). --model rnn times one biGRU-500 training\n"
-    "step (batch 64) and one 5000-prompt evaluation at N = 4 and 12 instead of the sweep (over an hour in PyTorch).\n"
-    "--quick: 1 rep, n_test 1000, without --peer.",
-    .opts = bench_opts,
-    .cfg_size = sizeof(bench_cfg),
-    .defaults = bench_defaults,
-    .threads_default = 1};
-
-static int run(int argc, char **argv) {
-  bench_cfg b;
-  cli_args a;
-  int st = cli_parse(&bench_cmd, argc, argv, &b, &a);
-  if (st || a.co.help) return st;
-  for (int k = 0; k < b.nN; k++)
-    if (b.Ns[k] % 2) return nnt_fail(NNT_EINVAL, "--N: the protocol has even N = 2..12 only");
-  peer pe = {.dir = b.peer, .python = b.python};
-  if (pe.dir && (cli_given(&bench_cmd, &a, "reps") || cli_given(&bench_cmd, &a, "N") || (a.co.quick && b.model != 2)))
+static int bench_validate(void *cfg, const cli_run *r) {
+  bench_cfg *b = cfg;
+  for (int k = 0; k < b->nN; k++)
+    if (b->Ns[k] % 2) return nnt_fail(NNT_EINVAL, "--N: the protocol has even N = 2..12 only");
+  if (b->peer && (cli_given(r->cmd, r->args, "reps") || cli_given(r->cmd, r->args, "N") || (r->quick && b->model != 2)))
     return nnt_fail(NNT_EINVAL, "--peer: the released code always runs 5 reps at N = 2..12 with n_test 5000; "
                                 "drop --reps, --N and --quick");
-  sweep_opts o = {.model = b.model, .reps = b.reps, .nN = b.nN, .quick = a.co.quick, .seed = a.co.seed};
+  b->pe = (peer){.dir = b->peer, .python = b->python};
+  return b->pe.dir ? peer_check(&b->pe) : NNT_OK;
+}
+
+static void bench_free(void *cfg) {
+  bench_cfg *b = cfg;
+  if (b->pe.tmp[0]) peer_cleanup(&b->pe);
+}
+
+/* The measurements are the console table, printed as they are taken. */
+static int bench_run(void *cfg, const cli_run *r, void *res) {
+  bench_cfg *bp = cfg, b = *bp;
+  peer pe = b.pe;
+  int st = NNT_OK;
+  (void)res;
+  sweep_opts o = {.model = b.model, .reps = b.reps, .nN = b.nN, .quick = r->quick, .seed = r->seed};
   for (int k = 0; k < b.nN; k++) o.Ns[k] = b.Ns[k];
-  if (pe.dir && (st = peer_check(&pe))) return st;
-  if ((st = cli_begin(&a.co))) return pe.dir ? peer_cleanup(&pe), st : st;
   if (b.blas_min >= 0) nnt_qstr_set_blas_min(b.blas_min);
   int threads = nnt_threads_get();
   pe.threads = threads;
@@ -458,8 +458,27 @@ static int run(int argc, char **argv) {
     st = a < 2 ? bench_sweep(&o, arch[a], pe.dir ? &pe : NULL, peak, threads)
                : bench_gru(o.quick, o.seed, pe.dir ? &pe : NULL, peak, threads);
   }
-  if (pe.dir && !st) peer_cleanup(&pe);
+  if (st) bp->pe.tmp[0] = 0; /* the peer's scratch folder stays: the error names its log */
   return st;
 }
+
+static const cli_cmd bench_cmd = {
+    .name = "bench qstr",
+    .example = "nnt bench qstr --model tr --reps 1 --N 2,4",
+    .about = "Times seed 001's Figure-1 sweeps (train 1STR, test simple-1STR, N = 2..12, 5 reps, n_test 5000, check every 10\n"
+    "steps, threshold 0.7: the released code's protocol): wall time, time and multiply-adds per phase, GFLOP/s\n"
+    "against this core's measured peak, and the samples needed (medians). --model rnn times one biGRU-500 training\n"
+    "step (batch 64) and one 5000-prompt evaluation at N = 4 and 12 instead of the sweep (over an hour in PyTorch).\n"
+    "--quick: 1 rep, n_test 1000, without --peer.",
+    .opts = bench_opts,
+    .cfg_size = sizeof(bench_cfg),
+    .cfg_default = bench_default,
+    .validate = bench_validate,
+    .run = bench_run,
+    .cfg_free = bench_free,
+    .common = CLI_OUT,
+    .threads_default = 1};
+
+static int run(int argc, char **argv) { return cli_drive(&bench_cmd, argc, argv); }
 
 const cli_bench cli_bench_qstr = {"qstr", run};

@@ -121,10 +121,11 @@ static int run_child(char *const argv[], const char *log) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-static void peer_cleanup(const peer *pe, const char *const *names, int n) {
+static void peer_cleanup(peer *pe, const char *const *names, int n) {
   char p[256];
   for (int i = 0; i < n; i++) snprintf(p, sizeof p, "%s/%s", pe->tmp, names[i]), unlink(p);
   rmdir(pe->tmp);
+  pe->tmp[0] = 0;
 }
 
 static const char *const peer_files[] = {"check.log", "jobs.json", "out.json", "run.log"};
@@ -297,10 +298,13 @@ static void print_machine(int reps) {
 typedef struct {
   const char *peer, *python, *data;
   int reps;
+  /* validate's: the jobs to run, the peer checked (its scratch folder made) or skipped */
+  int nj, skip;
+  peer pe;
 } bench_cfg;
 
-static void bench_defaults(void *cfg, int quick) {
-  *(bench_cfg *)cfg = (bench_cfg){.python = "/usr/bin/python3", .data = NNT_SOURCE_DIR, .reps = quick ? 1 : 3};
+static void bench_default(void *cfg, nnt_preset preset) {
+  *(bench_cfg *)cfg = (bench_cfg){.python = "/usr/bin/python3", .data = NNT_SOURCE_DIR, .reps = preset == NNT_PRESET_QUICK ? 1 : 3};
 }
 static const cli_opt bench_opts[] = {
     CLI_STR("peer-turing", bench_cfg, peer, "also run jonrbates/turing's PyTorch module (a clone of github.com/jonrbates/turing) "
@@ -309,35 +313,29 @@ static const cli_opt bench_opts[] = {
     CLI_STR("data", bench_cfg, data, "the nnt source folder holding examples/tm and bench/tm_turing.py (default: the one nnt was built from)"),
     CLI_INT("reps", bench_cfg, reps, 1, MAXREP, "runs of each machine per program (default 3; --quick: 1)"),
     {0}};
-static const cli_cmd bench_cmd = {
-    .name = "bench tm",
-    .example = "nnt bench tm --quick --threads 1",
-    .about = "Seed 000's Turing-machine transformer, compiled by nnt and by jonrbates/turing (--peer-turing DIR), on the\n"
-             "busy beavers BB(2..4) and a balanced-parentheses machine: wall time per machine step of each run (median,\n"
-             "min, max over --reps), and decoded configurations that disagree with nnt's direct simulation (state,\n"
-             "head, symbol read, symbol written, every step). nnt runs hard-max attention in float64 and float32;\n"
-             "the peer runs its own module (softmax at scale 9999) in float32, its default, and in float64, under\n"
-             "torch.no_grad().\n"
-             "--quick: the three smallest runs, one repetition.",
-    .opts = bench_opts,
-    .cfg_size = sizeof(bench_cfg),
-    .defaults = bench_defaults,
-    .threads_default = 1};
-
-static int run(int argc, char **argv) {
-  cli_args a;
-  bench_cfg c;
-  int st = cli_parse(&bench_cmd, argc, argv, &c, &a);
-  if (st || a.co.help) return st;
-  int nj = a.co.quick ? QUICK : NJOB, skip = 0;
+/* The inputs and the peer (a scratch folder made when it runs: cfg_free removes it). */
+static int bench_validate(void *cfg, const cli_run *r) {
+  bench_cfg *c = cfg;
+  c->nj = r->quick ? QUICK : NJOB;
   char path[1024];
-  for (int i = 0; i < nj; i++)
-    if (!nnt_file_exists(nnt_path(path, sizeof path, c.data, jobs[i].file)))
-      return nnt_fail(NNT_EINVAL, "--data %s: no %s there", c.data, jobs[i].file);
-  peer pe = {.dir = c.peer, .python = c.python};
-  if (pe.dir && (st = peer_check(&pe, c.data, &skip))) return st;
-  int with_peer = pe.dir && !skip;
-  if ((st = cli_begin(&a.co))) return with_peer ? peer_cleanup(&pe, peer_files, 4), st : st;
+  for (int i = 0; i < c->nj; i++)
+    if (!nnt_file_exists(nnt_path(path, sizeof path, c->data, jobs[i].file)))
+      return nnt_fail(NNT_EINVAL, "--data %s: no %s there", c->data, jobs[i].file);
+  c->pe = (peer){.dir = c->peer, .python = c->python};
+  return c->pe.dir ? peer_check(&c->pe, c->data, &c->skip) : NNT_OK;
+}
+
+static void bench_free(void *cfg) {
+  bench_cfg *c = cfg;
+  if (c->pe.tmp[0]) peer_cleanup(&c->pe, peer_files, 4);
+}
+
+/* The measurements are the console table. */
+static int bench_run(void *cfg, const cli_run *r, void *res) {
+  bench_cfg *cp = cfg, c = *cp;
+  peer pe = c.pe;
+  int nj = c.nj, skip = c.skip, with_peer = pe.dir && !skip, st = NNT_OK;
+  (void)r, (void)res;
 
   job *J = calloc((size_t)nj, sizeof(job));
   int loaded = 0;
@@ -349,7 +347,7 @@ static int run(int argc, char **argv) {
   else if (!st && skip) printf("(peer skipped: %s cannot import torch; Debian: apt-get install python3-torch)\n", pe.python);
   for (int i = 0; !st && i < nj; i++) st = job_nnt(&J[i], c.reps);
   if (!st && with_peer) st = peer_run(&pe, c.data, J, nj, c.reps);
-  if (with_peer) peer_cleanup(&pe, peer_files, 4);
+  if (with_peer) bench_free(cp);
   if (!st) {
     printf("%-36s %5s %5s  %-14s %9s %11s %10s %10s %8s\n", "machine, input", "steps", "T", "program", "build s",
            "us/step med", "min", "max", "mismatch");
@@ -383,5 +381,26 @@ static int run(int argc, char **argv) {
   free(J);
   return st;
 }
+
+static const cli_cmd bench_cmd = {
+    .name = "bench tm",
+    .example = "nnt bench tm --quick --threads 1",
+    .about = "Seed 000's Turing-machine transformer, compiled by nnt and by jonrbates/turing (--peer-turing DIR), on the\n"
+             "busy beavers BB(2..4) and a balanced-parentheses machine: wall time per machine step of each run (median,\n"
+             "min, max over --reps), and decoded configurations that disagree with nnt's direct simulation (state,\n"
+             "head, symbol read, symbol written, every step). nnt runs hard-max attention in float64 and float32;\n"
+             "the peer runs its own module (softmax at scale 9999) in float32, its default, and in float64, under\n"
+             "torch.no_grad().\n"
+             "--quick: the three smallest runs, one repetition.",
+    .opts = bench_opts,
+    .cfg_size = sizeof(bench_cfg),
+    .cfg_default = bench_default,
+    .validate = bench_validate,
+    .run = bench_run,
+    .cfg_free = bench_free,
+    .common = CLI_OUT,
+    .threads_default = 1};
+
+static int run(int argc, char **argv) { return cli_drive(&bench_cmd, argc, argv); }
 
 const cli_bench cli_bench_tm = {"tm", run};

@@ -19,23 +19,14 @@ typedef struct {
   const char *python, *src;
 } bench_cfg;
 
-static void bench_defaults(void *cfg, int quick) {
-  (void)quick;
+static void bench_default(void *cfg, nnt_preset preset) {
+  (void)preset;
   *(bench_cfg *)cfg = (bench_cfg){.python = "/usr/bin/python3", .src = NNT_SOURCE_DIR};
 }
 static const cli_opt bench_opts[] = {
     CLI_STR("python", bench_cfg, python, "the Python with torch and numpy (default /usr/bin/python3, Debian's)"),
     CLI_STR("data", bench_cfg, src, "the nnt source folder holding python/ and examples/ (default: the one nnt was built from)"),
     {0}};
-static const cli_cmd bench_cmd = {
-    .name = "bench tm_torch",
-    .example = "nnt bench tm_torch",
-    .about = "BB(4) compiled and exported (--export), then loaded and run in PyTorch on one thread: the export,\n"
-             "Python's imports, the load and the 107-step run, each in wall and CPU seconds.",
-    .opts = bench_opts,
-    .cfg_size = sizeof(bench_cfg),
-    .defaults = bench_defaults};
-
 static double cpu_s(int who) {
   struct rusage ru;
   getrusage(who, &ru);
@@ -58,12 +49,21 @@ static const char script[] =
     "assert len(steps) == 107 and steps[-1]['state'] == 'halt', steps[-1]\n"
     "print(t1 - t0, c1 - c0, t2 - t1, c2 - c1, t3 - t2, c3 - c2)\n";
 
-static int run(int argc, char **argv) {
-  cli_args a;
-  bench_cfg c;
-  int st = cli_parse(&bench_cmd, argc, argv, &c, &a);
-  if (st || a.co.help || (st = cli_begin(&a.co))) return st;
-  if (access(c.python, X_OK)) return nnt_fail(NNT_EINVAL, "--python %s: not an executable", c.python);
+static int bench_validate(void *cfg, const cli_run *r) {
+  const bench_cfg *c = cfg;
+  (void)r;
+  if (access(c->python, X_OK)) return nnt_fail(NNT_EINVAL, "--python %s: not an executable", c->python);
+  char machine[1024];
+  if (!nnt_file_exists(nnt_path(machine, sizeof machine, c->src, "examples/tm/bb4.tm")))
+    return nnt_fail(NNT_EINVAL, "--data %s: no examples/tm/bb4.tm there", c->src);
+  return NNT_OK;
+}
+
+/* The measurements are the console table. */
+static int bench_run(void *cfg_, const cli_run *r, void *res_) {
+  bench_cfg c = *(const bench_cfg *)cfg_;
+  int st;
+  (void)r, (void)res_;
   char machine[1024], dir[] = "/tmp/nnt-bench-XXXXXX", file[1100], py[1100], cmd[4096];
   nnt_path(machine, sizeof machine, c.src, "examples/tm/bb4.tm");
   if (!mkdtemp(dir)) return nnt_fail(NNT_EIO, "cannot create a temporary folder in /tmp");
@@ -99,5 +99,19 @@ static int run(int argc, char **argv) {
   printf("total                                %10.3f %10.3f\n", w_exp + t[0] + t[2] + t[4], c_exp + t[1] + t[3] + t[5]);
   return NNT_OK;
 }
+
+static const cli_cmd bench_cmd = {
+    .name = "bench tm_torch",
+    .example = "nnt bench tm_torch",
+    .about = "BB(4) compiled and exported (--export), then loaded and run in PyTorch on one thread: the export,\n"
+             "Python's imports, the load and the 107-step run, each in wall and CPU seconds.",
+    .opts = bench_opts,
+    .cfg_size = sizeof(bench_cfg),
+    .cfg_default = bench_default,
+    .validate = bench_validate,
+    .run = bench_run,
+    .common = CLI_OUT};
+
+static int run(int argc, char **argv) { return cli_drive(&bench_cmd, argc, argv); }
 
 const cli_bench cli_bench_tm_torch = {"tm_torch", run};

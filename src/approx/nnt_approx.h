@@ -482,6 +482,9 @@ typedef struct {
 void nnt_approx_separation_cfg_default(nnt_approx_separation_cfg *cfg, nnt_preset preset);
 int nnt_approx_separation_run(const nnt_approx_separation_cfg *cfg, nnt_approx_separation_result *res);
 int nnt_approx_separation_check(const nnt_approx_separation_cfg *cfg);
+/* The memory --train's full-batch training holds, in bytes, and its time at 10^9 multiply-adds a
+ * second (0 without --train); the check refuses what does not fit (nnt_mem_check). */
+double nnt_approx_separation_bytes(const nnt_approx_separation_cfg *cfg, double *seconds);
 void nnt_approx_separation_result_free(nnt_approx_separation_result *res);
 
 /* ntk: |k_m - k_inf| against the width m (Prop 3.23) and the padding demo (Remark 3.24): the k_inf
@@ -507,6 +510,8 @@ typedef struct {
 void nnt_approx_ntk_cfg_default(nnt_approx_ntk_cfg *cfg, nnt_preset preset);
 int nnt_approx_ntk_run(const nnt_approx_ntk_cfg *cfg, nnt_approx_ntk_result *res);
 int nnt_approx_ntk_check(const nnt_approx_ntk_cfg *cfg);
+/* The run's time at 10^9 multiply-adds a second (announced when a minute or more). */
+double nnt_approx_ntk_seconds(const nnt_approx_ntk_cfg *cfg);
 void nnt_approx_ntk_result_free(nnt_approx_ntk_result *res);
 
 /* maurey: sampling sin 2 pi x by threshold units (exact identity 7.5/k, bound 16/k) and the Barron

@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 
 #include "nnt_approx.h"
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_progress.h"
 
@@ -150,6 +151,19 @@ void nnt_approx_separation_cfg_default(nnt_approx_separation_cfg *cfg, nnt_prese
   cfg->steps = 3000, cfg->samples = 2048, cfg->lr = 0.01, cfg->seed = 1;
 }
 
+double nnt_approx_separation_bytes(const nnt_approx_separation_cfg *cfg, double *seconds) {
+  /* nnt_approx_sep_train: full batch, every layer's pre- and post-activation and two gradient
+   * buffers of samples x the widest layer, in double; the parameters with Adam's moments */
+  double N = cfg->samples, maxw = 1, acts = 0, P = 0, prev = 1;
+  for (int l = 0; l < cfg->ntrain; l++) {
+    double w = cfg->train[l];
+    maxw = w > maxw ? w : maxw, acts += 2 * w, P += (prev + 1) * w, prev = w;
+  }
+  P += prev + 1;
+  *seconds = cfg->ntrain ? 3.0 * cfg->steps * N * P / 1e9 : 0;
+  return cfg->ntrain ? 8 * (N * (acts + 2 * maxw + 2) + 4 * P) : 0;
+}
+
 int nnt_approx_separation_check(const nnt_approx_separation_cfg *cfg) {
   int n = cfg->n;
   if (!n) return nnt_fail(NNT_EINVAL, "--n N is required (the target is Delta^N)");
@@ -161,6 +175,9 @@ int nnt_approx_separation_check(const nnt_approx_separation_cfg *cfg) {
   if (cfg->ntrain && (cfg->steps < 0 || cfg->samples < 1 || !(cfg->lr > 0)))
     return nnt_fail(NNT_EINVAL, "separation: training needs steps >= 0, samples >= 1 and lr > 0");
   if (nnt_approx_export_check(cfg->export_path)) return NNT_EINVAL;
+  double seconds, bytes = nnt_approx_separation_bytes(cfg, &seconds);
+  if (nnt_mem_check(bytes, "separation's training", "lower --samples or --train's widths (full batch: samples x width per layer)"))
+    return NNT_EINVAL;
   if (cfg->net) { /* the file read and parsed before any work */
     nnt_mlp g;
     int st = nnt_mlp_load(cfg->net, &g);
@@ -173,6 +190,9 @@ int nnt_approx_separation_check(const nnt_approx_separation_cfg *cfg) {
 int nnt_approx_separation_run(const nnt_approx_separation_cfg *cfg, nnt_approx_separation_result *res) {
   int n = cfg->n, st = nnt_approx_separation_check(cfg);
   if (st) return st;
+  double seconds;
+  nnt_approx_separation_bytes(cfg, &seconds);
+  nnt_time_notice(seconds, 0, "approx separation", "(Adam on the full batch, one thread)");
   memset(res, 0, sizeof *res);
   res->train_mse = NAN;
   nnt_mlp *g = &res->g;

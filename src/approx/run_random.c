@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nnt_approx.h"
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 
 /* ------------------------------------------------------------------ ntk */
@@ -57,12 +58,20 @@ int nnt_approx_ntk_check(const nnt_approx_ntk_cfg *cfg) {
   int st = nnt_approx_check_list("ntk", cfg->widths, cfg->nw, 1, 10000000);
   if (st) return st;
   if (cfg->pairs < 1 || cfg->d < 2) return nnt_fail(NNT_EINVAL, "ntk: needs pairs >= 1 and d >= 2");
-  return NNT_OK;
+  /* the pairs (two points of d each) and their kernels: the widths are drawn one neuron at a time */
+  return nnt_mem_check(8.0 * cfg->pairs * (2.0 * cfg->d + 2) + 8.0 * cfg->d, "ntk", "lower --pairs or --d");
+}
+
+double nnt_approx_ntk_seconds(const nnt_approx_ntk_cfg *cfg) {
+  double m = 0; /* every neuron of every width against every pair, at 10^9 multiply-adds a second */
+  for (int q = 0; q < cfg->nw; q++) m += cfg->widths[q];
+  return m * cfg->pairs * (2.0 * cfg->d + 1) / 1e9;
 }
 
 int nnt_approx_ntk_run(const nnt_approx_ntk_cfg *cfg, nnt_approx_ntk_result *res) {
   int st = nnt_approx_ntk_check(cfg);
   if (st) return st;
+  nnt_time_notice(nnt_approx_ntk_seconds(cfg), 0, "approx ntk", "(one thread)");
   memset(res, 0, sizeof *res);
   res->nw = cfg->nw;
   res->m = nnt_xmalloc(sizeof(long) * cfg->nw), res->err = nnt_xmalloc(sizeof(double) * cfg->nw);

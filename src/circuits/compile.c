@@ -1,5 +1,6 @@
 /* The compiler of Lemma B.1 (each circuit layer -> two ReLU layers) with the correction layers of
  * Lemma 3.3, and verification of the compiled net against direct evaluation. */
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,4 +225,17 @@ fail:
 
 void nnt_circuit_verify_result_free(nnt_circuit_verify_result *res) {
   nnt_smlp_free(&res->net), nnt_circuit_layered_free(&res->L), nnt_circuit_free(&res->c);
+}
+
+int nnt_circuit_export(const nnt_circuit *c, const nnt_smlp *net, int sparse, const char *file, const char *version,
+                       const char *command, const char *path) {
+  cJSON *in = cJSON_CreateArray(), *outs = cJSON_CreateArray();
+  for (int i = 0; i < c->ninputs; i++) cJSON_AddItemToArray(in, cJSON_CreateString(c->gates[c->inputs[i]].name ? c->gates[c->inputs[i]].name : ""));
+  for (int j = 0; j < c->noutputs; j++) cJSON_AddItemToArray(outs, cJSON_CreateString(c->gates[c->outputs[j]].name ? c->gates[c->outputs[j]].name : ""));
+  char *si = cJSON_PrintUnformatted(in), *so = cJSON_PrintUnformatted(outs);
+  const char *meta[] = {"source", "circuit", "circuit", file, "inputs", si, "outputs", so,
+                        "nnt_version", version, "command", command, NULL};
+  int st = nnt_smlp_export(net, sparse, NULL, meta, path);
+  cJSON_free(si), cJSON_free(so), cJSON_Delete(in), cJSON_Delete(outs);
+  return st;
 }

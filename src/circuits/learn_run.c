@@ -1,10 +1,12 @@
 /* The learnability experiment: a grid of widths and training-set sizes, each point one training run. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nnt_circuits.h"
 #include "nnt_ckpt.h"
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_file.h"
 #include "nnt_progress.h"
@@ -43,6 +45,41 @@ static int check_cfg(const nnt_circuit_learn_cfg *cfg) {
   return NNT_OK;
 }
 
+int nnt_circuit_learn_size(const nnt_circuit_learn_cfg *cfg, double *bytes, double *seconds) {
+  int st = check_cfg(cfg), m = 16, r = 8; /* the random circuit: 16 inputs, 8 gates per layer at most */
+  if (st) return st;
+  if (cfg->file) {
+    nnt_circuit c;
+    if ((st = nnt_circuit_read(cfg->file, &c))) return st;
+    nnt_circuit_layered L;
+    nnt_circuit_layer(&c, &L);
+    m = c.ninputs, r = 1;
+    for (int l = 1; l <= L.depth; l++) r = L.width[l] > r ? L.width[l] : r;
+    nnt_circuit_layered_free(&L);
+    nnt_circuit_free(&c);
+  }
+  double peak = 0, kept = 0, macs = 0, nmax = 0;
+  for (int i = 0; i < cfg->nns; i++) nmax = cfg->ns[i] > nmax ? cfg->ns[i] : nmax;
+  for (int i = 0; i < cfg->nwidths; i++) {
+    double w = (double)r * cfg->widths[i], P = m * w + (cfg->hidden - 1) * w * w + (cfg->hidden + 1) * w + 1;
+    double B = cfg->batch > 512 ? cfg->batch : 512;
+    /* a point: float32 parameters with gradient and two moments, a batch's activations and their
+     * gradients, the training set (bytes) and its order; the trained net kept per width (double) */
+    peak = fmax(peak, 16 * P + 8 * B * (w * cfg->hidden + m) + nmax * (m + 5));
+    kept += 8 * P;
+    for (int j = 0; j < cfg->nns; j++) macs += 3.0 * P * cfg->batch * cfg->steps * cfg->reps + P * (cfg->ns[j] + cfg->ntest);
+  }
+  *bytes = peak + kept + (double)cfg->ntest * (m + 1);
+  *seconds = macs / 2e9; /* float32 products, one thread */
+  return NNT_OK;
+}
+
+int nnt_circuit_learn_check(const nnt_circuit_learn_cfg *cfg) {
+  double bytes, seconds;
+  int st = nnt_circuit_learn_size(cfg, &bytes, &seconds);
+  return st ? st : nnt_mem_check(bytes, "circuit learn", "lower --widths (a net is r x width wide), --samples or --test");
+}
+
 /* The circuit and its test set (cfg->file, or the first random circuit with balanced labels). */
 static int circuit_and_tests(const nnt_circuit_learn_cfg *cfg, nnt_circuit *c, uint8_t **X, uint8_t **Y) {
   int st, ntest = cfg->ntest;
@@ -72,8 +109,10 @@ static int circuit_and_tests(const nnt_circuit_learn_cfg *cfg, nnt_circuit *c, u
 
 int nnt_circuit_learn_run(const nnt_circuit_learn_cfg *cfg, nnt_circuit_learn_result *res) {
   memset(res, 0, sizeof *res);
-  int st = check_cfg(cfg);
-  if (st) return st;
+  double bytes, seconds;
+  int st = nnt_circuit_learn_size(cfg, &bytes, &seconds);
+  if (st || (st = nnt_mem_check(bytes, "circuit learn", "lower --widths (a net is r x width wide), --samples or --test"))) return st;
+  nnt_time_notice(seconds, 0, "circuit learn", "(every width, sample size and repetition trained)");
   nnt_circuit c;
   uint8_t *X = NULL, *Y = NULL;
   if ((st = circuit_and_tests(cfg, &c, &X, &Y))) return free(X), free(Y), st;

@@ -320,6 +320,11 @@ typedef struct {
 } nnt_circuit_learn_result;
 
 int nnt_circuit_learn_run(const nnt_circuit_learn_cfg *cfg, nnt_circuit_learn_result *res);
+/* The memory a learn run holds at its peak (a point's net, batch and training set, the nets kept)
+ * and its time at 2·10^9 multiply-adds a second (the file read to find r); check: NNT_EINVAL
+ * naming the option when a value is bad or the run cannot fit in the memory available. */
+int nnt_circuit_learn_size(const nnt_circuit_learn_cfg *cfg, double *bytes, double *seconds);
+int nnt_circuit_learn_check(const nnt_circuit_learn_cfg *cfg);
 void nnt_circuit_learn_result_free(nnt_circuit_learn_result *res);
 
 /* ---- Claim 3.5 as the paper states it (claim35.c): the scalar toy f = (W_d..W_1) x - 1/2, all
@@ -359,5 +364,38 @@ typedef struct {
 /* The circuit read (then freed): a bad file is refused before any work. */
 int nnt_circuit_sm_check(const nnt_circuit_sm_cfg *cfg);
 int nnt_circuit_sm_run(const nnt_circuit_sm_cfg *cfg, nnt_circuit_sm_result *res);
+
+/* The compiled net as safetensors or ONNX (by path's extension, nnt_smlp_export), its metadata the
+ * circuit's input and output names in declaration order (JSON arrays), file, version, command. */
+int nnt_circuit_export(const nnt_circuit *c, const nnt_smlp *net, int sparse, const char *file, const char *version,
+                       const char *command, const char *path);
+
+/* ---- Circuit FILEs of any format (verilog.c): a Verilog design (.v, .sv) is synthesised by yosys
+ * (an optional external program) into BLIF in a private temporary folder, which the readers then
+ * read like any .blif file. */
+typedef struct {
+  const char *path; /* the file the readers read: FILE itself, or the synthesised .blif */
+  char dir[1024];   /* the temporary folder ("" when FILE is not Verilog) */
+  char blif[1200];  /* the synthesised .blif inside dir */
+  char top[256];    /* the synthesised top module */
+  char ports[2048]; /* "x0..x15 = a[0..7] b[0..7], y0..y15 = p[0..15]": net bits, Verilog names */
+  char version[128]; /* yosys's version line */
+} nnt_circuit_src;
+
+/* Fills s for FILE. top: the top module of a Verilog FILE (NULL: yosys picks it); an error for any
+ * other FILE. Fails with one line (yosys missing, yosys's first error line, a bad name) and leaves
+ * nothing behind; on success call nnt_circuit_src_close once the circuit is read. */
+int nnt_circuit_src_open(const char *file, const char *top, nnt_circuit_src *s);
+/* The line "verilog: top=... (yosys ...) net inputs/outputs = Verilog bits" (nothing for others). */
+void nnt_circuit_src_print(const nnt_circuit_src *s);
+/* Removes the temporary folder (s->path is then gone; top, ports and version stay). */
+void nnt_circuit_src_close(nnt_circuit_src *s);
+
+/* FILE opened as above and parsed by the circuits area's reader (then freed): a bad circuit is
+ * refused before --check-options stops and before any work. *path: the file the run reads; s is
+ * closed by the command's cfg_free. */
+int nnt_circuit_src_read(const char *file, const char *top, nnt_circuit_src *s, const char **path);
+/* An nnt-mlp file (NULL: none) read and freed: refused here when malformed. */
+int nnt_circuit_check_net(const char *file);
 
 #endif

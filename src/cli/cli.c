@@ -28,15 +28,6 @@ int cli_prepare_out(const char *out) {
   return st;
 }
 
-int cli_begin(const cli_common *co) {
-  if (co->check) {
-    printf("options ok (--check-options: nothing was run)\n");
-    return CLI_CHECKED;
-  }
-  cli_threads(co->threads);
-  return cli_prepare_out(co->out);
-}
-
 char *cli_command_line(char *buf, size_t n, const char *family, int argc, char **argv) {
   size_t p = (size_t)snprintf(buf, n, "%s", family);
   for (int i = 0; i < argc && p < n; i++) p += (size_t)snprintf(buf + p, n - p, " %s", argv[i]);

@@ -24,14 +24,12 @@ typedef struct {
   int help;
   int resume;      /* sweeps: keep the points already in out/results.sqlite */
   int force;       /* sweeps: start afresh in a folder that holds results */
-  int check;       /* --check-options (hidden): stop at cli_begin, having validated everything */
+  int check;       /* --check-options (hidden): stop once everything is validated (cli_drive) */
 } cli_common;
 
-/* The benchmarks (the files in bench/), not yet ported to cli_drive: creates co->out (if set) and applies --threads. Call after
- * every option is validated, before any work or output: under --check-options it prints "options
- * ok" and returns CLI_CHECKED instead, which the command returns (nnt_cli_run: exit 0). */
+/* cli_drive's status under --check-options, having validated everything and run nothing
+ * (nnt_cli_run: exit 0). */
 enum { CLI_CHECKED = 100 };
-int cli_begin(const cli_common *co);
 /* Resolves a --threads value (0: the default) to the count a run uses, and applies it. */
 int cli_threads(int threads);
 /* The --out folder: created (with its parents) and checked writable; recorded for run.json. */
@@ -119,7 +117,6 @@ struct cli_cmd {
   /* the result summary run.json carries under "result" (src/report builds it; NULL: none) */
   struct cJSON *(*result_json)(const void *cfg, const void *res);
   int (*sweeps)(const void *cfg); /* CLI_SWEEP: does this config sweep (NULL: always)? Else --out is a plain folder */
-  void (*defaults)(void *cfg, int quick); /* commands not yet ported to the driver: their cfg_default */
   int npos_min, npos_max;
   unsigned common;     /* CLI_OUT | CLI_SWEEP */
   const char *out_default; /* --out when not given (NULL: none, the command writes no files) */

@@ -21,7 +21,7 @@ static const cli_opt triangle_opts[] = {
     CLI_STR("export", nnt_approx_triangle_cfg, export_path, "also write the net Delta^L of the last L to FILE.safetensors or FILE.onnx (python/nnt loads the former, docs/export.md)"),
     {0}};
 static const cli_opt separation_opts[] = {
-    CLI_INT("n", nnt_approx_separation_cfg, n, 1, NNT_APPROX_SEP_MAX_N, "the target is Delta^N (required, no default)"),
+    CLI_INT("n", nnt_approx_separation_cfg, n, 1, NNT_APPROX_SEP_MAX_N, "the target is Delta^N (required, no default; --quick alone: 6 with --train 8,8)"),
     CLI_STR("net", nnt_approx_separation_cfg, net, "a 1-D network g (nnt-mlp JSON file), or"),
     CLI_INTS("train", nnt_approx_separation_cfg, train, ntrain, 1, 4096, "hidden widths W1,W2,.. of a g trained by Adam"),
     CLI_INT("steps", nnt_approx_separation_cfg, steps, 0, 1000000, "Adam steps"),
@@ -80,10 +80,16 @@ static char command_line[4096];
 #define EXPORTS(demo, set_seed)                                                                  \
   static int demo##_validate(void *cfg_, const cli_run *r) {                                     \
     nnt_approx_##demo##_cfg *cfg = cfg_;                                                         \
-    if (set_seed) ((nnt_approx_separation_cfg *)cfg_)->seed = r->seed;                          \
+    if (set_seed) separation_quick(cfg_, r);                                                     \
     cfg->version = nnt_version(), cfg->command = cli_command_line(command_line, sizeof command_line, "nnt approx", r->argc, r->argv); \
     return nnt_approx_##demo##_check(cfg);                                                       \
   }
+/* separation: the seed; --quick alone (no --n, --net or --train) runs the first example's
+ * settings with a trained g: Delta^6 against --train 8,8 */
+static void separation_quick(nnt_approx_separation_cfg *c, const cli_run *r) {
+  c->seed = r->seed;
+  if (r->quick && !c->n && !c->net && !c->ntrain) c->n = 6, c->ntrain = 2, c->train[0] = c->train[1] = 8;
+}
 static int exported(int st, int est, const char *path) {
   if (est) return est;
   if (path) printf("wrote %s (%s)\n", path, nnt_export_format(path) == 2 ? "ONNX" : "safetensors");

@@ -21,7 +21,7 @@ typedef struct {
   nnt_tm_sm_cfg tm;
 #ifdef NNT_HAVE_CIRCUITS
   nnt_circuit_sm_cfg circuit;
-  cli_circuit_src src;
+  nnt_circuit_src src;
 #endif
 } sm_cli;
 typedef union {
@@ -50,7 +50,7 @@ static int sm_validate(void *cfg, const cli_run *r) {
   if (c->T >= 0) return nnt_fail(NNT_EINVAL, "--steps belongs to --tm");
 #ifdef NNT_HAVE_CIRCUITS
   w->circuit.seed = r->seed;
-  return cli_circuit_open_read(c->circuit, w->top, &w->src, &w->circuit.file);
+  return nnt_circuit_src_read(c->circuit, w->top, &w->src, &w->circuit.file);
 #else
   return nnt_fail(NNT_EINVAL, "--circuit: this build has no circuits module");
 #endif
@@ -64,7 +64,7 @@ static int sm_run(void *cfg, const cli_run *r, void *res) {
   return nnt_tm_sm_run(&w->tm, res);
 }
 #ifdef NNT_HAVE_CIRCUITS
-static void print_src(const void *src) { cli_circuit_print_src(src); }
+static void print_src(const void *src) { nnt_circuit_src_print(src); }
 #endif
 static int sm_report(const void *cfg, const void *res, const cli_run *r) {
   const sm_cli *w = cfg;
@@ -82,7 +82,7 @@ static struct cJSON *sm_result_json(const void *cfg, const void *res) {
 }
 static void sm_cfg_free(void *cfg) {
 #ifdef NNT_HAVE_CIRCUITS
-  cli_circuit_close(&((sm_cli *)cfg)->src);
+  nnt_circuit_src_close(&((sm_cli *)cfg)->src);
 #else
   (void)cfg;
 #endif

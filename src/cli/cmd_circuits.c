@@ -4,7 +4,6 @@
  * margin and learn are in sweep_circuits.c. */
 #include <string.h>
 
-#include <cjson/cJSON.h>
 
 #include "commands.h"
 #include "nnt_io.h"
@@ -18,13 +17,13 @@ typedef struct {
   nnt_circuit_verify_cfg c;
   const char *top, *save;
   const char *export_path; /* circuit compile --export */
-  cli_circuit_src src;
+  nnt_circuit_src src;
 } verify_cli;
 static void verify_default(void *cfg, nnt_preset p) {
   memset(cfg, 0, sizeof(verify_cli));
   nnt_circuit_verify_cfg_default(cfg, p);
 }
-static void verify_cfg_free(void *cfg) { cli_circuit_close(&((verify_cli *)cfg)->src); }
+static void verify_cfg_free(void *cfg) { nnt_circuit_src_close(&((verify_cli *)cfg)->src); }
 
 static const char *const net_formats[] = {"auto", "dense", "sparse", NULL};
 static const cli_opt compile_opts[] = {
@@ -48,7 +47,7 @@ static int compile_validate(void *cfg, const cli_run *r) {
     return nnt_fail(NNT_EINVAL, "--save FILE or --export FILE is required (the file the net is written to)");
   if (w->export_path && !nnt_export_format(w->export_path))
     return nnt_smlp_export(&(nnt_smlp){0}, 0, NULL, NULL, w->export_path); /* its one-line refusal */
-  return cli_circuit_open_read(r->pos[0], w->top, &w->src, &w->c.file);
+  return nnt_circuit_src_read(r->pos[0], w->top, &w->src, &w->c.file);
 }
 static int compile_run(void *cfg, const cli_run *r, void *res) {
   verify_cli *w = cfg;
@@ -62,19 +61,6 @@ static int compile_run(void *cfg, const cli_run *r, void *res) {
   o->dense = w->c.format == 1 || (w->c.format == 0 && s.params <= 1000000);
   return NNT_OK;
 }
-/* The compiled net as safetensors or ONNX, with the circuit's input and output names in declaration order. */
-static int export_circuit_net(const nnt_circuit *c, const nnt_smlp *net, int sparse, const char *file,
-                              const char *command, const char *path) {
-  cJSON *in = cJSON_CreateArray(), *outs = cJSON_CreateArray();
-  for (int i = 0; i < c->ninputs; i++) cJSON_AddItemToArray(in, cJSON_CreateString(c->gates[c->inputs[i]].name ? c->gates[c->inputs[i]].name : ""));
-  for (int j = 0; j < c->noutputs; j++) cJSON_AddItemToArray(outs, cJSON_CreateString(c->gates[c->outputs[j]].name ? c->gates[c->outputs[j]].name : ""));
-  char *si = cJSON_PrintUnformatted(in), *so = cJSON_PrintUnformatted(outs);
-  const char *meta[] = {"source", "circuit", "circuit", file, "inputs", si, "outputs", so,
-                        "nnt_version", nnt_version(), "command", command, NULL};
-  int st = nnt_smlp_export(net, sparse, NULL, meta, path);
-  cJSON_free(si), cJSON_free(so), cJSON_Delete(in), cJSON_Delete(outs);
-  return st;
-}
 static int compile_report(const void *cfg, const void *res, const cli_run *r) {
   const verify_cli *w = cfg;
   const compile_res *o = res;
@@ -82,11 +68,11 @@ static int compile_report(const void *cfg, const void *res, const cli_run *r) {
   if (!st && w->export_path) {
     char command[1024];
     cli_command_line(command, sizeof command, "nnt circuit", r->argc, r->argv);
-    st = export_circuit_net(&o->c, &o->net, !o->dense, r->pos[0], command, w->export_path);
+    st = nnt_circuit_export(&o->c, &o->net, !o->dense, r->pos[0], nnt_version(), command, w->export_path);
   }
   if (st) return st;
   nnt_report_circuit_print(r->pos[0], &o->c, &o->L);
-  cli_circuit_print_src(&w->src);
+  nnt_circuit_src_print(&w->src);
   nnt_report_circuit_print_net(&o->net, w->c.correct);
   if (w->save) printf("wrote %s (%s)\n", w->save, o->dense ? "nnt-mlp" : "nnt-mlp-sparse");
   if (w->export_path)
@@ -125,7 +111,7 @@ static int verify_validate(void *cfg, const cli_run *r) {
     return nnt_fail(NNT_EINVAL, "--correct and --net: --correct compiles the circuit's net with correction layers; "
                     "a --net file is verified as it is (give one)");
   w->c.seed = r->seed;
-  int st = cli_circuit_open_read(r->pos[0], w->top, &w->src, &w->c.file);
+  int st = nnt_circuit_src_read(r->pos[0], w->top, &w->src, &w->c.file);
   if (!st && w->c.net) {
     nnt_smlp m; /* dense or sparse: the sparse reader takes both */
     if (!(st = nnt_smlp_load(w->c.net, &m))) nnt_smlp_free(&m);
@@ -137,7 +123,7 @@ static int verify_report(const void *cfg, const void *res, const cli_run *r) {
   const verify_cli *w = cfg;
   const nnt_circuit_verify_result *v = res;
   nnt_report_circuit_print(r->pos[0], &v->c, &v->L);
-  cli_circuit_print_src(&w->src);
+  nnt_circuit_src_print(&w->src);
   if (w->c.net) printf("net: %s\n", w->c.net);
   nnt_report_circuit_print_net(&v->net, w->c.correct);
   int st = nnt_report_circuit_verify(r->out, &w->c, v);

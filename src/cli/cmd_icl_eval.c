@@ -2,11 +2,13 @@
  * number of in-context examples (§7.6–7.10) for the baselines, a trained model, and models of
  * several depths (the area run nnt_icl_depth_run). Writers: src/report/report_icl.c. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "icl_task_opts.h"
+#include "nnt_file.h"
 #include "nnt_icl_depth.h"
 #include "nnt_icl_figures.h"
 #include "report_icl.h"
@@ -29,7 +31,17 @@ typedef struct {
   char tag[4200];         /* eval: its identity in results.sqlite */
   char *list;             /* sweep-depth: a copy of --models, cut at the commas */
   nnt_icl_depth_cfg depth;
+  nnt_icl_train_cfg mt;   /* eval --quick alone: the micro model the run trains (steps 0: none) */
+  char scratch[64];       /* --quick alone without --out: the folder it trains in, removed at the end */
+  char path[4200];        /* that model's checkpoint */
 } opts;
+
+/* --quick alone without --out: a scratch folder for the training (opts_free removes it). */
+static const char *scratch(opts *o, const cli_run *r, const char *sub) {
+  if (r->out) return snprintf(o->path, sizeof o->path, "%s/%s", r->out, sub), o->path;
+  snprintf(o->scratch, sizeof o->scratch, "/tmp/nnt-icl-quick-XXXXXX");
+  return mkdtemp(o->scratch) ? o->scratch : (o->scratch[0] = 0, NULL);
+}
 
 static void defaults(void *v, nnt_preset p) {
   opts *o = v;
@@ -73,14 +85,14 @@ static const cli_opt baselines_opts[] = {
     EVAL_OPTS,
     {0}};
 static const cli_opt eval_opts[] = {
-    CLI_STR("model", S, model, "checkpoint written by nnt icl train (required)"),
+    CLI_STR("model", S, model, "checkpoint written by nnt icl train (required; --quick alone trains a micro model first)"),
     CLI_INT("n", S, e.task.n, 1, 200, "test points per prompt (default: 1.5× the training examples + 1, within the model's slots)"),
     ICL_TASK_OPTS(S),
     EVAL_OPTS,
     {0}};
 static const cli_opt depth_opts[] = {
     CLI_STR("models", S, models, "comma-separated checkpoints of one task, different depths"),
-    CLI_INTS("layers", S, layers, nlayers, 1, 64, "or: train one model per depth into OUT/L<layers>/ first (resumable)"),
+    CLI_INTS("layers", S, layers, nlayers, 1, 64, "or: train one model per depth into OUT/L<layers>/ first (resumable; --quick alone: 1,2 in a scratch folder)"),
     CLI_CHOICE("preset", S, preset, nnt_icl_preset_names, "--layers: the training preset"),
     CLI_CHOICE("attn", S, attn, nnt_icl_attn_names, "--layers: attention scores"),
     CLI_INT("target-depth", S, target_depth, 2, 12, "--layers: layers of the target networks"),
@@ -122,11 +134,19 @@ static int baselines_validate(void *cfg, const cli_run *r) {
  * within its position slots unless --n was given, and the task options given. */
 static int eval_validate(void *cfg, const cli_run *r) {
   opts *o = cfg;
-  if (!o->model) return nnt_fail(NNT_EINVAL, "icl eval: --model DIR/model.ckpt is required");
-  int st = nnt_icl_gpt_load(o->model, &o->m);
-  if (st) return st;
-  const nnt_icl_task *t = nnt_icl_gpt_task(o->m);
-  const nnt_icl_gpt_arch *ar = nnt_icl_gpt_arch_of(o->m);
+  const nnt_icl_task *t;
+  const nnt_icl_gpt_arch *ar;
+  int st;
+  if (!o->model && r->quick) { /* --quick alone: a micro model (as icl train --quick), trained by the run */
+    nnt_icl_train_cfg_default(&o->mt, NNT_ICL_PRESET_MICRO);
+    o->mt.seed = r->seed;
+    if ((st = nnt_icl_train_check(&o->mt))) return st;
+    t = &o->mt.task, ar = &o->mt.arch;
+  } else {
+    if (!o->model) return nnt_fail(NNT_EINVAL, "icl eval: --model DIR/model.ckpt is required (or --quick alone: a micro model)");
+    if ((st = nnt_icl_gpt_load(o->model, &o->m))) return st;
+    t = nnt_icl_gpt_task(o->m), ar = nnt_icl_gpt_arch_of(o->m);
+  }
   int n = o->e.task.n;
   o->n_train = t->n;
   if (!GIVEN("n")) {
@@ -138,12 +158,23 @@ static int eval_validate(void *cfg, const cli_run *r) {
   o->e.task.n = n;
   icl_task_given(r->cmd, r->args, &o->task, &o->e.task);
   eval_common(o, r, n);
-  nnt_icl_eval_use_model(&o->e, o->m, o->model, o->tag, sizeof o->tag);
+  if (o->m) nnt_icl_eval_use_model(&o->e, o->m, o->model, o->tag, sizeof o->tag);
+  else o->e.model_bytes = nnt_icl_gpt_train_bytes(ar, o->e.batch, n);
   o->task = o->e.task; /* the test task used, for run.json */
   return nnt_icl_eval_check(&o->e);
 }
 
-static int eval_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_icl_eval_run(&((opts *)cfg)->e, res); }
+static int eval_run(void *cfg, const cli_run *r, void *res) {
+  opts *o = cfg;
+  if (!o->m && o->mt.steps) { /* --quick alone: the micro model first, into OUT/micro or a scratch folder */
+    const char *dir = scratch(o, r, "micro");
+    int st = dir ? nnt_icl_train_load(&o->mt, dir, 0, &o->m, o->path, sizeof o->path)
+                 : nnt_fail(NNT_EIO, "cannot create a scratch folder in /tmp");
+    if (st) return st;
+    nnt_icl_eval_use_model(&o->e, o->m, o->path, o->tag, sizeof o->tag);
+  }
+  return nnt_icl_eval_run(&o->e, res);
+}
 static int eval_report(const void *cfg, const void *res, const cli_run *r) {
   const opts *o = cfg;
   return nnt_report_icl_eval(r->out, &o->e, res, o->m ? o->n_train : 0);
@@ -153,6 +184,7 @@ static void opts_free(void *cfg) {
   opts *o = cfg;
   nnt_icl_gpt_free(o->m), free(o->list);
   o->m = NULL, o->list = NULL;
+  if (o->scratch[0]) nnt_remove_tree(o->scratch), o->scratch[0] = 0;
 }
 
 /* Figure 3: the models given, or one trained per --layers, evaluated by nnt_icl_depth_run. */
@@ -183,6 +215,12 @@ static int depth_validate(void *cfg, const cli_run *r) {
     if (GIVEN("curriculum-steps")) t->curriculum_steps = o->curriculum_steps;
   }
   c->preset = o->preset, c->dir = r->out, c->resume = r->resume, c->force = r->force;
+  if (r->quick && !o->models && !o->nlayers) { /* --quick alone: micro models of 1 and 2 layers */
+    o->nlayers = 2, o->layers[0] = 1, o->layers[1] = 2;
+    return depth_validate(cfg, r);
+  }
+  if (c->ntrain && !c->dir && r->quick && !(c->dir = scratch(o, r, NULL)))
+    return nnt_fail(NNT_EIO, "cannot create a scratch folder in /tmp");
   o->e.task.n = c->n; /* the values used, for run.json */
   if (c->ntrain) /* the values used, for run.json */
     o->steps = (long)c->train[0].steps, o->curriculum = c->train[0].curriculum,

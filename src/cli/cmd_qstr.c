@@ -34,8 +34,6 @@ EXPERIMENT(ffn_bound)
 EXPERIMENT(rnn_oracle)
 static void sweep_free(void *res) { nnt_qstr_sweep_result_free(res); }
 static void attention_free(void *res) { nnt_qstr_attention_result_free(res); }
-#define SEEDED(x)                                                                                              \
-  static int x##_validate(void *c, const cli_run *r) { return ((nnt_qstr_##x##_cfg *)c)->seed = r->seed, NNT_OK; }
 /* the seed, then the area's checks (sizes against the memory available) */
 #define CHECKED(x)                                                                                             \
   static int x##_validate(void *c, const cli_run *r) {                                                         \
@@ -44,14 +42,14 @@ static void attention_free(void *res) { nnt_qstr_attention_result_free(res); }
 CHECKED(attention)
 CHECKED(construct)
 CHECKED(ffn_bound)
-SEEDED(rnn_oracle)
+CHECKED(rnn_oracle)
 #define DRIVEN(x, ...) .cfg_default = x##_default, .validate = x##_validate, .run = x##_run, .report = x##_report, __VA_ARGS__
 
 /* ---------------------------------------------------------------- sweep */
 static int sweep_validate(void *c, const cli_run *r);
 #define S nnt_qstr_sweep_cfg
 static const cli_opt sweep_opts[] = {
-    CLI_CHOICE("model", S, arch, nnt_qstr_arch_names, "model (required; rnn is the paper's biGRU)"),
+    CLI_CHOICE("model", S, arch, nnt_qstr_arch_names, "model (required, but --quick alone runs tr; rnn is the paper's biGRU)"),
     CLI_CHOICE("task", S, task.simple, task_names, "training law: 1STR or simple-1STR"),
     CLI_INTS("N", S, Ns, nN, 2, 100000, "sequence lengths"),
     CLI_INT("reps", S, reps, 1, 1000, "repetitions per N"),
@@ -92,7 +90,7 @@ static const cli_cmd sweep_cmd = {
 
 static int sweep_validate(void *c, const cli_run *r) {
   nnt_qstr_sweep_cfg *s = c;
-  if (!cli_given(r->cmd, r->args, "model")) return nnt_fail(NNT_EINVAL, "sweep: --model tr|trp|ffn|rnn|relurnn is required");
+  if (!r->quick && !cli_given(r->cmd, r->args, "model")) return nnt_fail(NNT_EINVAL, "sweep: --model tr|trp|ffn|rnn|relurnn is required");
   s->seed = r->seed, s->threads = r->threads, s->progress = 1, s->dir = r->out, s->resume = r->resume;
   return nnt_qstr_sweep_check(s);
 }
@@ -178,7 +176,7 @@ static int run_attention(int argc, char **argv) { return cli_drive(&attention_cm
 static int heads_validate(void *c, const cli_run *r) {
   nnt_qstr_heads_cfg *h = c;
   h->seed = r->seed, h->threads = r->threads, h->dir = r->out, h->resume = r->resume;
-  return NNT_OK;
+  return nnt_qstr_heads_check(h);
 }
 #define H nnt_qstr_heads_cfg
 static const cli_opt heads_opts[] = {

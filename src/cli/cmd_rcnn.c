@@ -42,7 +42,7 @@ static int compile_validate(void *c_, const cli_run *r) {
 }
 static int snapshot_validate(void *c, const cli_run *r) {
   ((nnt_rcnn_snapshot_cfg *)c)->seed = r->seed;
-  return r->out ? NNT_OK : nnt_fail(NNT_EINVAL, "rcnn snapshot: --out DIR is required (the snapshots are images)");
+  return NNT_OK;
 }
 
 #define C nnt_rcnn_learn_cfg
@@ -138,7 +138,8 @@ static const cli_cmd snapshot_cmd = {
              "at +-1/3, the -1/9 band of the memorisation phase spreads from the step's row), memory (the memory\n"
              "layer at the test point after training: the XOR tape, then the 1s region), compute (a layer of the\n"
              "test point's roll-out: the compute phase, cells + 1/9, and the head's cell + 1/27 + state) and\n"
-             "final (after L layers: only the output cell (1,1) is non-blank in the main grid).",
+             "final (after L layers: only the output cell (1,1) is non-blank in the main grid). Without --out the\n"
+             "grids are printed only.",
     .opts = snapshot_opts,
     .cfg_size = sizeof(nnt_rcnn_snapshot_cfg),
     .res_size = sizeof(nnt_rcnn_snapshot_result),

@@ -131,7 +131,6 @@ static int parse_value(const cli_opt *o, const char *arg, void *cfg) {
 void cli_cfg_defaults(const cli_cmd *cmd, void *cfg, int quick) {
   if (!cfg) return;
   if (cmd->cfg_default) cmd->cfg_default(cfg, quick ? NNT_PRESET_QUICK : NNT_PRESET_FULL);
-  else if (cmd->defaults) cmd->defaults(cfg, quick);
 }
 
 

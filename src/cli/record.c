@@ -16,7 +16,7 @@ static struct {
   const char *command;
   cJSON *fields; /* argv, args, options, given */
   char *dir;     /* the command's --out folder */
-  int created;   /* this process made it (cli_begin) */
+  int created;   /* this process made it (cli_prepare_out) */
 } rec;
 static struct {
   const char *path;

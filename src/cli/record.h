@@ -32,7 +32,7 @@ int cli_config_apply(const cli_cmd *cmd, void *cfg, cli_args *a);
 void cli_config_args(cli_args *a);
 /* Records the parsed command for run.json (the first command parsed in the process). */
 void cli_record(const cli_cmd *cmd, int argc, char **argv, const void *cfg, const cli_args *a);
-/* cli_begin: the first folder begun is the command's own, whose run.json gets the record;
+/* cli_prepare_out: the first folder prepared is the command's own, whose run.json gets the record;
  * created: it did not exist before. */
 void cli_record_dir(const char *out, int created);
 /* main, after the command: writes results.json beside the CSVs of a run that finished (status

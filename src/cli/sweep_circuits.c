@@ -11,7 +11,7 @@
 typedef struct {
   nnt_circuit_margin_cfg c;
   const char *top;
-  cli_circuit_src src;
+  nnt_circuit_src src;
 } margin_cli;
 typedef struct {
   int sweep;
@@ -23,7 +23,7 @@ static void margin_default(void *cfg, nnt_preset p) {
   nnt_circuit_margin_cfg_default(cfg, p);
 }
 static int margin_sweeps(const void *cfg) { return !((const margin_cli *)cfg)->c.file; } /* no FILE: the depth sweep */
-static void margin_cfg_free(void *cfg) { cli_circuit_close(&((margin_cli *)cfg)->src); }
+static void margin_cfg_free(void *cfg) { nnt_circuit_src_close(&((margin_cli *)cfg)->src); }
 static const char *const families[] = {"chain", "random", NULL};
 static const cli_opt margin_opts[] = {
     CLI_INT("inputs", nnt_circuit_margin_cfg, inputs, 1, 1000000, "input vectors per circuit (all of them when 2^m <= N)"),
@@ -50,8 +50,8 @@ static int margin_validate(void *cfg, const cli_run *r) {
       cli_given(r->cmd, r->args, "family") || cli_given(r->cmd, r->args, "width"))
     return nnt_fail(NNT_EINVAL, "--depths/--circuits/--family/--width: only for the sweep without FILE");
   if (r->resume || r->force) return nnt_fail(NNT_EINVAL, "--resume/--force: only for the sweep without FILE");
-  int st = cli_circuit_open_read(r->pos[0], w->top, &w->src, &c->file);
-  return st ? st : cli_circuit_check_net(c->net);
+  int st = nnt_circuit_src_read(r->pos[0], w->top, &w->src, &c->file);
+  return st ? st : nnt_circuit_check_net(c->net);
 }
 static int margin_run(void *cfg, const cli_run *r, void *res) {
   margin_cli *w = cfg;
@@ -65,7 +65,7 @@ static int margin_report(const void *cfg, const void *res, const cli_run *r) {
   const margin_cli *w = cfg;
   const margin_res *o = res;
   if (!o->sweep) {
-    cli_circuit_print_src(&w->src);
+    nnt_circuit_src_print(&w->src);
     return nnt_report_circuit_margin(r->out, &w->c, &o->one);
   }
   int st = nnt_report_circuit_margin_sweep(r->out, &w->c, &o->all);
@@ -95,14 +95,14 @@ const cli_cmd cli_circuit_margin_cmd = {
 typedef struct {
   nnt_circuit_learn_cfg c;
   const char *top;
-  cli_circuit_src src;
+  nnt_circuit_src src;
   char ckpt[1024];
 } learn_cli;
 static void learn_default(void *cfg, nnt_preset p) {
   memset(cfg, 0, sizeof(learn_cli));
   nnt_circuit_learn_cfg_default(cfg, p);
 }
-static void learn_cfg_free(void *cfg) { cli_circuit_close(&((learn_cli *)cfg)->src); }
+static void learn_cfg_free(void *cfg) { nnt_circuit_src_close(&((learn_cli *)cfg)->src); }
 static const char *const optims[] = {"adam", "sgd", NULL};
 static const cli_opt learn_opts[] = {
     CLI_INTS("widths", nnt_circuit_learn_cfg, widths, nwidths, 1, 256, "width multipliers of r"),
@@ -122,13 +122,14 @@ static int learn_validate(void *cfg, const cli_run *r) {
   learn_cli *w = cfg;
   w->c.seed = r->seed, w->c.resume = r->resume;
   if (r->out) w->c.ckpt_dir = nnt_path(w->ckpt, sizeof w->ckpt, r->out, "ckpt");
-  if (!r->npos) return w->top ? nnt_fail(NNT_EINVAL, "--top: needs a Verilog FILE") : NNT_OK;
+  if (!r->npos) return w->top ? nnt_fail(NNT_EINVAL, "--top: needs a Verilog FILE") : nnt_circuit_learn_check(&w->c);
   w->c.name = r->pos[0];
-  return cli_circuit_open_read(r->pos[0], w->top, &w->src, &w->c.file);
+  int st = nnt_circuit_src_read(r->pos[0], w->top, &w->src, &w->c.file);
+  return st ? st : nnt_circuit_learn_check(&w->c);
 }
 static int learn_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_circuit_learn_run(cfg, res); }
 static int learn_report(const void *cfg, const void *res, const cli_run *r) {
-  cli_circuit_print_src(&((const learn_cli *)cfg)->src);
+  nnt_circuit_src_print(&((const learn_cli *)cfg)->src);
   return nnt_report_circuit_learn(r->out, cfg, res);
 }
 static void learn_free(void *res) { nnt_circuit_learn_result_free(res); }

@@ -1,6 +1,7 @@
 #include "nnt_file.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,6 +14,20 @@
 
 #include "nnt_error.h"
 #include "nnt_mpi.h"
+
+void nnt_remove_tree(const char *path) {
+  struct stat sb;
+  if (lstat(path, &sb)) return;
+  if (S_ISDIR(sb.st_mode)) { /* links are removed, never followed */
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));) {
+      char sub[4096];
+      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) nnt_remove_tree(nnt_path(sub, sizeof sub, path, e->d_name));
+    }
+    if (d) closedir(d);
+    rmdir(path);
+  } else unlink(path);
+}
 
 int nnt_mkdirs(const char *dir) {
   if (nnt_mpi_rank()) return NNT_OK; /* rank 0 alone writes (nnt_mpi.h) */

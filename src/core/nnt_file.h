@@ -10,6 +10,9 @@
 #define NNT_FILE_H
 #include <stdio.h>
 
+/* rm -rf of a scratch folder nnt made itself (never a user's path); symbolic links inside are
+ * removed, not followed. */
+void nnt_remove_tree(const char *path);
 /* mkdir -p; NNT_EIO with a message on failure. */
 int nnt_mkdirs(const char *dir);
 /* Joins dir and name into buf (returns buf). */

@@ -1,4 +1,5 @@
 /* icl sweep-depth as an area run (nnt_icl_depth.h): train (optionally), then evaluate each model. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ void nnt_icl_eval_use_model(nnt_icl_eval_cfg *c, nnt_icl_gpt *m, const char *pat
   }
   snprintf(tag, n, "%s#%016llx", path, h);
   c->model = model_predict, c->model_ctx = m, c->model_tag = tag;
+  c->model_bytes = nnt_icl_gpt_train_bytes(nnt_icl_gpt_arch_of(m), c->batch, c->task.n);
 }
 
 /* The evaluation of every model: the task of the first (or of the training configs), n points,
@@ -46,6 +48,7 @@ static int load_models(const nnt_icl_depth_cfg *c, const char *const *paths, int
   }
   if (!st) {
     nnt_icl_eval_cfg e = eval_cfg(c, nnt_icl_gpt_task(m[0]));
+    for (int i = 0; i < nm; i++) e.model_bytes = fmax(e.model_bytes, nnt_icl_gpt_train_bytes(nnt_icl_gpt_arch_of(m[i]), e.batch, c->n));
     st = nnt_icl_eval_check(&e);
   }
   return st;
@@ -73,6 +76,7 @@ int nnt_icl_depth_check(const nnt_icl_depth_cfg *c) {
   }
   if (!st && c->ntrain) { /* the evaluation's settings, checked before any training */
     nnt_icl_eval_cfg e = eval_cfg(c, &c->train[0].task);
+    for (int i = 0; i < c->ntrain; i++) e.model_bytes = fmax(e.model_bytes, nnt_icl_gpt_train_bytes(&c->train[i].arch, e.batch, c->n));
     st = nnt_icl_eval_check(&e);
   }
   if (!st && c->nmodels) {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nnt_blas.h"
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_icl_eval.h"
 
@@ -68,7 +70,12 @@ int nnt_icl_eval_check(const nnt_icl_eval_cfg *c) {
       if (c->ks[i] < 0 || c->ks[i] >= c->task.n)
         return nnt_fail(NNT_EINVAL, "--direct-k: %d is not a position 0..%d (n = %d points)", c->ks[i], c->task.n - 1, c->task.n);
   }
-  return NNT_OK;
+  /* eval_point's batch per thread (float and double prompts, labels, predictions), the model's */
+  double B = c->batch, n = c->task.n, th = c->threads > 0 ? c->threads : nnt_threads_get();
+  double bytes = th * (12 * B * n * c->task.d + 16 * B * n) + c->model_bytes;
+  char what[128];
+  snprintf(what, sizeof what, "the evaluation (batch %d x %d points, d = %d)", c->batch, c->task.n, c->task.d);
+  return nnt_mem_check(bytes, what, "lower --batch or --n");
 }
 
 /* A point: one test condition × one batch of prompts; per position k the batch's mean and

@@ -236,4 +236,15 @@ static double train_macs(const nnt_icl_gpt_arch *a, int B, int n, int all_rows) 
 }
 
 double nnt_icl_gpt_train_macs(const nnt_icl_gpt_arch *a, int B, int n) { return train_macs(a, B, n, 0); }
+
+double nnt_icl_gpt_train_bytes(const nnt_icl_gpt_arch *a, int B, int n) {
+  double E = a->n_embd, F = a->mlp ? a->mlp : 4.0 * E, L = a->n_layer, T = 2.0 * n, N = B * T, M = (double)B * n;
+  double A = (double)B * a->n_head * T * T;
+  /* the parameters: value, gradient, Adam's two moments (float32) */
+  double P = L * (4 * E * E + 2 * E * F + 9 * E + F) + a->n_pos * E + a->d * E + 4 * E + 1;
+  /* gpt_model.inc's reserve(): one buffer of every activation and gradient for B prompts of T tokens */
+  double per_layer = N * (6 * E + 4 + 2 * F) + A;
+  double act = N * a->d + L * N * E + L * per_layer + M * (4 * E + 3) + N * (7 * E + 2 * F) + M * (2 * E + 1);
+  return 4 * (4 * P + act);
+}
 double nnt_icl_gpt_train_macs_all_rows(const nnt_icl_gpt_arch *a, int B, int n) { return train_macs(a, B, n, 1); }

@@ -89,6 +89,7 @@ typedef struct {
   nnt_icl_model_fn model; /* NULL: baselines only */
   void *model_ctx;
   const char *model_tag; /* identifies the model in the sweep's config text (e.g. its path) */
+  double model_bytes;    /* the model's memory for one batch (nnt_icl_gpt_train_bytes; 0: no model) */
   uint64_t seed;     /* test prompts are streams (seed, NNT_ICL_TEST_FIRST + i) */
   int threads, progress;
   const char *dir;   /* results.sqlite; NULL: in memory */
@@ -96,6 +97,8 @@ typedef struct {
 } nnt_icl_eval_cfg;
 
 void nnt_icl_eval_cfg_default(nnt_icl_eval_cfg *c, nnt_preset p);
+/* Every value, and the memory the evaluation holds (a batch of prompts per thread, the model's)
+ * against the memory available: NNT_EINVAL with one line naming the option to change. */
 int nnt_icl_eval_check(const nnt_icl_eval_cfg *c);
 
 typedef struct {

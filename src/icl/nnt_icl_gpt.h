@@ -110,7 +110,13 @@ typedef struct {
 /* The preset's defaults: softmax attention, target depth 3 (the paper also trains ReLU attention,
  * arch.attn, and depths 4 and 6, task.depth). */
 void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p);
+/* Every value, and the memory a step needs (nnt_icl_gpt_train_bytes) against the memory available:
+ * NNT_EINVAL with one line naming the option to change. */
 int nnt_icl_train_check(const nnt_icl_train_cfg *c);
+/* An upper bound of the run's time on `threads` threads at NNT_ICL_MACS_PER_S multiply-adds a
+ * second a thread (half of what nnt bench icl measures at the mini size on AVX-512). */
+#define NNT_ICL_MACS_PER_S 2e10
+double nnt_icl_train_seconds(const nnt_icl_train_cfg *c, int threads);
 /* The curriculum at optimizer step `step` (0-based): active input dimensions and points per prompt
  * (the full task.d and task.n without a curriculum, or once it is over). */
 void nnt_icl_curriculum_at(const nnt_icl_train_cfg *c, long long step, int *dims, int *points);
@@ -134,10 +140,16 @@ typedef struct {
  * dir NULL: trained in memory, no checkpoint written (the result holds the loss log). */
 int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, nnt_icl_train_result *r);
 void nnt_icl_train_result_free(nnt_icl_train_result *r);
+/* Trains as nnt_icl_train_run into dir, then loads the model from path = dir/model.ckpt (what
+ * icl eval --quick alone evaluates: a micro model of its own). */
+int nnt_icl_train_load(const nnt_icl_train_cfg *c, const char *dir, int resume, nnt_icl_gpt **m, char *path, size_t n);
 
 /* Multiply-adds of one training step (forward + backward), counted from the shapes: the
  * products of the linear layers and the attention (forward 1×, backward 2×). */
 double nnt_icl_gpt_train_macs(const nnt_icl_gpt_arch *a, int B, int n);
+/* The memory a training step of B prompts of n points holds (parameters with their gradient and
+ * Adam moments, every activation and its gradient), in bytes; also a bound for a forward pass. */
+double nnt_icl_gpt_train_bytes(const nnt_icl_gpt_arch *a, int B, int n);
 /* The same for the model computed on every row of the last block too, as a framework's
  * straightforward model does (PyTorch's in bench/icl_torch.py). */
 double nnt_icl_gpt_train_macs_all_rows(const nnt_icl_gpt_arch *a, int B, int n);

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "gpt_impl.h"
+#include "nnt_blas.h"
 #include "nnt_ckpt.h"
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_mpi.h"
 #include "nnt_optim.h"
@@ -94,7 +96,15 @@ int nnt_icl_train_check(const nnt_icl_train_cfg *c) {
   if (c->log_every < 1 || c->ckpt_every < 1 || c->ckpt_every % c->log_every)
     return nnt_fail(NNT_EINVAL, "--ckpt-every (%d) must be a positive multiple of the log interval %d", c->ckpt_every,
                     c->log_every);
-  return NNT_OK;
+  char what[128];
+  snprintf(what, sizeof what, "icl train (%d layers, width %d, batch %d x %d points)", c->arch.n_layer, c->arch.n_embd,
+           c->batch, c->task.n);
+  return nnt_mem_check(nnt_icl_gpt_train_bytes(&c->arch, c->batch / nnt_mpi_size() + 1, c->task.n), what,
+                       "lower --batch, --points or --d, or take a smaller --preset");
+}
+
+double nnt_icl_train_seconds(const nnt_icl_train_cfg *c, int threads) {
+  return (double)c->steps * nnt_icl_gpt_train_macs(&c->arch, c->batch, c->task.n) / (NNT_ICL_MACS_PER_S * (threads > 0 ? threads : 1));
 }
 
 /* ------------------------------------------------------------------------ checkpoint meta */
@@ -257,6 +267,15 @@ void nnt_icl_train_result_free(nnt_icl_train_result *r) {
   memset(r, 0, sizeof *r);
 }
 
+int nnt_icl_train_load(const nnt_icl_train_cfg *c, const char *dir, int resume, nnt_icl_gpt **m, char *path, size_t n) {
+  nnt_icl_train_result r;
+  int st = nnt_icl_train_run(c, dir, resume, &r);
+  if (st) return st;
+  nnt_icl_train_result_free(&r);
+  snprintf(path, n, "%s/model.ckpt", dir);
+  return nnt_icl_gpt_load(path, m);
+}
+
 /* Every rank's gradient and loss times its share w, summed over the ranks, in place. */
 static void allreduce_mean(nnt_params *P, double w, double *loss) {
   size_t n32, n64;
@@ -274,6 +293,7 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
   memset(r, 0, sizeof *r);
   int st = nnt_icl_train_check(c);
   if (st) return st;
+  nnt_time_notice(nnt_icl_train_seconds(c, nnt_threads_get()), 1, "icl train", "(a resumed run: only the steps left)");
   char *path = NULL; /* no dir: trained in memory, nothing written */
   if (dir) {
     size_t plen = strlen(dir) + 16;

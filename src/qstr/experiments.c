@@ -415,20 +415,54 @@ int nnt_qstr_heads_judge(nnt_qstr_heads_result *r) {
   return NNT_OK;
 }
 
-int nnt_qstr_heads_run(const nnt_qstr_heads_cfg *c, nnt_qstr_heads_result *r) {
-  memset(r, 0, sizeof *r);
-  int Hs[16], nH = c->nH;
-  if (nH) memcpy(Hs, c->Hs, sizeof Hs);
-  else {
-    nH = c->q + 1 < 16 ? c->q + 1 : 16;
-    for (int h = 0; h < nH; h++) Hs[h] = h + 1;
+/* The head counts run: --H, or 1..q+1. */
+static int heads_list(const nnt_qstr_heads_cfg *c, int *Hs) {
+  if (c->nH) return memcpy(Hs, c->Hs, sizeof(int) * 16), c->nH;
+  int nH = c->q + 1 < 16 ? c->q + 1 : 16;
+  for (int h = 0; h < nH; h++) Hs[h] = h + 1;
+  return nH;
+}
+
+double nnt_qstr_heads_bytes(const nnt_qstr_heads_cfg *c, int threads, double *seconds) {
+  int Hs[16], nH = heads_list(c, Hs), de = c->de > 0 ? c->de : nnt_qstr_default_de(c->N), D = c->d + (c->q + 1) * de;
+  double peak = 0, macs = 0;
+  for (int h = 0; h < nH; h++) {
+    nnt_qstr_model mo;
+    if (nnt_qstr_model_setup(&mo, NNT_QSTR_TRP, c->N, D, c->m, Hs[h], 0, NULL)) continue;
+    /* as a sweep's point (nnt_qstr_sweep_check): parameters with gradients and Adam moments, a
+     * gradient and a workspace per thread, the test prompts */
+    double bytes = (double)mo.np * (48 + 8.0 * threads) + 4.0 * nnt_qstr_ws_elems(&mo, c->batch > 128 ? c->batch : 128) * threads +
+                   (double)c->n_test * c->N * (4.0 * D + 4 + 4.0 * c->q);
+    peak = fmax(peak, bytes);
+    double fwd = (double)mo.np * c->N + 2.0 * c->N * c->N * D * Hs[h];
+    macs += 3.6 * fwd * c->samples + (double)c->samples / c->batch / c->check_every * c->n_test * fwd;
   }
+  if (seconds) *seconds = macs / NNT_QSTR_MACS_PER_S / (threads < nH ? threads : nH);
+  return peak + 8.0 * c->N * de;
+}
+
+int nnt_qstr_heads_check(const nnt_qstr_heads_cfg *c) {
+  int Hs[16], nH = heads_list(c, Hs);
   if (c->N < 2) return nnt_fail(NNT_EINVAL, "--N: N must be >= 2 (got %d)", c->N);
   if (c->q > c->N) return nnt_fail(NNT_EINVAL, "--q: q = %d > N = %d", c->q, c->N);
   if (c->n_test < 2) return nnt_fail(NNT_EINVAL, "--n-test: at least 2 prompts (got %d)", c->n_test);
   for (int h = 0; h < nH; h++)
     for (int g = 0; g < h; g++)
       if (Hs[g] == Hs[h]) return nnt_fail(NNT_EINVAL, "--H: %d twice", Hs[h]);
+  int threads = c->threads > 0 ? c->threads : nnt_threads_get();
+  char what[96];
+  snprintf(what, sizeof what, "qstr heads at N = %d, d = %d, H up to %d", c->N, c->d, Hs[nH - 1]);
+  return nnt_mem_check(nnt_qstr_heads_bytes(c, threads, NULL), what, "lower --N (each head's attention is N x N), --d, --m or --H");
+}
+
+int nnt_qstr_heads_run(const nnt_qstr_heads_cfg *c, nnt_qstr_heads_result *r) {
+  memset(r, 0, sizeof *r);
+  int Hs[16], nH = heads_list(c, Hs);
+  int st0 = nnt_qstr_heads_check(c);
+  if (st0) return st0;
+  double seconds;
+  nnt_qstr_heads_bytes(c, c->threads > 0 ? c->threads : nnt_threads_get(), &seconds);
+  nnt_time_notice(seconds, 1, "qstr heads", "(every head count trains for --samples)");
   nnt_qstr_task_cfg tc;
   nnt_qstr_task_cfg_default(&tc, c->N);
   tc.d = c->d, tc.q = c->q, tc.de = c->de, tc.link = NNT_QSTR_LINK_NORMSQ, tc.enc = NNT_QSTR_ENC_PAPER, tc.no_dup_codes = 1;

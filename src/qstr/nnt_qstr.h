@@ -311,6 +311,11 @@ int nnt_qstr_heads_run(const nnt_qstr_heads_cfg *c, nnt_qstr_heads_result *r);
 /* The check of nnt_qstr_heads_run on r's errors and bounds: sets below[] and violations and
  * returns NNT_ECHECK (with a message) when there is one. */
 int nnt_qstr_heads_judge(nnt_qstr_heads_result *r);
+/* The memory a heads run holds at its peak on `threads` threads, in bytes, and (seconds not NULL)
+ * an upper bound of its time at NNT_QSTR_MACS_PER_S; check: NNT_EINVAL naming the option to change
+ * when a size is bad or the run cannot fit in the memory available (nnt_mem_check). */
+double nnt_qstr_heads_bytes(const nnt_qstr_heads_cfg *c, int threads, double *seconds);
+int nnt_qstr_heads_check(const nnt_qstr_heads_cfg *c);
 
 /* Eq. (A.2): closed-form MSE against Monte Carlo through the forward pass, per sharpness alpha. */
 typedef struct {
@@ -384,6 +389,11 @@ typedef struct {
 void nnt_qstr_rnn_oracle_cfg_default(nnt_qstr_rnn_oracle_cfg *c, nnt_preset preset);
 /* NNT_ECHECK (after filling r) when the oracle is not exact or the shift register is off the bound. */
 int nnt_qstr_rnn_oracle_run(const nnt_qstr_rnn_oracle_cfg *c, nnt_qstr_rnn_oracle_result *r);
+/* The memory a rnn-oracle run holds at its largest N, in bytes, and (seconds not NULL) its time at
+ * 10^9 multiply-adds a second; check: NNT_EINVAL naming the option when a value is bad or the run
+ * cannot fit in the memory available. */
+double nnt_qstr_rnn_oracle_bytes(const nnt_qstr_rnn_oracle_cfg *c, double *seconds);
+int nnt_qstr_rnn_oracle_check(const nnt_qstr_rnn_oracle_cfg *c);
 
 /* ---------------------------------------------------------------- theory */
 /* Eq. (A.2) construction as a trp model: H = q heads, W^(h) = alpha I in rows of the query's

@@ -2,9 +2,11 @@
  * learns simple-qSTR) as an explicit ReLU network, and the width an RNN needs for 1STR (Prop. 8 /
  * Theorem 9) as an exact bound for states linear in the tokens, met by a shift-register RNN. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_qstr.h"
 
@@ -259,8 +261,23 @@ void nnt_qstr_rnn_oracle_cfg_default(nnt_qstr_rnn_oracle_cfg *c, nnt_preset pres
   c->n = quick ? 200 : 2000, c->seed = 1;
 }
 
-int nnt_qstr_rnn_oracle_run(const nnt_qstr_rnn_oracle_cfg *c, nnt_qstr_rnn_oracle_result *r) {
-  memset(r, 0, sizeof *r);
+double nnt_qstr_rnn_oracle_bytes(const nnt_qstr_rnn_oracle_cfg *c, double *seconds) {
+  double peak = 0, macs = 0, d = c->d, q = c->q;
+  for (int k = 0; k < c->nN; k++) {
+    double N = c->Ns[k], de = nnt_qstr_default_de(c->Ns[k]), D = d + (q + 1) * de, K = q * d;
+    /* nnt_qstr_oracle_build's four dense layers D -> n1 -> n2 -> n3 -> qd, and its evaluation's
+     * N x K states and prompt; the shift register's at the largest width (N - 1) */
+    double n1 = 2 * d + 2 * q * de, n2 = 2 * d + 2 * q, n3 = 2 * q * d;
+    double w = D * n1 + n1 * n2 + n2 * n3 + n3 * K + n1 + n2 + n3 + K;
+    peak = fmax(peak, 8 * (w + 3 * N * K + N * D + 2 * N * N));
+    /* two measurements of n prompts through the network at every token, two shift registers */
+    macs += 2.0 * c->n * N * w + 2.0 * c->n * N * (N + d);
+  }
+  if (seconds) *seconds = macs / 1e9; /* plain loops, one thread */
+  return peak;
+}
+
+int nnt_qstr_rnn_oracle_check(const nnt_qstr_rnn_oracle_cfg *c) {
   if (c->nN < 1 || c->nN > 32) return nnt_fail(NNT_EINVAL, "rnn-oracle: 1 to 32 values of N (got %d)", c->nN);
   if (c->n < 2) return nnt_fail(NNT_EINVAL, "rnn-oracle: --n must be >= 2 (got %d)", c->n);
   if (!(c->target > 0 && c->target < 1)) return nnt_fail(NNT_EINVAL, "rnn-oracle: --target must be in (0, 1) (got %g)", c->target);
@@ -271,6 +288,18 @@ int nnt_qstr_rnn_oracle_run(const nnt_qstr_rnn_oracle_cfg *c, nnt_qstr_rnn_oracl
     if (c->Ns[k] < 2 || c->Ns[k] > 4096) return nnt_fail(NNT_EINVAL, "rnn-oracle: N must be in [2, 4096] (got %d)", c->Ns[k]);
     if (c->q > c->Ns[k]) return nnt_fail(NNT_EINVAL, "rnn-oracle: q = %d > N = %d", c->q, c->Ns[k]);
   }
+  char what[96];
+  snprintf(what, sizeof what, "rnn-oracle at d = %d, q = %d", c->d, c->q);
+  return nnt_mem_check(nnt_qstr_rnn_oracle_bytes(c, NULL), what, "lower --d or --q (the oracle's layers are 2qd x 2qd wide), or --N");
+}
+
+int nnt_qstr_rnn_oracle_run(const nnt_qstr_rnn_oracle_cfg *c, nnt_qstr_rnn_oracle_result *r) {
+  memset(r, 0, sizeof *r);
+  int st0 = nnt_qstr_rnn_oracle_check(c);
+  if (st0) return st0;
+  double seconds;
+  nnt_qstr_rnn_oracle_bytes(c, &seconds);
+  nnt_time_notice(seconds, 0, "qstr rnn-oracle", "(the oracle network on every prompt, one thread)");
   r->nN = c->nN;
   for (int k = 0; k < c->nN; k++) {
     int N = c->Ns[k];

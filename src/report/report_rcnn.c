@@ -141,7 +141,7 @@ int nnt_report_rcnn_snapshot(const char *dir, const nnt_rcnn_snapshot_cfg *c, co
   snprintf(title[3], sizeof title[3], "after L=%d layers: the output in cell (1,1)", r->L);
   const char *base[4] = {"memorise", "memory", "compute", "final"};
   const double *z[4] = {r->memorise, r->memory, r->compute, r->final};
-  for (int i = 0; i < 4 && !st; i++)
+  for (int i = 0; i < 4 && !st && dir; i++) /* without a folder: the grids on the console only */
     st = nnt_heatmap_save(z[i], r->rows, r->cols, title[i], "column (features, label | 1s)", "row (examples, test point)", dir,
                           base[i]);
   if (!st) {
@@ -154,7 +154,7 @@ int nnt_report_rcnn_snapshot(const char *dir, const nnt_rcnn_snapshot_cfg *c, co
         printf("\n");
       }
     }
-    printf("wrote %s/{memorise,memory,compute,final}.{png,svg}\n", dir);
+    if (dir) printf("wrote %s/{memorise,memory,compute,final}.{png,svg}\n", dir);
   }
   return st;
 }

@@ -1,9 +1,11 @@
 /* The experiments of nnt tm: a machine simulated, or compiled into the transformer and checked. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_progress.h"
 #include "nnt_tm.h"
@@ -98,6 +100,30 @@ static double beta_min(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_tra
   return hi;
 }
 
+/* The run's memory: the keys and values every attention layer caches, one per decoder step (the
+ * engine's att_push), and the simulation's trace; its time: each step's attention over the cached
+ * keys at 5·10^8 a second (counter.tm, 10^4 steps: 38 s measured), times 60 with --beta-search (its runs). */
+static int compile_size(const nnt_tm_cfg *cfg, const nnt_tm *tm, long T, double *bytes, double *seconds) {
+  nnt_tm_net net;
+  int st = nnt_tm_compile(tm, T, &net);
+  if (st) return st;
+  /* per cached step and layer: a key of dk entries (8 bytes at most) and the value's nonzero dims */
+  double per_step = 0, work = 0;
+  for (int l = 0; l < net.nlayers; l++)
+    for (int a = 0; a < 2; a++) {
+      const nnt_tm_attn *at = a ? &net.layers[l].enc : &net.layers[l].self;
+      if (!(a ? net.layers[l].has_enc : net.layers[l].has_self)) continue;
+      int nv = 0;
+      for (int o = 0; o < net.w; o++) nv += at->V.ptr[o + 1] > at->V.ptr[o] || at->bv[o] != 0 || at->V0[o] != 0;
+      per_step += 8.0 * (at->dk + nv), work += at->dk;
+    }
+  nnt_tm_net_free(&net);
+  double keys = (double)T + tm->m + 2;
+  *bytes = keys * per_step + (double)(T + 1) * 64;
+  *seconds = 0.5 * keys * keys * work / 5e8 * (cfg->beta_search ? 60 : 1);
+  return NNT_OK;
+}
+
 int nnt_tm_compile_check(const nnt_tm_cfg *cfg) {
   if (cfg->attention == NNT_TM_SOFTMAX && !(cfg->beta > 0)) return nnt_fail(NNT_EINVAL, "--attention softmax needs --beta B");
   if (cfg->beta > 0 && cfg->attention != NNT_TM_SOFTMAX) return nnt_fail(NNT_EINVAL, "--beta needs --attention softmax");
@@ -115,6 +141,12 @@ int nnt_tm_compile_check(const nnt_tm_cfg *cfg) {
                   NNT_TM_DUMP_MAX_STEPS - 1, T);
   else if (cfg->dump_dir && cfg->dump_step > T)
     st = nnt_fail(NNT_EINVAL, "--dump-step %ld: the run has steps 0..%ld", cfg->dump_step, T);
+  double bytes, seconds;
+  if (!st && !(st = compile_size(cfg, &tm, T, &bytes, &seconds))) {
+    char what[96];
+    snprintf(what, sizeof what, "tm compile at T = %ld", T);
+    st = nnt_mem_check(bytes, what, "lower --steps (every attention layer keeps a key per step)");
+  }
   nnt_tm_free(&tm);
   return st;
 }
@@ -123,6 +155,9 @@ int nnt_tm_compile_run(const nnt_tm_cfg *cfg, nnt_tm_compile_result *res) {
   memset(res, 0, sizeof *res);
   int st = nnt_tm_compile_check(cfg);
   if (st || (st = load(cfg, &res->tm, &res->T))) return st;
+  double bytes, seconds;
+  if (!compile_size(cfg, &res->tm, res->T, &bytes, &seconds))
+    nnt_time_notice(seconds, 1, "tm compile", cfg->beta_search ? "(the run and the beta search's runs)" : "(every step attends to all before it)");
   nnt_tm_trace tr;
   nnt_tm_net net;
   if ((st = nnt_tm_simulate(&res->tm, res->T, &tr))) return nnt_tm_free(&res->tm), st;

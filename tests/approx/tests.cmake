@@ -39,3 +39,8 @@ if(NOT NNT_SANITIZE)
 endif()
 nnt_cli_test(approx_export_bad_ext 2 "--export .*/h.txt: unknown format" approx square --i 3 --export ${_o}/h.txt)
 nnt_cli_test(approx_export_bad_ext_sep 2 "--export .*/g.json: unknown format" approx separation --n 6 --net ${_ex}/half.json --export ${_o}/g.json)
+# separation's full-batch training and ntk's pairs refuse what cannot fit before any work (tests/cli/too_big.sh)
+nnt_too_big_test(approx_separation 8e9 "separation's training needs about [0-9.e+]+ GB, more than the 8 GB .*: lower --samples"
+                 approx separation --n 4 --train 4096,4096 --samples 1000000 --out OUT)
+nnt_too_big_test(approx_ntk 1e6 "ntk needs about [0-9.e+]+ GB, more than the 0.001 GB .*: lower --pairs or --d"
+                 approx ntk --quick --pairs 10000 --d 1000 --out OUT)

@@ -225,3 +225,6 @@ add_test(NAME circuits/export_onnx
 set_tests_properties(circuits/export_onnx PROPERTIES LABELS "python" TIMEOUT 600
                      ENVIRONMENT "NNT=${NNT_EXE};NNT_SRC=${NNT_SRC_DIR};NNT_NODE_DIR=${NNT_NODE_DIR}"
                      SKIP_REGULAR_EXPRESSION "[0-9]+ skipped in")
+# learn refuses nets that cannot fit before any training (tests/cli/too_big.sh)
+nnt_too_big_test(circuit_learn 8e9 "circuit learn needs about [0-9.e+]+ GB, more than the 8 GB .*: lower --widths"
+                 circuit learn ${EX}/mul32.bench --quick --widths 256 --out OUT)

@@ -15,6 +15,16 @@ function(nnt_cli_test_env name env code regex)
                    "-DARGS=${ARGN}" -P ${NNT_SRC_DIR}/tests/cli/expect.cmake)
   set_tests_properties(cli/${name} PROPERTIES LABELS cli TIMEOUT 600)
 endfunction()
+# nnt_too_big_test(NAME MEM REGEX args...): under NNT_MEM_AVAILABLE=MEM the command refuses its
+# size before any work: exit 2, one line matching REGEX, no --out folder (tests/cli/too_big.sh; the
+# folder is ${CMAKE_BINARY_DIR}/too-big-NAME, passed as --out when the command takes one: OUT in args).
+function(nnt_too_big_test name mem regex)
+  set(dir ${CMAKE_BINARY_DIR}/too-big-${name})
+  string(REPLACE "OUT" "${dir}" args "${ARGN}")
+  add_test(NAME cli/too_big_${name}
+           COMMAND ${CMAKE_COMMAND} -E env NNT_MEM_AVAILABLE=${mem} bash ${NNT_SRC_DIR}/tests/cli/too_big.sh ${NNT_EXE} ${dir} ${regex} ${args})
+  set_tests_properties(cli/too_big_${name} PROPERTIES LABELS cli TIMEOUT 60)
+endfunction()
 
 nnt_cli_test(help 0 "commands:.*tour" --help)
 nnt_cli_test(version 0 "^nnt [0-9]" --version)
@@ -63,7 +73,9 @@ endif()
 if(TARGET nnt_qstr)
   nnt_cli_test(list_empty_double 2 "'1,,2' has an empty item" qstr construct --alpha 1,,2)
   nnt_cli_test(help_range 0 "\n  --reps N +repetitions per N \\(default 5. --quick 1\\) \\[1\\.\\.1000\\]\n" qstr sweep --help)
-  nnt_cli_test(check_options_required 2 "--model tr\\|trp\\|ffn\\|rnn\\|relurnn is required" qstr sweep --quick --check-options)
+  nnt_cli_test(check_options_required 2 "--model tr\\|trp\\|ffn\\|rnn\\|relurnn is required" qstr sweep --check-options)
+  # --quick alone runs the transformer (README: --quick works with no other option)
+  nnt_cli_test(quick_alone_sweep_model 0 "options ok" qstr sweep --quick --check-options)
 endif()
 
 if(TARGET nnt_bounds)
@@ -213,11 +225,12 @@ if(TARGET nnt_tm)
                    ${NNT_EXE} ${CMAKE_BINARY_DIR}/run-json-threads)
   set_tests_properties(cli/run_json_threads PROPERTIES LABELS cli TIMEOUT 60)
 endif()
-# --quick alone, for every command in nnt help --list: runs (exit 0) or names the missing input in one
-# line (exit 2); never a crash, a hang or exit 1 (tests/cli/quick_alone.sh). The benchmarks and
-# approx check take minutes: cli/quick_alone_all (slow) runs every command, cli/quick_alone the rest.
+# --quick alone, for every command in nnt help --list: runs (exit 0), only a command whose input is a
+# file the user names refusing in one line (exit 2); never a crash, a hang or exit 1
+# (tests/cli/quick_alone.sh). The benchmarks, approx check and the icl trainings take minutes:
+# cli/quick_alone_all (slow) runs every command, cli/quick_alone the rest.
 add_test(NAME cli/quick_alone COMMAND bash ${NNT_SRC_DIR}/tests/cli/quick_alone.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/quick-alone
-                                      "^(export|qstr (plot|construct|ffn-bound|rnn-oracle|sweep)|approx (square|separation|planting|sobolev|lazy)|circuit|tm|bounds|rcnn (learn|snapshot)|tm2d|parity|icl (construct|eval|sweep-depth))")
+                                      "^(export|qstr (plot|construct|ffn-bound|rnn-oracle|sweep)|approx (square|separation|planting|sobolev|lazy)|circuit|tm|bounds|rcnn (learn|snapshot)|tm2d|parity|icl (construct|eval|sweep-depth|figures))")
 set_tests_properties(cli/quick_alone PROPERTIES LABELS cli TIMEOUT 600)
 add_test(NAME cli/quick_alone_all COMMAND bash ${NNT_SRC_DIR}/tests/cli/quick_alone.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/quick-alone-all)
 set_tests_properties(cli/quick_alone_all PROPERTIES LABELS "cli;slow" TIMEOUT 3600)

@@ -29,6 +29,8 @@ nnt_cli_test(icl_baselines_bad_prompts 2 "--prompts \\(100\\) must be a positive
 nnt_cli_test(icl_baselines_bad_k 2 "--direct-k: 20 is not a position 0..19" icl baselines --n 20 --direct-k 5,20 --out ${_icl_o}/never)
 nnt_cli_test(icl_baselines_bad_depth 2 "--depth: 1 is out of range" icl baselines --depth 1 --out ${_icl_o}/never)
 nnt_cli_test(icl_eval_no_model 2 "--model DIR/model.ckpt is required" icl eval --out ${_icl_o}/never)
+# --quick alone: a micro model trained in a scratch folder, evaluated, the folder removed
+nnt_cli_test(icl_eval_quick_alone 0 "check_options|options ok" icl eval --quick --check-options)
 nnt_cli_test(icl_eval_missing_model 2 "model.ckpt" icl eval --model ${_icl_o}/none/model.ckpt --out ${_icl_o}/never)
 nnt_cli_test(icl_depth_no_models 2 "give --models .* or --layers" icl sweep-depth --out ${_icl_o}/never)
 # (no ';' in a regex: CMake splits the argument there and the check would test only what precedes it)
@@ -117,3 +119,10 @@ add_test(NAME cli/icl_construct_run_json
          COMMAND sh -c "rm -rf $1 && $0 icl construct --quick --out $1 >/dev/null && tr -d '\\n\\t' < $1/run.json | grep -q '\"result\":{\"D\":113,[^}]*\"max_err\":[0-9.e-]*,[^}]*\"bound_ok\":true'"
          ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-construct-run-json)
 set_tests_properties(cli/icl_construct_run_json PROPERTIES LABELS "cli" TIMEOUT 300)
+# train, sweep-depth and the evaluations refuse a size that cannot fit before any work (tests/cli/too_big.sh)
+nnt_too_big_test(icl_train 8e9 "icl train \\(2 layers, width 32, batch 100000 x 100000 points\\) needs about [0-9.e+]+ GB, more than the 8 GB .*: lower --batch"
+                 icl train --quick --batch 100000 --points 100000 --out OUT)
+nnt_too_big_test(icl_sweep_depth 8e9 "the evaluation \\(batch 100000 x 21 points, d = 5\\) needs about [0-9.e+]+ GB, more than the 8 GB .*: lower --batch or --n"
+                 icl sweep-depth --quick --layers 2 --batch 100000 --prompts 100000 --out OUT)
+nnt_too_big_test(icl_baselines 8e9 "the evaluation \\(batch 100000 x 200 points, d = 4096\\) needs about [0-9.e+]+ GB.*: lower --batch or --n"
+                 icl baselines --quick --d 4096 --n 200 --batch 100000 --prompts 100000 --out OUT)

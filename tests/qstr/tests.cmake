@@ -85,3 +85,8 @@ nnt_cli_test_env(qstr_ffn_bound_too_big "NNT_MEM_AVAILABLE=1e9" 2
                  qstr ffn-bound --N 1000 --d 100)
 nnt_cli_test_env(qstr_ffn_bound_too_big_check "NNT_MEM_AVAILABLE=1e9" 2 "needs about 161 GB" qstr ffn-bound --N 1000 --d 100 --check-options)
 nnt_cli_test_env(qstr_ffn_bound_fits "NNT_MEM_AVAILABLE=1e9" 0 "   20 +0\\.0000 +0\\.0000 +0\\.0000" qstr ffn-bound --quick)
+# heads and rnn-oracle refuse a size that cannot fit before any work (tests/cli/too_big.sh)
+nnt_too_big_test(qstr_heads 8e9 "qstr heads at N = 100000, d = 12, H up to 4 needs about [0-9.e+]+ GB, more than the 8 GB of memory available: lower --N"
+                 qstr heads --quick --N 100000 --out OUT)
+nnt_too_big_test(qstr_rnn_oracle 8e9 "rnn-oracle at d = 4096, q = 64 needs about [0-9.e+]+ GB, more than the 8 GB .*: lower --d or --q"
+                 qstr rnn-oracle --d 4096 --q 64 --N 4096 --out OUT)

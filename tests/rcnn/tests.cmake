@@ -141,7 +141,9 @@ grep -A4 'memorise:' '${snap}.txt' | tail -2 | grep -q '^ *-0.1111-0.1111-0.1111
 grep -A1 '^final:' '${snap}.txt' | tail -1 | grep -q '^ *-0.1856 0.1111 0.1111 0.1111 0.1111 | 0.1111' && \
 for f in memorise memory compute final; do test -s '${snap}/'$f.png && test -s '${snap}/'$f.svg || exit 1; done")
 set_tests_properties(cli/rcnn_snapshot PROPERTIES LABELS cli)
-nnt_cli_test(rcnn_snapshot_no_out 2 "--out DIR is required" rcnn snapshot)
+# without --out the grids are printed, no image drawn, nothing written
+nnt_cli_test(rcnn_snapshot_no_out 0 "final: after L=[0-9]+ layers.*\n  " rcnn snapshot --quick)
+nnt_no_out_test(rcnn_snapshot rcnn snapshot --quick)
 nnt_cli_test(rcnn_compile_lemma 0 "Lemma 5/6 compiler on the visited patches\ndomain X: 356 distinct patches.*W1 +[0-9]+ nonzeros, \\|U\\| = [0-9]+ \\(Lemma 6 bound [0-9]+\\), all in U: yes.*W2\\+ +[0-9]+ nonzeros, \\|U\\| = 1 \\(Lemma 6 bound 1\\), all in U: yes.*max gradient error 0 on X"
              rcnn compile --compiler lemma --learner dictator --d 2 --m 2 --tests 2)
 nnt_cli_test(rcnn_compile_lemma_big 2 "the limit is 2000" rcnn compile --compiler lemma --d 4 --m 10)

@@ -53,3 +53,6 @@ nnt_cli_test(bench_tm_no_torch 0 "peer skipped: /bin/false cannot import torch.*
 # The comparison of the peer's rows, without torch: a stand-in whose runs stop after step 0.
 nnt_cli_test(bench_tm_fake_peer 0 "bb2 +6 +6 +nnt f64 hard [^\n]*\n[^\n]*\n +6 +7 +turing f32 [^\n]* 6\n[^\n]*: 6 mismatch.*their decoding, first mismatch at step 1: the run stopped before this step"
              bench tm --quick --peer-turing ${CMAKE_BINARY_DIR}/fake-turing --python ${NNT_SRC_DIR}/tests/tm/fake_turing_python)
+# compile refuses a key/value cache that cannot fit before compiling the run (tests/cli/too_big.sh)
+nnt_too_big_test(tm_compile 1e9 "tm compile at T = 1000000 needs about [0-9.e+]+ GB, more than the 1 GB .*: lower --steps"
+                 tm compile ${NNT_SRC_DIR}/examples/tm/bb4.tm --steps 1000000 --out OUT)

@@ -3,7 +3,7 @@
  * declaration order, least significant bit first, under their Verilog names (a[0]), constant
  * outputs included, while its AIGER orders inputs by use and its map file omits constant outputs;
  * and without aigmap the gates of ABC's library (XOR, MUX, ...) give shallower nets. Running a
- * program is I/O, so this lives in the CLI. */
+ * program is I/O: kept apart from the readers, which parse text only. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 #include "nnt_error.h"
 #include "nnt_circuits.h"
 #include "nnt_file.h"
-#include "verilog_circuits.h"
+
 
 static const char *const created[] = {"script.ys", "yosys.log", "design.blif"};
 
@@ -36,7 +36,7 @@ static int find_yosys(char *exe, size_t cap) {
   return 0;
 }
 
-void cli_circuit_close(cli_circuit_src *s) {
+void nnt_circuit_src_close(nnt_circuit_src *s) {
   if (s->dir[0]) {
     char f[1200];
     for (size_t k = 0; k < sizeof created / sizeof *created; k++) {
@@ -71,7 +71,7 @@ static void name_runs(const nnt_circuit *c, const int *idx, int n, char *buf, si
 
 /* Reads the synthesised BLIF once, up front: a malformed file is reported under the user's name
  * before any work, and the net's bits get their Verilog names. */
-static int read_ports(cli_circuit_src *s, const char *file) {
+static int read_ports(nnt_circuit_src *s, const char *file) {
   char *text, label[1100];
   size_t len;
   nnt_circuit c;
@@ -131,7 +131,7 @@ static int one_top(const char *text, const char *file) {
   return NNT_OK;
 }
 
-static int run_yosys(const char *exe, cli_circuit_src *s, const char *abs, const char *file, int auto_top) {
+static int run_yosys(const char *exe, nnt_circuit_src *s, const char *abs, const char *file, int auto_top) {
   char log[1200];
   snprintf(log, sizeof log, "%s/yosys.log", s->dir);
   pid_t pid = fork();
@@ -170,7 +170,7 @@ static int run_yosys(const char *exe, cli_circuit_src *s, const char *abs, const
   return st;
 }
 
-int cli_circuit_open(const char *file, const char *top, cli_circuit_src *s) {
+int nnt_circuit_src_open(const char *file, const char *top, nnt_circuit_src *s) {
   memset(s, 0, sizeof *s);
   s->path = file;
   if (!is_verilog(file)) return top ? nnt_fail(NNT_EINVAL, "--top: only for a Verilog FILE (.v, .sv)") : NNT_OK;
@@ -209,17 +209,17 @@ int cli_circuit_open(const char *file, const char *top, cli_circuit_src *s) {
   if (!st) st = run_yosys(exe, s, abs, file, !top);
   snprintf(s->blif, sizeof s->blif, "%s/design.blif", s->dir);
   if (!st) st = read_ports(s, file);
-  if (st) return cli_circuit_close(s), st;
+  if (st) return nnt_circuit_src_close(s), st;
   s->path = s->blif;
   return NNT_OK;
 }
 
-void cli_circuit_print_src(const cli_circuit_src *s) {
+void nnt_circuit_src_print(const nnt_circuit_src *s) {
   if (s->ports[0]) printf("verilog: top=%s (%s) net bits: %s\n", s->top, s->version, s->ports);
 }
 
-int cli_circuit_open_read(const char *file, const char *top, cli_circuit_src *src, const char **path) {
-  int st = cli_circuit_open(file, top, src);
+int nnt_circuit_src_read(const char *file, const char *top, nnt_circuit_src *src, const char **path) {
+  int st = nnt_circuit_src_open(file, top, src);
   if (st) return st;
   nnt_circuit c;
   if ((st = nnt_circuit_read(src->path, &c))) return st;
@@ -227,7 +227,7 @@ int cli_circuit_open_read(const char *file, const char *top, cli_circuit_src *sr
   *path = src->path;
   return NNT_OK;
 }
-int cli_circuit_check_net(const char *file) {
+int nnt_circuit_check_net(const char *file) {
   nnt_mlp m;
   int st = file ? nnt_mlp_load(file, &m) : NNT_OK;
   if (file && !st) nnt_mlp_free(&m);
