@@ -234,7 +234,7 @@ enum {
   NNT_TM_MARGIN_MAX_T = 10000,
   NNT_TM_MARGIN_PROBES = 16,     /* the attack's probe steps up to NNT_TM_MARGIN_ATTACK_T */
   NNT_TM_MARGIN_ATTACK_T = 1000, /* above: each checked run costs O(T^2); NNT_TM_MARGIN_LONG_PROBES probe steps, */
-  NNT_TM_MARGIN_LONG_PROBES = 2, /* only (e), the NNT_TM_MARGIN_LONG_DIRS directions with the smallest */
+  NNT_TM_MARGIN_LONG_PROBES = 1, /* (the last step) only (e), the NNT_TM_MARGIN_LONG_DIRS directions with the smallest */
   NNT_TM_MARGIN_LONG_DIRS = 2    /* first-order flip, 8 bisection steps instead of 12 */
 };
 int nnt_tm_margin_lower(const nnt_tm_net *net, const nnt_tm *tm, double *rho);
