@@ -574,8 +574,10 @@ int nnt_tm_margin_lower(const nnt_tm_net *net, const nnt_tm *tm, double *rho) {
   double lo, hi;
   *rho = 0;
   if (!nnt_tm_margin_certify(net, tm, 0, &lo, &hi)) return NNT_OK; /* F = 0, or ties the box cannot resolve */
-  /* certify is monotone in eps: find a certified eps by quartering, then bisect geometrically */
-  double a = 1, b;
+  /* certify is monotone in eps: find a certified eps by quartering from 2^-20 (upwards when it
+   * certifies: far above the margin every key is a candidate and a propagation costs O(T^2)), then
+   * bisect geometrically */
+  double a = 1.0 / 1048576, b;
   while (a > 1e-30 && !nnt_tm_margin_certify(net, tm, a, &lo, &hi)) a /= 4;
   if (a <= 1e-30) return NNT_OK;
   b = 4 * a;
