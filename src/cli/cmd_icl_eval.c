@@ -253,9 +253,11 @@ const cli_cmd cli_icl_figures_cmd = {
              "icl eval folder is a panel (Figure 1: ReLU attention, Figure 2: softmax; one per target depth), its\n"
              "model's R² against k per test mixture with direct training, the prompt mean and ridge on the same axes\n"
              "and the training length dashed; each sweep-depth folder gives Figure 3 (R² against the layers at 15/30/45\n"
-             "examples). --quick trains and evaluates micro models (both attentions, target depths 3, 4, 6, and 1-2\n"
-             "layers for Figure 3) into OUT/runs/ first (--resume continues them). Writes figures.csv, figure3.csv,\n"
-             "fig1_relu_td<N>.png, fig2_softmax_td<N>.png, fig3_<attn>.png (and .svg) and run.json.",
+             "examples); an icl eval run with --w-shift also gives a weight-shift panel (ICML Figures 5-6). --quick\n"
+             "trains and evaluates micro models (both attentions, target depths 3, 4, 6 - the 4-layer ones also with\n"
+             "--w-shift 0.5 -, and 1-2 layers for Figure 3) into OUT/runs/ first (--resume continues them). Writes\n"
+             "figures.csv, figure3.csv, weight_shift.csv, fig1_relu_td<N>.png, fig2_softmax_td<N>.png,\n"
+             "wshift_<attn>_td<N>.png, fig3_<attn>.png (and .svg) and run.json.",
     .opts = figures_opts, .cfg_size = sizeof(nnt_icl_figures_cfg), .res_size = sizeof(nnt_icl_figures_result),
     .cfg_default = figures_default, .validate = figures_validate, .run = figures_run, .report = figures_report,
     .result_free = figures_free, .sweeps = figures_sweeps, .common = CLI_OUT | CLI_SWEEP};

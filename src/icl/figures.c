@@ -75,7 +75,7 @@ int nnt_icl_fig_panel_read(const char *dir, nnt_icl_fig_panel *p) {
   p->ncond = p->npos = 0;
   for (int pass = 0; pass < 2 && !st; pass++) {
     if (pass) {
-      if (!p->ncond) st = nnt_fail(NNT_EINVAL, "%s: no condition with weight mean 0", path);
+      if (!p->ncond) st = nnt_fail(NNT_EINVAL, "%s: no rows", path);
       if (st) break;
       size_t m = (size_t)p->ncond * NNT_ICL_NPRED * p->npos;
       p->r2 = nnt_xmalloc(sizeof(double) * m);
@@ -95,16 +95,15 @@ int nnt_icl_fig_panel_read(const char *dir, nnt_icl_fig_panel *p) {
         st = nnt_fail(NNT_EINVAL, "%s:%d: malformed row", path, line + 1);
         break;
       }
-      if (wmean != 0) continue; /* the weight-shift conditions are not in Figures 1–2 */
       int c = 0;
-      while (c < p->ncond && p->mix[c] != mix2) c++;
+      while (c < p->ncond && !(p->mix[c] == mix2 && p->wmean[c] == wmean)) c++;
       if (!pass) {
         if (c == p->ncond) {
           if (p->ncond == NNT_ICL_MAXCOND) {
-            st = nnt_fail(NNT_EINVAL, "%s: more than %d test mixtures", path, NNT_ICL_MAXCOND);
+            st = nnt_fail(NNT_EINVAL, "%s: more than %d test conditions", path, NNT_ICL_MAXCOND);
             break;
           }
-          p->mix[p->ncond++] = mix2;
+          p->mix[p->ncond] = mix2, p->wmean[p->ncond++] = wmean;
         }
         if (k + 1 > p->npos) p->npos = k + 1;
       } else
@@ -113,6 +112,14 @@ int nnt_icl_fig_panel_read(const char *dir, nnt_icl_fig_panel *p) {
   }
   free(buf);
   return st;
+}
+
+int nnt_icl_fig_in_main(const nnt_icl_fig_panel *p, int c) { return p->wmean[c] == p->wmean[0]; }
+
+int nnt_icl_fig_in_shift(const nnt_icl_fig_panel *p, int c) {
+  for (int s = 0; s < p->ncond; s++) /* the first shifted condition's mixture */
+    if (p->wmean[s] != p->wmean[0]) return p->wmean[c] != p->wmean[0] || p->mix[c] == p->mix[s];
+  return 0;
 }
 
 /* The eval folder's model: run.json's "model", as given, else relative to the folder or its parent. */
@@ -222,16 +229,14 @@ static int scan(const char *dir, int levels, nnt_icl_figures_result *r) {
 /* ---------------------------------------------------------------- quick: micro runs here */
 
 static void panel_from_result(nnt_icl_fig_panel *p, const nnt_icl_eval_result *e) {
-  p->ncond = 0, p->npos = e->npos;
-  int idx[NNT_ICL_MAXCOND];
-  for (int c = 0; c < e->ncond; c++)
-    if (e->cond[c].w_mean == 0) idx[p->ncond] = c, p->mix[p->ncond++] = e->cond[c].mix2;
+  p->ncond = e->ncond, p->npos = e->npos;
+  for (int c = 0; c < e->ncond; c++) p->mix[c] = e->cond[c].mix2, p->wmean[c] = e->cond[c].w_mean;
   size_t m = (size_t)p->ncond * NNT_ICL_NPRED * p->npos;
   p->r2 = nnt_xmalloc(sizeof(double) * m);
   for (int c = 0; c < p->ncond; c++)
     for (int q = 0; q < NNT_ICL_NPRED; q++)
       for (int k = 0; k < p->npos; k++) {
-        int i = nnt_icl_eval_at(e, idx[c], q, k);
+        int i = nnt_icl_eval_at(e, c, q, k);
         p->r2[nnt_icl_fig_at(p, c, q, k)] = e->has[q] && e->pooled_ok[i] ? e->pooled[i] : NAN;
       }
 }
@@ -255,7 +260,8 @@ static void quick_train_cfg(const nnt_icl_figures_cfg *c, nnt_icl_train_cfg *t, 
 }
 
 /* Figures 1–2: the micro model for each attention and target depth 3, 4, 6, trained (resumably,
- * under dir/runs/) and evaluated as icl eval --quick does, at 1.5× its training length. */
+ * under dir/runs/) and evaluated as icl eval --quick does, at 1.5× its training length; the
+ * 4-layer ones also with the target weights' mean shifted by ±0.5 (the weight-shift panels). */
 static int quick_panels(const nnt_icl_figures_cfg *c, nnt_icl_figures_result *r) {
   const int depths[3] = {3, 4, 6};
   int st = NNT_OK;
@@ -279,6 +285,7 @@ static int quick_panels(const nnt_icl_figures_cfg *c, nnt_icl_figures_result *r)
       e.task.n = (int)ceil(1.5 * (t.task.n - 1)) + 1;
       if (2 * e.task.n > t.arch.n_pos) e.task.n = t.arch.n_pos / 2;
       e.seed = c->seed, e.threads = c->threads, e.prompts = 64; /* one batch: seconds */
+      if (depths[di] == 4) e.w_shift = 0.5; /* the weight-shift panel, on 4-layer targets as in the paper */
       char tag[4200];
       nnt_icl_eval_use_model(&e, m, dir, tag, sizeof tag);
       nnt_icl_eval_result er = {0};

@@ -3,7 +3,8 @@
  * Every `icl eval` folder (r2.csv and run.json, whose model checkpoint gives the attention, the
  * model's layers, the target depth and the training length) found under a folder, two levels
  * deep, becomes a panel of Figure 1 (ReLU attention) or 2 (softmax): the model's R² against k for
- * each test mixture, the baselines of its in-distribution condition on the same axes. Every
+ * each test mixture, the baselines of its in-distribution condition on the same axes; an eval run
+ * with --w-shift also gives a weight-shift panel (ICML Figures 5–6). Every
  * `icl sweep-depth` folder (depth.csv) gives Figure 3's rows. The quick setting first trains and
  * evaluates micro models (2 attentions × target depths 3, 4, 6, and a depth sweep over 1–2
  * layers) into dir/runs/ (resumable) and draws from those results. */
@@ -30,8 +31,12 @@ typedef struct {
   int attn, layers, depth;     /* the model's attention (nnt_attn_score) and layers; the target depth */
   int n_train;                 /* points per training prompt (the training length is n_train - 1 examples) */
   int ncond, npos;
-  double mix[NNT_ICL_MAXCOND]; /* test mixtures (the conditions with weight mean 0, in file order) */
-  double *r2;                  /* pooled R² [(cond*NNT_ICL_NPRED + pred)*npos + k], NaN where none */
+  /* the test conditions in file order: mixture and target weight mean. The first condition's
+   * weight mean is the panel's own (Figures 1–2 show the conditions that have it); the others
+   * come from icl eval --w-shift and make the weight-shift panel (ICML Figures 5–6) together
+   * with the condition of their mixture at the panel's own weight mean. */
+  double mix[NNT_ICL_MAXCOND], wmean[NNT_ICL_MAXCOND];
+  double *r2; /* pooled R² [(cond*NNT_ICL_NPRED + pred)*npos + k], NaN where none */
 } nnt_icl_fig_panel;
 
 typedef struct {
@@ -51,9 +56,13 @@ int nnt_icl_figures_check(const nnt_icl_figures_cfg *c);
 int nnt_icl_figures_run(const nnt_icl_figures_cfg *c, nnt_icl_figures_result *r);
 void nnt_icl_figures_result_free(nnt_icl_figures_result *r);
 
-/* Reads one eval folder's r2.csv into p's curves (the conditions with weight mean 0); the caller
- * sets attn, layers, depth and n_train. */
+/* Reads one eval folder's r2.csv into p's curves (every condition); the caller sets attn, layers,
+ * depth and n_train. */
 int nnt_icl_fig_panel_read(const char *dir, nnt_icl_fig_panel *p);
+/* Whether condition c is in Figures 1–2 (the panel's own weight mean) and whether it is in the
+ * weight-shift panel (a shifted weight mean, or the own one at the shifted conditions' mixture). */
+int nnt_icl_fig_in_main(const nnt_icl_fig_panel *p, int c);
+int nnt_icl_fig_in_shift(const nnt_icl_fig_panel *p, int c);
 /* Index into a panel's curves. */
 static inline int nnt_icl_fig_at(const nnt_icl_fig_panel *p, int cond, int pred, int k) {
   return (cond * NNT_ICL_NPRED + pred) * p->npos + k;

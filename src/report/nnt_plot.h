@@ -24,6 +24,12 @@ int nnt_plot_add(nnt_plot *p, int n, const double *x, const double *y, const cha
  * label (may be NULL) gives it a legend entry, a shaded box, saying what the band is. */
 void nnt_plot_band(nnt_plot *p, int n, const double *x, const double *lo, const double *hi, int color_of, const char *label);
 int nnt_plot_save(const nnt_plot *p, const char *dir, const char *base);
+/* The ranges the plot is drawn with, {x0, x1, y0, y1}: the fixed ones, else fitted to the data
+ * (bands included; a fitted y range padded by 5%). For tests of what a writer draws. */
+void nnt_plot_ranges(const nnt_plot *p, double r[4]);
+/* The curve labelled label (as given to nnt_plot_add; bands are not searched): its points in *x,
+ * *y (either may be NULL), valid until the plot is freed; returns their number, or -1 if none. */
+int nnt_plot_find(const nnt_plot *p, const char *label, const double **x, const double **y);
 void nnt_plot_free(nnt_plot *p);
 /* 1, or 0 in a build without PLplot (-DNNT_PLPLOT=OFF), where the saves write nothing and succeed. */
 int nnt_plot_available(void);

@@ -174,6 +174,54 @@ void nnt_plot_free(nnt_plot *p) {
   free(p->title), free(p->xlabel), free(p->ylabel), free(p);
 }
 
+static double tr(double v, int lg) { return lg ? log10(v) : v; }
+
+/* The axes' ranges as drawn, in plotted units (log10 on a log axis): the data's extent (bands
+ * included), or the fixed range; a degenerate range widened by ±0.5; a fitted y range padded 5%. */
+static void fit_ranges(const nnt_plot *p, double t[4]) {
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  for (int i = 0; i < p->nseries; i++) {
+    const series *s = &p->s[i];
+    for (int k = 0; k < s->n; k++) {
+      double xs[2] = {s->x[k], s->x[k]}, ys[2] = {s->y[k], s->hi ? s->hi[k] : s->y[k]};
+      for (int m = 0; m < 2; m++) {
+        if (!isfinite(xs[m]) || !isfinite(ys[m]) || (p->logx && xs[m] <= 0) || (p->logy && ys[m] <= 0)) continue;
+        double xv = tr(xs[m], p->logx), yv = tr(ys[m], p->logy);
+        x0 = fmin(x0, xv), x1 = fmax(x1, xv), y0 = fmin(y0, yv), y1 = fmax(y1, yv);
+      }
+    }
+  }
+  if (p->fix_x) x0 = tr(p->x0, p->logx), x1 = tr(p->x1, p->logx);
+  if (p->fix_y) y0 = tr(p->y0, p->logy), y1 = tr(p->y1, p->logy);
+  if (!(x0 < INFINITY)) x0 = 0, x1 = 1;
+  if (!(y0 < INFINITY)) y0 = 0, y1 = 1;
+  if (x1 - x0 < 1e-12) x0 -= 0.5, x1 += 0.5;
+  if (y1 - y0 < 1e-12) y0 -= 0.5, y1 += 0.5;
+  if (!p->fix_y) {
+    double pad = 0.05 * (y1 - y0);
+    y0 -= pad, y1 += pad;
+  }
+  t[0] = x0, t[1] = x1, t[2] = y0, t[3] = y1;
+}
+
+void nnt_plot_ranges(const nnt_plot *p, double r[4]) {
+  fit_ranges(p, r);
+  for (int i = 0; i < 4; i++)
+    if (i < 2 ? p->logx : p->logy) r[i] = pow(10, r[i]);
+}
+
+int nnt_plot_find(const nnt_plot *p, const char *label, const double **x, const double **y) {
+  char want[1024];
+  nnt_plot_text(label, want, sizeof want);
+  for (int i = 0; i < p->nseries; i++)
+    if (p->s[i].label && !p->s[i].hi && !strcmp(p->s[i].label, want)) {
+      if (x) *x = p->s[i].x;
+      if (y) *y = p->s[i].y;
+      return p->s[i].n;
+    }
+  return -1;
+}
+
 #ifdef NNT_NO_PLPLOT
 /* Built without PLplot (cmake -DNNT_PLPLOT=OFF, for a cross build whose target has no PLplot:
  * docs/core.md, "aarch64"): every run works and writes its tables, but draws no plot. */
@@ -185,8 +233,6 @@ int nnt_heatmap_save(const double *z, int rows, int cols, const char *title, con
 }
 #else
 int nnt_plot_available(void) { return 1; }
-
-static double tr(double v, int lg) { return lg ? log10(v) : v; }
 
 static void set_colours(void) {
   plscmap0n(2 + 2 * NPAL);
@@ -273,28 +319,9 @@ static void scaled_axis_label(const char *label, int e, char *out, size_t n) {
 static int render(const nnt_plot *p, const char *dev, const char *path) {
   int st = begin(dev, path);
   if (st) return st;
-  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-  for (int i = 0; i < p->nseries; i++) {
-    const series *s = &p->s[i];
-    for (int k = 0; k < s->n; k++) {
-      double xs[2] = {s->x[k], s->x[k]}, ys[2] = {s->y[k], s->hi ? s->hi[k] : s->y[k]};
-      for (int m = 0; m < 2; m++) {
-        if (!isfinite(xs[m]) || !isfinite(ys[m]) || (p->logx && xs[m] <= 0) || (p->logy && ys[m] <= 0)) continue;
-        double xv = tr(xs[m], p->logx), yv = tr(ys[m], p->logy);
-        x0 = fmin(x0, xv), x1 = fmax(x1, xv), y0 = fmin(y0, yv), y1 = fmax(y1, yv);
-      }
-    }
-  }
-  if (p->fix_x) x0 = tr(p->x0, p->logx), x1 = tr(p->x1, p->logx);
-  if (p->fix_y) y0 = tr(p->y0, p->logy), y1 = tr(p->y1, p->logy);
-  if (!(x0 < INFINITY)) x0 = 0, x1 = 1;
-  if (!(y0 < INFINITY)) y0 = 0, y1 = 1;
-  if (x1 - x0 < 1e-12) x0 -= 0.5, x1 += 0.5;
-  if (y1 - y0 < 1e-12) y0 -= 0.5, y1 += 0.5;
-  if (!p->fix_y) {
-    double pad = 0.05 * (y1 - y0);
-    y0 -= pad, y1 += pad;
-  }
+  double t[4];
+  fit_ranges(p, t);
+  double x0 = t[0], x1 = t[1], y0 = t[2], y1 = t[3];
   PLINT opts[MAX_SERIES], lcol[MAX_SERIES], lsty[MAX_SERIES], scol[MAX_SERIES], snum[MAX_SERIES], bcol[MAX_SERIES],
       bpat[MAX_SERIES];
   PLFLT lw[MAX_SERIES], ssc[MAX_SERIES], bsc[MAX_SERIES], blw[MAX_SERIES];

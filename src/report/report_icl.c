@@ -245,6 +245,17 @@ int nnt_report_icl_eval(const char *dir, const nnt_icl_eval_cfg *c, const nnt_ic
   return dir ? nnt_report_icl_eval_files(dir, r, n_train) : NNT_OK;
 }
 
+/* The training length (k_train = its examples) as a dashed vertical line from ylo to yhi. When the
+ * evaluation ends at or before it (last_k <= k_train) the x axis is extended a little past it, so
+ * that the line stands inside the frame, not on its right border. */
+static void mark_training_length(nnt_plot *pl, int last_k, int k_train, double ylo, double yhi) {
+  if (k_train >= last_k) nnt_plot_xrange(pl, 0, k_train + fmax(1, ceil(0.04 * k_train)));
+  char lab[64];
+  snprintf(lab, sizeof lab, "training length (k = %d)", k_train);
+  double vx[2] = {k_train, k_train}, vy[2] = {ylo, yhi};
+  nnt_plot_add(pl, 2, vx, vy, lab, NNT_PLOT_DASHED);
+}
+
 int nnt_report_icl_eval_files(const char *dir, const nnt_icl_eval_result *r, int n_train) {
   int n = r->npos;
   nnt_csv f;
@@ -301,10 +312,7 @@ int nnt_report_icl_eval_files(const char *dir, const nnt_icl_eval_result *r, int
         nnt_plot_band(pl, m, x, lo, hi, s, band);
       }
     }
-    if (n_train > 0) { /* the training length, dashed (as the paper's vertical line) */
-      double vx[2] = {n_train - 1, n_train - 1}, vy[2] = {ylo, 1.05};
-      nnt_plot_add(pl, 2, vx, vy, NULL, NNT_PLOT_DASHED);
-    }
+    if (n_train > 0) mark_training_length(pl, n - 1, n_train - 1, ylo, 1.05); /* the paper's vertical line */
     st = nnt_plot_save(pl, dir, base);
     nnt_plot_free(pl);
   }
@@ -402,6 +410,19 @@ static void fig_panel_name(const nnt_icl_figures_result *r, int i, char *buf, si
   else snprintf(buf, n, "fig%d_%s_td%d", fig_number(p->attn), nnt_icl_attn_names[p->attn], p->depth);
 }
 
+/* The weight-shift panel of the same run: "wshift_" in place of "fig<N>_". */
+static void fig_shift_name(const nnt_icl_figures_result *r, int i, char *buf, size_t n) {
+  char base[96];
+  fig_panel_name(r, i, base, sizeof base);
+  snprintf(buf, n, "wshift_%.80s", base + 5);
+}
+
+static int fig_has_shift(const nnt_icl_fig_panel *p) {
+  for (int c = 0; c < p->ncond; c++)
+    if (!nnt_icl_fig_in_main(p, c)) return 1;
+  return 0;
+}
+
 static double fig_r2(const nnt_icl_fig_panel *p, int c, int pred, int k) {
   return k < p->npos ? p->r2[nnt_icl_fig_at(p, c, pred, k)] : NAN;
 }
@@ -411,64 +432,124 @@ static void fig_cell(double v) {
   else printf(" %7.3f", v);
 }
 
-static int fig_panel_plot(const char *out, const nnt_icl_fig_panel *p, const char *base) {
+/* One series of predictor q in condition c: its defined positions, clipped at the axis' -1.5. */
+static void fig_series(nnt_plot *pl, const nnt_icl_fig_panel *p, int c, int q, const char *label, int style) {
+  double *x = nnt_xmalloc(sizeof(double) * (size_t)p->npos), *y = nnt_xmalloc(sizeof(double) * (size_t)p->npos);
+  int m = 0;
+  for (int k = 0; k < p->npos; k++) {
+    double v = fig_r2(p, c, q, k);
+    if (!isnan(v)) x[m] = k, y[m++] = v < -1.5 ? -1.5 : v;
+  }
+  if (m) nnt_plot_add(pl, m, x, y, label, style);
+  free(x), free(y);
+}
+
+/* The training length and R² = 1 across the whole x axis, dashed (the paper's two lines). */
+static void fig_frame(nnt_plot *pl, const nnt_icl_fig_panel *p) {
+  mark_training_length(pl, p->npos - 1, p->n_train - 1, -1.5, 1.05);
+  double r[4];
+  nnt_plot_ranges(pl, r);
+  double hx[2] = {0, r[1]}, hy[2] = {1, 1};
+  nnt_plot_add(pl, 2, hx, hy, NULL, NNT_PLOT_DASHED);
+}
+
+nnt_plot *nnt_report_icl_fig_plot(const nnt_icl_fig_panel *p) {
   char title[160];
   snprintf(title, sizeof title, "Fig. %d, %s TF (%d layers): %d-layer NN", fig_number(p->attn),
            p->attn == NNT_ATTN_RELU ? "ReLU" : "softmax", p->layers, p->depth);
   nnt_plot *pl = nnt_plot_new(title, "in-context examples k", "R² (pooled)");
-  const int n = p->npos;
-  double *x = nnt_xmalloc(sizeof(double) * n), *y = nnt_xmalloc(sizeof(double) * n);
   nnt_plot_yrange(pl, -1.5, 1.05); /* the paper's axis */
-  /* one series of predictor q in condition c: its defined positions */
-#define SERIES(c, q, label, style)                                         \
-  do {                                                                     \
-    int m_ = 0;                                                            \
-    for (int k = 0; k < n; k++) {                                          \
-      double v = fig_r2(p, c, q, k);                                       \
-      if (!isnan(v)) x[m_] = k, y[m_++] = v < -1.5 ? -1.5 : v;             \
-    }                                                                      \
-    if (m_) nnt_plot_add(pl, m_, x, y, label, style);                      \
-  } while (0)
+  int c0 = -1; /* the baselines of the first condition (in distribution) */
   for (int c = 0; c < p->ncond; c++) {
+    if (!nnt_icl_fig_in_main(p, c)) continue;
+    if (c0 < 0) c0 = c;
     char lab[96];
     if (p->mix[c] == 0) snprintf(lab, sizeof lab, "N(-2,I) (training)");
     else snprintf(lab, sizeof lab, "%g/%g mixture", 1 - p->mix[c], p->mix[c]);
-    SERIES(c, NNT_ICL_PRED_MODEL, lab, NNT_PLOT_LINE);
+    fig_series(pl, p, c, NNT_ICL_PRED_MODEL, lab, NNT_PLOT_LINE);
   }
-  SERIES(0, NNT_ICL_PRED_DIRECT_BEST, "direct training (best epoch)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
-  SERIES(0, NNT_ICL_PRED_MEAN, "prompt mean", NNT_PLOT_DASHED);
-  SERIES(0, NNT_ICL_PRED_RIDGE, "ridge", NNT_PLOT_DASHED);
-#undef SERIES
-  double vx[2] = {p->n_train - 1, p->n_train - 1}, vy[2] = {-1.5, 1.05}, hx[2] = {0, n - 1}, hy[2] = {1, 1};
-  nnt_plot_add(pl, 2, vx, vy, "training length", NNT_PLOT_DASHED);
-  nnt_plot_add(pl, 2, hx, hy, NULL, NNT_PLOT_DASHED);
+  fig_series(pl, p, c0, NNT_ICL_PRED_DIRECT_BEST, "direct training (best epoch)", NNT_PLOT_LINE | NNT_PLOT_POINTS);
+  fig_series(pl, p, c0, NNT_ICL_PRED_MEAN, "prompt mean", NNT_PLOT_DASHED);
+  fig_series(pl, p, c0, NNT_ICL_PRED_RIDGE, "ridge", NNT_PLOT_DASHED);
+  fig_frame(pl, p);
+  return pl;
+}
+
+nnt_plot *nnt_report_icl_fig_shift_plot(const nnt_icl_fig_panel *p) {
+  char title[160];
+  snprintf(title, sizeof title, "weight mean m, %s TF, %d layers: %d-layer NN",
+           p->attn == NNT_ATTN_RELU ? "ReLU" : "softmax", p->layers, p->depth);
+  nnt_plot *pl = nnt_plot_new(title, "in-context examples k", "R² (pooled)");
+  nnt_plot_yrange(pl, -1.5, 1.05);
+  static const struct {
+    int q, style;
+    const char *what;
+  } preds[3] = {{NNT_ICL_PRED_MODEL, NNT_PLOT_LINE, "model"},
+                {NNT_ICL_PRED_DIRECT_BEST, NNT_PLOT_LINE | NNT_PLOT_POINTS, "direct"},
+                {NNT_ICL_PRED_MEAN, NNT_PLOT_DASHED, "prompt mean"}};
+  for (int j = 0; j < 3; j++)
+    for (int c = 0; c < p->ncond; c++) {
+      if (!nnt_icl_fig_in_shift(p, c)) continue;
+      char lab[96];
+      snprintf(lab, sizeof lab, "%s (m = %g)", preds[j].what, p->wmean[c]);
+      fig_series(pl, p, c, preds[j].q, lab, preds[j].style);
+    }
+  fig_frame(pl, p);
+  return pl;
+}
+
+static int fig_save(nnt_plot *pl, const char *out, const char *base) {
   int st = nnt_plot_save(pl, out, base);
   nnt_plot_free(pl);
-  free(x), free(y);
   return st;
 }
 
-int nnt_report_icl_figures(const char *out, const nnt_icl_figures_result *r) {
-  int st = NNT_OK;
+/* A panel's console rows at a few k for the conditions `in` selects. */
+static void fig_console(const nnt_icl_fig_panel *p, int (*in)(const nnt_icl_fig_panel *, int), int shift) {
   const int want[] = {1, 10, 15, 30, 45, 75};
+  printf("  %-10s %s%4s %7s %7s %7s %7s\n", "mixture", shift ? "w_mean " : "", "k", "model", "mean", "ridge", "direct");
+  for (int c = 0; c < p->ncond; c++) {
+    if (!in(p, c)) continue;
+    for (int w = 0; w < (int)(sizeof want / sizeof *want); w++) {
+      int k = want[w];
+      if (k >= p->npos) continue;
+      char mix[32];
+      snprintf(mix, sizeof mix, "%g/%g", 1 - p->mix[c], p->mix[c]);
+      printf("  %-10s", mix);
+      if (shift) printf(" %6g", p->wmean[c]);
+      printf(" %4d", k);
+      fig_cell(fig_r2(p, c, NNT_ICL_PRED_MODEL, k)), fig_cell(fig_r2(p, c, NNT_ICL_PRED_MEAN, k));
+      fig_cell(fig_r2(p, c, NNT_ICL_PRED_RIDGE, k)), fig_cell(fig_r2(p, c, NNT_ICL_PRED_DIRECT_BEST, k));
+      printf("\n");
+    }
+  }
+}
+
+/* The four predictors of one condition at k as CSV cells (empty where none). */
+static void fig_csv_cells(const nnt_icl_fig_panel *p, int c, int k, char v[4][32]) {
+  const int q[4] = {NNT_ICL_PRED_MODEL, NNT_ICL_PRED_MEAN, NNT_ICL_PRED_RIDGE, NNT_ICL_PRED_DIRECT_BEST};
+  for (int j = 0; j < 4; j++) {
+    double x = fig_r2(p, c, q[j], k);
+    if (isnan(x)) v[j][0] = 0;
+    else snprintf(v[j], sizeof v[j], "%.6f", x);
+  }
+}
+
+int nnt_report_icl_figures(const char *out, const nnt_icl_figures_result *r) {
+  int st = NNT_OK, nshift = 0;
   for (int i = 0; i < r->npanel; i++) {
     const nnt_icl_fig_panel *p = &r->panel[i];
     char base[96];
     fig_panel_name(r, i, base, sizeof base);
     printf("%s: %s attention, %d layers, %d-layer targets, trained on %d examples (%s)\n", base, nnt_icl_attn_names[p->attn],
            p->layers, p->depth, p->n_train - 1, p->path);
-    printf("  %-10s %4s %7s %7s %7s %7s\n", "mixture", "k", "model", "mean", "ridge", "direct");
-    for (int c = 0; c < p->ncond; c++)
-      for (int w = 0; w < (int)(sizeof want / sizeof *want); w++) {
-        int k = want[w];
-        if (k >= p->npos) continue;
-        char mix[32];
-        snprintf(mix, sizeof mix, "%g/%g", 1 - p->mix[c], p->mix[c]);
-        printf("  %-10s %4d", mix, k);
-        fig_cell(fig_r2(p, c, NNT_ICL_PRED_MODEL, k)), fig_cell(fig_r2(p, c, NNT_ICL_PRED_MEAN, k));
-        fig_cell(fig_r2(p, c, NNT_ICL_PRED_RIDGE, k)), fig_cell(fig_r2(p, c, NNT_ICL_PRED_DIRECT_BEST, k));
-        printf("\n");
-      }
+    fig_console(p, nnt_icl_fig_in_main, 0);
+    if (fig_has_shift(p)) {
+      fig_shift_name(r, i, base, sizeof base);
+      printf("%s: the same model under a shift of the target weights' mean (ICML Figures 5-6)\n", base);
+      fig_console(p, nnt_icl_fig_in_shift, 1);
+      nshift++;
+    }
   }
   if (r->ndepth) {
     printf("Figure 3: R² (pooled) against the transformer's layers\n  %-8s %6s %4s %7s %7s %7s  %s\n", "attn", "layers", "k",
@@ -488,23 +569,40 @@ int nnt_report_icl_figures(const char *out, const nnt_icl_figures_result *r) {
     char base[96];
     fig_panel_name(r, i, base, sizeof base);
     for (int c = 0; c < p->ncond; c++)
-      for (int k = 0; k < p->npos; k++) {
+      for (int k = 0; k < p->npos && nnt_icl_fig_in_main(p, c); k++) {
         char v[4][32];
-        const int q[4] = {NNT_ICL_PRED_MODEL, NNT_ICL_PRED_MEAN, NNT_ICL_PRED_RIDGE, NNT_ICL_PRED_DIRECT_BEST};
-        for (int j = 0; j < 4; j++) {
-          double x = fig_r2(p, c, q[j], k);
-          if (isnan(x)) v[j][0] = 0;
-          else snprintf(v[j], sizeof v[j], "%.6f", x);
-        }
+        fig_csv_cells(p, c, k, v);
         nnt_csv_row(&f, "%d,%s,%s,%d,%d,%d,%g,%d,%s,%s,%s,%s", fig_number(p->attn), base, nnt_icl_attn_names[p->attn], p->layers,
                     p->depth, p->n_train - 1, p->mix[c], k, v[0], v[1], v[2], v[3]);
       }
   }
   if ((st = nnt_csv_close(&f))) return st;
+  if (nshift) {
+    if ((st = nnt_csv_open(&f, out, "weight_shift.csv",
+                           "panel,attn,layers,target_depth,train_examples,mix2,w_mean,k,model,mean,ridge,direct_best")))
+      return st;
+    for (int i = 0; i < r->npanel; i++) {
+      const nnt_icl_fig_panel *p = &r->panel[i];
+      char base[96];
+      fig_shift_name(r, i, base, sizeof base);
+      for (int c = 0; c < p->ncond; c++)
+        for (int k = 0; k < p->npos && nnt_icl_fig_in_shift(p, c); k++) {
+          char v[4][32];
+          fig_csv_cells(p, c, k, v);
+          nnt_csv_row(&f, "%s,%s,%d,%d,%d,%g,%g,%d,%s,%s,%s,%s", base, nnt_icl_attn_names[p->attn], p->layers, p->depth,
+                      p->n_train - 1, p->mix[c], p->wmean[c], k, v[0], v[1], v[2], v[3]);
+        }
+    }
+    if ((st = nnt_csv_close(&f))) return st;
+  }
   for (int i = 0; i < r->npanel && !st; i++) {
     char base[96];
     fig_panel_name(r, i, base, sizeof base);
-    st = fig_panel_plot(out, &r->panel[i], base);
+    st = fig_save(nnt_report_icl_fig_plot(&r->panel[i]), out, base);
+    if (!st && fig_has_shift(&r->panel[i])) {
+      fig_shift_name(r, i, base, sizeof base);
+      st = fig_save(nnt_report_icl_fig_shift_plot(&r->panel[i]), out, base);
+    }
   }
   if (st || !r->ndepth) return st;
   if ((st = nnt_csv_open(&f, out, "figure3.csv", "attn,layers,k,model,mean,ridge,source"))) return st;

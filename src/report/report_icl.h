@@ -11,6 +11,7 @@
 #include "nnt_icl_eval.h"
 #include "nnt_icl_figures.h"
 #include "nnt_icl_gpt.h"
+#include "nnt_plot.h"
 
 /* The layer table of one GD step (+ readout) of a built transformer. */
 void nnt_report_icl_layer_table(FILE *f, const nnt_icl_tf *tf);
@@ -33,6 +34,13 @@ int nnt_report_icl_eval_files(const char *dir, const nnt_icl_eval_result *r, int
 int nnt_report_icl_depth(const char *out, const nnt_icl_depth_cfg *c, const nnt_icl_depth_result *r);
 /* Figures 1–3 of seed 003: a console table per panel (R² at a few k per test mixture, baselines
  * beside), figures.csv (every panel's curves) and figure3.csv, and the plots
- * fig1_relu_td<N>.png/svg, fig2_softmax_td<N>.png/svg (one file per panel) and fig3_<attn>.png/svg. */
+ * fig1_relu_td<N>.png/svg, fig2_softmax_td<N>.png/svg (one file per panel) and fig3_<attn>.png/svg;
+ * for eval runs with --w-shift also weight_shift.csv and wshift_<attn>_td<N>.png/svg. */
 int nnt_report_icl_figures(const char *out, const nnt_icl_figures_result *r);
+/* The plots nnt_report_icl_figures draws for one panel: Figure 1/2's (the model per test mixture,
+ * direct training, prompt mean and ridge of the first condition, the training length dashed) and,
+ * for an eval run with --w-shift, the weight-shift panel (model, direct training and prompt mean
+ * per target weight mean). The caller frees them (nnt_plot_free). */
+nnt_plot *nnt_report_icl_fig_plot(const nnt_icl_fig_panel *p);
+nnt_plot *nnt_report_icl_fig_shift_plot(const nnt_icl_fig_panel *p);
 #endif

@@ -29,6 +29,24 @@ check fig1_relu_td4 relu4-eval 0.3
 check fig2_softmax_td3 sm3-eval 0.5
 check fig2_softmax_td3 sm3-eval 0
 ! grep -q '^2,fig2_softmax_td3,.*,-0.5,' "$work/fig/figures.csv" || { echo "weight-shift rows in Figure 2"; exit 1; }
+# the weight-shift panel (sm3-eval ran --w-shift 0.5): every model, mean, ridge and direct value at the
+# weight means 0, -0.5, +0.5 of mixture 0 is r2.csv's pooled value; no other condition, no panel for relu4
+test -s "$work/fig/wshift_softmax_td3.svg" || { echo "missing wshift_softmax_td3.svg"; exit 1; }
+test ! -e "$work/fig/wshift_relu_td4.svg" || { echo "a weight-shift panel for a run without --w-shift"; exit 1; }
+want=$(awk -F, '$1 == 0 && ($4 == "model" || $4 == "mean" || $4 == "ridge") { print $2, $3, $4, $5 }' "$r/sm3-eval/r2.csv" | sort)
+got=$(awk -F, 'NR > 1 { print $7, $8, "model", $9; print $7, $8, "mean", $10; print $7, $8, "ridge", $11 }' \
+      "$work/fig/weight_shift.csv" | sort)
+[ "$(echo "$want" | awk '{ print $1 }' | sort -u | tr '\n' ' ')" = "-0.5 0 0.5 " ] && [ "$want" = "$got" ] || {
+  echo "weight_shift.csv differs from sm3-eval/r2.csv"; exit 1; }
+[ "$(awk -F, 'NR > 1 { print $1, $2, $6, $12 }' "$work/fig/weight_shift.csv" | sort -u)" = "wshift_softmax_td3 softmax 0 " ] || {
+  echo "weight_shift.csv: another panel, mixture or a direct value"; exit 1; }
+grep -q '^wshift_softmax_td3: the same model under a shift' "$work/fig.txt"
+# evaluated only to k = 9, short of the training length (19 examples): drawn (report/test_icl_figures
+# checks that the axis then extends past the training length's line)
+"$nnt" icl eval --model "$r/sm3/model.ckpt" --prompts 64 --n 10 --mix 0 --no-direct --threads 1 --out "$work/short/sm3-eval" >/dev/null 2>&1
+"$nnt" icl figures --runs "$work/short" --out "$work/fig-short" >"$work/fig-short.txt"
+grep -q 'trained on 19 examples' "$work/fig-short.txt"
+test -s "$work/fig-short/fig2_softmax_td3.svg"
 # direct training only where it ran; the training length (19 examples) and the layers from the checkpoint
 grep -q '^1,fig1_relu_td4,relu,2,4,19,0,2,[-0-9.]*,[-0-9.]*,[-0-9.]*,[-0-9.]\+$' "$work/fig/figures.csv"
 grep -q '^1,fig1_relu_td4,relu,2,4,19,0,3,[-0-9.]*,[-0-9.]*,[-0-9.]*,$' "$work/fig/figures.csv"
@@ -42,6 +60,10 @@ for a in fig1_relu fig2_softmax; do
   for d in 3 4 6; do grep -q "^[12],${a}_td$d," "$work/q/figures.csv" || { echo "--quick: no panel ${a}_td$d"; exit 1; }; done
 done
 [ "$(awk -F, 'NR > 1 { print $1 }' "$work/q/figure3.csv" | sort -u | tr '\n' ' ')" = "relu softmax " ]
+[ "$(awk -F, 'NR > 1 { print $1, $7 }' "$work/q/weight_shift.csv" | sort -u | tr '\n' ' ')" = \
+  "wshift_relu_td4 -0.5 wshift_relu_td4 0 wshift_relu_td4 0.5 wshift_softmax_td4 -0.5 wshift_softmax_td4 0 wshift_softmax_td4 0.5 " ] || {
+  echo "--quick: the weight-shift panels"; exit 1; }
+test -s "$work/q/wshift_softmax_td4.svg"
 # bad input: one line, exit 2, before any work
 bad() { # expected-message args...
   local msg=$1 rc=0
