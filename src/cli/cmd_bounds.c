@@ -106,7 +106,7 @@ static const cli_cmd sm_cmd = {
              "evaluates what can be evaluated of Lemma 2.3 and Theorem 4.1 (or 3.1): sizes W, d, p, the norm\n"
              "alpha = ||theta||_1, the ingredients of the all-layer-margin lower bound (rounding radius 1/3,\n"
              "attention score gap, layer norms lambda), for a machine the all-layer margin itself (certified\n"
-             "lower bound, used as gamma, and an attack's upper bound; T <= 1000), and the generalisation\n"
+             "lower bound, used as gamma, and an attack's upper bound; T <= 10000), and the generalisation\n"
              "bound as a function of n next to a VC-type bound, plus a sweep over T (or over the width w).\n"
              "Constants the paper leaves unspecified are set to 1 and listed in the output.",
     .opts = sm_opts,

@@ -133,7 +133,7 @@ int nnt_report_bounds_sm_tm(const char *dir, const nnt_bounds_sm_cfg *c, const n
   if (r->certified)
     printf("  certified lower bound %.4g (box and l2-ball bound propagation, nnt_tm_margin_lower)\n", r->rho_lower);
   else
-    printf("  certified lower bound not computed: T=%ld > %d (its cost grows as T^2)\n", T, NNT_TM_MARGIN_MAX_T);
+    printf("  certified lower bound not computed: T=%ld > %d (its memory grows as T)\n", T, NNT_TM_MARGIN_MAX_T);
   printf("  upper bound %.4g (%s; %d flipping perturbations in %ld checked runs)\n", r->upper.rho, r->upper.how,
          r->upper.flips, r->upper.runs);
   if (r->certified && r->rho_lower > 0) printf("  upper/lower %.4g; %.2f s\n", r->upper.rho / r->rho_lower, r->margin_s);

@@ -220,22 +220,36 @@ void nnt_tm_dump_step_free(nnt_tm_dump_step *p);
  * which covers double rounding in sums of up to ~9000 terms. [lo, hi] encloses theta_cls^T o_T;
  * returns 1 when it excludes 0 with F's sign. Monotone in eps. */
 int nnt_tm_margin_certify(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *lo, double *hi);
+/* The same, with every attention's tree walk checked against a linear scan over all its keys (the
+ * walk's best lower bound is some key's, every key that can reach it is inside the value hull);
+ * *contradictions counts the walks that fail (0 when the tree is right). For tests: O(T^2). */
+int nnt_tm_margin_certify_checked(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *lo, double *hi,
+                                  long *contradictions);
 /* The certified lower bound: the largest eps (bisected to a relative 1e-3) that certify accepts;
- * 0 when F(theta) = 0. Costs ~20 propagations of O(T^2 dk) each per layer: NNT_EINVAL above
- * NNT_TM_MARGIN_MAX_T steps (before any work). */
-enum { NNT_TM_MARGIN_MAX_T = 1000, NNT_TM_MARGIN_PROBES = 16 };
+ * 0 when F(theta) = 0. Costs ~20 propagations. Each attention keeps its keys in a tree of hulls
+ * over the steps, so a step costs O(log t) nodes where one key (or a run of equal keys) wins, not
+ * O(t): a propagation is about linear in T (BB(4), T = 10^4: ~7 s CPU). The tree holds ~2 T
+ * (2 dk + 2) doubles per layer: NNT_EINVAL above NNT_TM_MARGIN_MAX_T steps (before any work). */
+enum {
+  NNT_TM_MARGIN_MAX_T = 10000,
+  NNT_TM_MARGIN_PROBES = 16,     /* the attack's probe steps up to NNT_TM_MARGIN_ATTACK_T */
+  NNT_TM_MARGIN_ATTACK_T = 1000, /* above: each checked run costs O(T^2); NNT_TM_MARGIN_LONG_PROBES probe steps, */
+  NNT_TM_MARGIN_LONG_PROBES = 1, /* (the last step) only (e), the NNT_TM_MARGIN_LONG_DIRS directions with the smallest */
+  NNT_TM_MARGIN_LONG_DIRS = 2    /* first-order flip, 8 bisection steps instead of 12 */
+};
 int nnt_tm_margin_lower(const nnt_tm_net *net, const nnt_tm *tm, double *rho);
 
 /* Upper bounds: explicit perturbations of the stored parameters, each run through
  * nnt_tm_net_run and counted only if the decision flips there. (a) theta_cls moved along
  * -s o_T by |F| / ||o_T||_2 (1 + 1e-6); (b) bisection, below the best so far, along the last
- * layer's output bias b3 in the direction -s theta_cls; (c) up to NNT_TM_MARGIN_MAX_T steps, at
- * NNT_TM_MARGIN_PROBES steps spread over the run, for every attention: the gradient of the score
+ * layer's output bias b3 in the direction -s theta_cls; (c) up to NNT_TM_MARGIN_ATTACK_T steps,
+ * at NNT_TM_MARGIN_PROBES steps spread over the run, for every attention: the gradient of the score
  * difference between the selected key and the best other one (null key included) over the stored
  * query and key parameters, and over the key parameters alone, each bisected like (b); (e) the
  * same difference through the query's input: the FF output of the layer before, W3 along v u2^T
  * and b3 along v (v = Q^T (k_other - k_selected), u2 that FF's hidden layer at the probe step; W3
- * stored densely for this, zeros included as F_{W,d} has them); and along `ndirs` random unit
+ * stored densely for this, zeros included as F_{W,d} has them; above NNT_TM_MARGIN_ATTACK_T only
+ * these, see the enum above); and along `ndirs` random unit
  * directions over all stored parameters (one RNG stream each). */
 typedef struct {
   double rho;      /* smallest checked flipping ||delta||_2 (INFINITY: none) */

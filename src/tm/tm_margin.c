@@ -177,12 +177,25 @@ static void round_pairs(const nnt_tm_layer *L, const int *pair, const iv *u1, do
   }
 }
 
-/* The keys and values of one attention (one layer, self or encoder): centres, boxes and balls. */
+/* The keys and values of one attention (one layer, self or encoder), in a binary tree over the
+ * insertion order (leaf cap + j holds key j; node i has children 2i, 2i + 1). Every node holds the
+ * hull of its members' key boxes [klo, khi] (dk coordinates), their largest key ball, the hull of
+ * their value boxes on the value's active coordinates (rows where V or bv is non-zero) and their
+ * largest value ball; vin bounds |v_i| on the other coordinates over all keys. A query bounds a
+ * node's score over the hull, so a node whose upper bound is below the best lower bound drops all
+ * its keys at once: a step costs O(log t) nodes where the argmax is one key (binary positions put
+ * the keys sharing a prefix of Bin(t') under one node) instead of O(t). homo[i] >= 0: all members
+ * have the same nominal key and value (centres rounded to integers), which the query takes whole. */
 typedef struct {
-  int n, dk, w;
-  double *kc, *kr, *kb; /* [cap][dk], [cap][dk], [cap] */
-  double *vc, *vr, *vb; /* [cap][w], [cap][w], [cap] */
-  double *xc;           /* [cap][w] the keys' inputs (centres), kept only for the attack's probe */
+  int n, dk, w, cap, nva;
+  int *va;              /* [nva] active value coordinates */
+  double *klo, *khi;    /* [2 cap][dk] */
+  double *kb, *vb;      /* [2 cap] */
+  double *vlo, *vhi;    /* [2 cap][nva] */
+  double vin;           /* |v_i| <= vin off the active coordinates, every key */
+  int *homo;            /* [2 cap] */
+  short *nom;           /* [cap][dk + nva] rounded centres */
+  double *kcen, *xc;    /* [cap][dk], [cap][w]: centres and inputs, kept only for the attack's probe */
 } kcache;
 
 /* The attack's probe (an unperturbed propagation, eps = 0): at step t, per layer and attention, the
@@ -199,90 +212,224 @@ typedef struct {
   probe_att *att; /* [layer * 2 + (0 self, 1 enc)] */
 } probe;
 
-static void kc_alloc(kcache *k, int cap, int dk, int w) {
-  size_t n = (size_t)(cap ? cap : 1);
-  k->n = 0, k->dk = dk, k->w = w;
-  k->kc = nnt_xmalloc(sizeof(double) * n * (size_t)(dk ? dk : 1));
-  k->kr = nnt_xmalloc(sizeof(double) * n * (size_t)(dk ? dk : 1));
-  k->vc = nnt_xmalloc(sizeof(double) * n * (size_t)w);
-  k->vr = nnt_xmalloc(sizeof(double) * n * (size_t)w);
-  k->kb = nnt_xmalloc(sizeof(double) * n);
-  k->vb = nnt_xmalloc(sizeof(double) * n);
-  k->xc = NULL;
+
+static void kc_alloc(kcache *k, const nnt_tm_attn *a, int nkeys, int w) {
+  int dk = a->dk ? a->dk : 1;
+  k->n = 0, k->dk = a->dk, k->w = w, k->vin = 0;
+  k->cap = 1;
+  while (k->cap < nkeys) k->cap *= 2;
+  k->va = nnt_xmalloc(sizeof(int) * (size_t)w), k->nva = 0;
+  for (int i = 0; i < w; i++)
+    if ((i < a->V.rows && a->V.ptr[i + 1] > a->V.ptr[i]) || a->bv[i] != 0) k->va[k->nva++] = i;
+  size_t nodes = 2 * (size_t)k->cap, nv = (size_t)(k->nva ? k->nva : 1);
+  k->klo = nnt_xmalloc(sizeof(double) * nodes * (size_t)dk), k->khi = nnt_xmalloc(sizeof(double) * nodes * (size_t)dk);
+  k->vlo = nnt_xmalloc(sizeof(double) * nodes * nv), k->vhi = nnt_xmalloc(sizeof(double) * nodes * nv);
+  k->kb = nnt_xmalloc(sizeof(double) * nodes), k->vb = nnt_xmalloc(sizeof(double) * nodes);
+  k->homo = nnt_xmalloc(sizeof(int) * nodes);
+  k->nom = nnt_xmalloc(sizeof(short) * (size_t)k->cap * (size_t)(dk + k->nva));
+  k->kcen = k->xc = NULL;
 }
 
-static void kc_free(kcache *k) { free(k->kc), free(k->kr), free(k->vc), free(k->vr), free(k->kb), free(k->vb), free(k->xc); }
+static void kc_free(kcache *k) {
+  free(k->va), free(k->klo), free(k->khi), free(k->vlo), free(k->vhi), free(k->kb), free(k->vb), free(k->homo);
+  free(k->nom), free(k->kcen), free(k->xc);
+}
 
 typedef struct {
   int W, w;
   double eps;
   iv q, k, v;          /* scratch */
-  double *slo, *shi;   /* [keys + 1] score bounds */
   double *hlo, *hhi;   /* [w] value hull */
+  double *qlo, *qhi;   /* [W] the query's box */
   double *colsum;      /* [W] lin's column sums */
+  int *stack;          /* [2 * 64] the tree walk */
+  long *check;         /* NULL, or counts the walks a linear scan contradicts (nnt_tm_margin_certify_checked) */
 } scratch;
+
+static short nominal(double c) { return c > 30000 ? 30000 : c < -30000 ? -30000 : (short)lround(c); }
+
+/* [c - r, c + r] rounded outwards */
+static void outward(double c, double r, double *lo, double *hi) {
+  double d = ETA * (fabs(c) + r) + TINY;
+  *lo = c - r - d, *hi = c + r + d;
+}
+
+/* the first key under node i */
+static long first_key(const kcache *kc, long i) {
+  while (i < kc->cap) i *= 2;
+  return i - kc->cap;
+}
+
+/* node i = the hull of its children (the right one may be empty) */
+static void kc_merge(kcache *kc, int i) {
+  int l = 2 * i, r = 2 * i + 1, dk = kc->dk ? kc->dk : 1, nv = kc->nva;
+  int rempty = first_key(kc, r) >= kc->n;
+  if (rempty) {
+    memcpy(kc->klo + (size_t)i * dk, kc->klo + (size_t)l * dk, sizeof(double) * (size_t)dk);
+    memcpy(kc->khi + (size_t)i * dk, kc->khi + (size_t)l * dk, sizeof(double) * (size_t)dk);
+    memcpy(kc->vlo + (size_t)i * nv, kc->vlo + (size_t)l * nv, sizeof(double) * (size_t)nv);
+    memcpy(kc->vhi + (size_t)i * nv, kc->vhi + (size_t)l * nv, sizeof(double) * (size_t)nv);
+    kc->kb[i] = kc->kb[l], kc->vb[i] = kc->vb[l], kc->homo[i] = kc->homo[l];
+    return;
+  }
+  for (int d = 0; d < dk; d++) {
+    double a = kc->klo[(size_t)l * dk + d], b = kc->klo[(size_t)r * dk + d];
+    kc->klo[(size_t)i * dk + d] = a < b ? a : b;
+    a = kc->khi[(size_t)l * dk + d], b = kc->khi[(size_t)r * dk + d];
+    kc->khi[(size_t)i * dk + d] = a > b ? a : b;
+  }
+  for (int d = 0; d < nv; d++) {
+    double a = kc->vlo[(size_t)l * nv + d], b = kc->vlo[(size_t)r * nv + d];
+    kc->vlo[(size_t)i * nv + d] = a < b ? a : b;
+    a = kc->vhi[(size_t)l * nv + d], b = kc->vhi[(size_t)r * nv + d];
+    kc->vhi[(size_t)i * nv + d] = a > b ? a : b;
+  }
+  kc->kb[i] = kc->kb[l] > kc->kb[r] ? kc->kb[l] : kc->kb[r];
+  kc->vb[i] = kc->vb[l] > kc->vb[r] ? kc->vb[l] : kc->vb[r];
+  int hl = kc->homo[l], hr = kc->homo[r], nn = dk + nv;
+  kc->homo[i] = hl >= 0 && hr >= 0 && !memcmp(kc->nom + (size_t)hl * nn, kc->nom + (size_t)hr * nn, sizeof(short) * (size_t)nn) ? hl : -1;
+}
 
 static void kc_push(kcache *kc, const nnt_tm_attn *a, const iv *x, scratch *S) {
   lin(&a->K, a->bk, x, S->eps, 1, S->colsum, &S->k);
   lin(&a->V, a->bv, x, S->eps, 1, S->colsum, &S->v);
-  memcpy(kc->kc + (size_t)kc->n * kc->dk, S->k.c, sizeof(double) * (size_t)kc->dk);
-  memcpy(kc->kr + (size_t)kc->n * kc->dk, S->k.r, sizeof(double) * (size_t)kc->dk);
-  memcpy(kc->vc + (size_t)kc->n * kc->w, S->v.c, sizeof(double) * (size_t)kc->w);
-  memcpy(kc->vr + (size_t)kc->n * kc->w, S->v.r, sizeof(double) * (size_t)kc->w);
-  kc->kb[kc->n] = S->k.ball, kc->vb[kc->n] = S->v.ball;
-  if (kc->xc) memcpy(kc->xc + (size_t)kc->n * kc->w, x->c, sizeof(double) * (size_t)kc->w);
+  int j = kc->n, leaf = kc->cap + j, dk = kc->dk ? kc->dk : 1, nv = kc->nva, nn = dk + nv;
+  for (int d = 0; d < dk; d++) {
+    double c = d < kc->dk ? S->k.c[d] : 0, r = d < kc->dk ? S->k.r[d] : 0;
+    outward(c, r, kc->klo + (size_t)leaf * dk + d, kc->khi + (size_t)leaf * dk + d);
+    kc->nom[(size_t)j * nn + d] = nominal(c);
+  }
+  for (int d = 0, p = 0; d < kc->w; d++) {
+    double c = S->v.c[d], r = S->v.r[d];
+    if (p < nv && kc->va[p] == d) {
+      outward(c, r, kc->vlo + (size_t)leaf * nv + p, kc->vhi + (size_t)leaf * nv + p);
+      kc->nom[(size_t)j * nn + dk + p++] = nominal(c);
+    } else {
+      double m = (fabs(c) + r) * (1 + ETA) + TINY;
+      if (m > kc->vin) kc->vin = m;
+    }
+  }
+  kc->kb[leaf] = S->k.ball, kc->vb[leaf] = S->v.ball, kc->homo[leaf] = j;
+  if (kc->kcen) memcpy(kc->kcen + (size_t)j * dk, S->k.c, sizeof(double) * (size_t)kc->dk);
+  if (kc->xc) memcpy(kc->xc + (size_t)j * kc->w, x->c, sizeof(double) * (size_t)kc->w);
   kc->n++;
+  for (int i = leaf / 2; i >= 1; i /= 2) kc_merge(kc, i);
 }
 
-/* |q . k - q_c . k_c| over q = q_c + box(q_r) + ball(qb), k = k_c + box(k_r) + ball(kb), all W
- * coordinates (the padding ones only in the balls): one bound per product of parts. */
-static double qk_radius(const double *qc, const double *qr, double qcn, double qrn, double qb, const double *kc,
-                        const double *kr, double kb, int dk) {
-  double r = 0, kcn = 0, krn = 0;
-  for (int i = 0; i < dk; i++) {
-    r += fabs(qc[i]) * kr[i] + qr[i] * fabs(kc[i]) + qr[i] * kr[i];
-    kcn += kc[i] * kc[i], krn += kr[i] * kr[i];
+/* [*L, *U] encloses q . k for q in the query's box [qlo, qhi] (||box||_2 <= qn) plus a ball of
+ * radius qb, and k in any key of node i: interval products per coordinate; the balls (over all W
+ * coordinates, padding included) with l2 norms: box.ball + ball.box + ball.ball. */
+static void node_score(const kcache *kc, long i, const scratch *S, double qn, double qb, double *L, double *U) {
+  int dk = kc->dk, stride = dk ? dk : 1;
+  const double *lo = kc->klo + (size_t)i * stride, *hi = kc->khi + (size_t)i * stride;
+  double smax = 0, smin = 0, mag = 0, kn = 0;
+  for (int d = 0; d < dk; d++) {
+    double a = S->qlo[d] * lo[d], b = S->qlo[d] * hi[d], c = S->qhi[d] * lo[d], e = S->qhi[d] * hi[d];
+    double mx = a > b ? a : b, mn = a < b ? a : b;
+    mx = c > mx ? c : mx, mn = c < mn ? c : mn, mx = e > mx ? e : mx, mn = e < mn ? e : mn;
+    smax += mx, smin += mn, mag += fabs(mx) > fabs(mn) ? fabs(mx) : fabs(mn);
+    kn += lo[d] * lo[d] > hi[d] * hi[d] ? lo[d] * lo[d] : hi[d] * hi[d];
   }
-  kcn = sqrt(kcn) * (1 + ETA), krn = sqrt(krn) * (1 + ETA);
-  return r + qcn * kb + qrn * kb + qb * kcn + qb * krn + qb * kb;
+  kn = sqrt(kn) * (1 + ETA);
+  double kb = kc->kb[i], ball = (qn * kb + qb * kn + qb * kb) * (1 + 4 * ETA);
+  double d = ETA * (mag + ball) + TINY;
+  *U = smax + ball + d, *L = smin - ball - d;
+}
+
+static void hull_add(scratch *S, int i, double lo, double hi) {
+  if (lo < S->hlo[i]) S->hlo[i] = lo;
+  if (hi > S->hhi[i]) S->hhi[i] = hi;
+}
+
+/* The hull of node i's values (every key under it) joins S's hull. */
+static void take_node(const kcache *kc, long i, scratch *S, double *bmax) {
+  for (int p = 0; p < kc->nva; p++)
+    hull_add(S, kc->va[p], kc->vlo[(size_t)i * kc->nva + p], kc->vhi[(size_t)i * kc->nva + p]);
+  if (kc->vb[i] > *bmax) *bmax = kc->vb[i];
+}
+
+/* A linear scan over every key checks the tree walk (nnt_tm_margin_certify_checked): best is at
+ * most some key's (or the null key's) lower bound, and every key whose upper bound reaches best
+ * lies inside the hull. Counts contradictions. */
+static void check_walk(const kcache *kc, scratch *S, double qn, double qb, double nlo, double best, double bmax) {
+  double top = nlo;
+  for (long j = 0; j < kc->n; j++) {
+    double L, U;
+    node_score(kc, kc->cap + j, S, qn, qb, &L, &U);
+    if (L > top) top = L;
+    if (U < best) continue;
+    long i = kc->cap + j;
+    int inside = kc->vb[i] <= bmax;
+    for (int p = 0; p < kc->nva; p++) {
+      int c = kc->va[p];
+      inside &= kc->vlo[(size_t)i * kc->nva + p] >= S->hlo[c] && kc->vhi[(size_t)i * kc->nva + p] <= S->hhi[c];
+    }
+    for (int c = 0, p = 0; c < kc->w; c++) {
+      if (p < kc->nva && kc->va[p] == c) p++;
+      else inside &= -kc->vin >= S->hlo[c] && kc->vin <= S->hhi[c];
+    }
+    if (!inside) (*S->check)++;
+  }
+  if (best > top) (*S->check)++;
 }
 
 /* h += mean of the values over the argmax of the scores (null key included): it lies in the hull
  * of the value intervals of every key whose score can reach the largest lower bound (the mean of
- * balls is in the largest one). */
+ * balls is in the largest one). Two walks down the tree: the first finds a best lower bound (a
+ * node of equal nominal keys counts as one: its hull's lower bound holds for each member), the
+ * second takes every node whose upper bound reaches it, whole where its members are equal. */
 static void kc_apply(const kcache *kc, const nnt_tm_attn *a, iv *h, scratch *S, probe_att *pa) {
-  int dk = kc->dk, w = kc->w, n = kc->n;
+  int dk = kc->dk, w = kc->w;
+  long n = kc->n;
   double eps = S->eps;
   if (pa) memcpy(pa->xq, h->c, sizeof(double) * (size_t)w);
   lin(&a->Q, a->bq, h, eps, 1, S->colsum, &S->q);
   const iv *q = &S->q;
-  double qcn = norm2(q->c, dk), qrn = norm2(q->r, dk), qb = q->ball;
+  double qn = 0, qb = q->ball;
+  for (int d = 0; d < dk; d++) {
+    outward(q->c[d], q->r[d], &S->qlo[d], &S->qhi[d]);
+    qn += fmax(S->qlo[d] * S->qlo[d], S->qhi[d] * S->qhi[d]);
+  }
+  qn = sqrt(qn) * (1 + ETA);
   /* null key K0 + dK0, ||dK0||_2 <= eps over W coordinates: |q . dK0| <= eps max ||q||_2 */
-  double c = 0, mag = 0;
-  for (int i = 0; i < dk; i++) c += q->c[i] * a->K0[i], mag += fabs(q->c[i] * a->K0[i]);
+  double nc = 0, mag = 0;
+  for (int i = 0; i < dk; i++) nc += q->c[i] * a->K0[i], mag += fabs(q->c[i] * a->K0[i]);
   double r = 0;
   for (int i = 0; i < dk; i++) r += q->r[i] * fabs(a->K0[i]);
   r = widen(r + qb * norm2(a->K0, dk) + eps * maxnorm(q) * (1 + ETA), mag);
-  double best = c - r;
-  S->slo[n] = c - r, S->shi[n] = c + r;
-  for (int j = 0; j < n; j++) {
-    const double *kcj = kc->kc + (size_t)j * dk, *krj = kc->kr + (size_t)j * dk;
-    c = 0, mag = 0;
-    for (int i = 0; i < dk; i++) c += q->c[i] * kcj[i], mag += fabs(q->c[i] * kcj[i]);
-    r = qk_radius(q->c, q->r, qcn, qrn, qb, kcj, krj, kc->kb[j], dk);
-    r = widen(r, mag + r);
-    S->slo[j] = c - r, S->shi[j] = c + r;
-    if (c - r > best) best = c - r;
+  double nlo = nc - r, nhi = nc + r, best = nlo, L, U;
+  int *st = S->stack, top = 0;
+  if (n > 0) st[top++] = 1;
+  while (top) {
+    long i = st[--top];
+    node_score(kc, i, S, qn, qb, &L, &U);
+    if (U <= best) continue;
+    if (i >= kc->cap || kc->homo[i] >= 0) {
+      if (L > best) best = L;
+      continue;
+    }
+    st[top++] = (int)(2 * i);
+    if (first_key(kc, 2 * i + 1) < n) st[top++] = (int)(2 * i + 1); /* later keys first */
   }
   if (pa) { /* centre scores: the selected key (first argmax) and the best other one */
-    int b = n, o = -1;
-    for (int j = 0; j < n; j++)
-      if (S->slo[j] + S->shi[j] > S->slo[b] + S->shi[b]) b = j;
-    for (int j = 0; j <= n; j++)
-      if (j != b && (o < 0 || S->slo[j] + S->shi[j] > S->slo[o] + S->shi[o])) o = j;
-    pa->set = 1, pa->best = b, pa->other = o, pa->n = n;
+    long b = n, o = -1;
+    double sb = nc, so = -INFINITY;
+    for (long j = 0; j < n; j++) {
+      double s = 0;
+      for (int d = 0; d < dk; d++) s += q->c[d] * kc->kcen[(size_t)j * dk + d];
+      if (s > sb) b = j, sb = s;
+    }
+    for (long j = 0; j <= n; j++) {
+      double s = nc;
+      if (j < n) {
+        s = 0;
+        for (int d = 0; d < dk; d++) s += q->c[d] * kc->kcen[(size_t)j * dk + d];
+      }
+      if (j != b && (o < 0 || s > so)) o = j, so = s;
+    }
+    pa->set = 1, pa->best = (int)b, pa->other = (int)o, pa->n = (int)n;
     memcpy(pa->q, q->c, sizeof(double) * (size_t)dk);
-    const int jj[2] = {b, o};
+    const long jj[2] = {b, o};
     double *xs[2] = {pa->xb, pa->xo}, *ks[2] = {pa->kb, pa->ko};
     for (int u = 0; u < 2; u++) {
       if (jj[u] < 0 || jj[u] == n) {
@@ -290,28 +437,37 @@ static void kc_apply(const kcache *kc, const nnt_tm_attn *a, iv *h, scratch *S, 
         continue;
       }
       memcpy(xs[u], kc->xc + (size_t)jj[u] * w, sizeof(double) * (size_t)w);
-      memcpy(ks[u], kc->kc + (size_t)jj[u] * dk, sizeof(double) * (size_t)dk);
+      memcpy(ks[u], kc->kcen + (size_t)jj[u] * dk, sizeof(double) * (size_t)dk);
     }
   }
-  /* the null value V0 + dV0: a ball of radius eps */
+  for (int i = 0; i < w; i++) S->hlo[i] = INFINITY, S->hhi[i] = -INFINITY;
   double bmax = 0;
-  for (int i = 0; i < w; i++) S->hlo[i] = S->hhi[i] = 0;
-  int any = 0;
-  if (S->shi[n] >= best) {
+  int any = 0, keys = 0;
+  if (nhi >= best) {
     any = 1, bmax = eps;
     for (int i = 0; i < w; i++) S->hlo[i] = S->hhi[i] = a->V0[i];
   }
-  for (int j = 0; j < n; j++) {
-    if (S->shi[j] < best) continue;
-    const double *vc = kc->vc + (size_t)j * w, *vr = kc->vr + (size_t)j * w;
-    for (int i = 0; i < w; i++) {
-      double lo = vc[i] - vr[i], hi = vc[i] + vr[i];
-      if (!any || lo < S->hlo[i]) S->hlo[i] = lo;
-      if (!any || hi > S->hhi[i]) S->hhi[i] = hi;
+  if (n > 0) st[top++] = 1;
+  while (top) {
+    long i = st[--top];
+    node_score(kc, i, S, qn, qb, &L, &U);
+    if (U < best) continue;
+    if (i >= kc->cap || kc->homo[i] >= 0) {
+      take_node(kc, i, S, &bmax), keys = 1;
+      continue;
     }
-    any = 1;
-    if (kc->vb[j] > bmax) bmax = kc->vb[j];
+    st[top++] = (int)(2 * i);
+    if (first_key(kc, 2 * i + 1) < n) st[top++] = (int)(2 * i + 1);
   }
+  if (!any && !keys && n > 0) take_node(kc, 1, S, &bmax), keys = 1; /* unreachable (best is some bound's lower end); safe */
+  if (keys) /* the coordinates off the active ones */
+    for (int i = 0, p = 0; i < w; i++) {
+      if (p < kc->nva && kc->va[p] == i) p++;
+      else hull_add(S, i, -kc->vin, kc->vin);
+    }
+  if (!any && !keys)
+    for (int i = 0; i < w; i++) S->hlo[i] = S->hhi[i] = 0;
+  if (S->check) check_walk(kc, S, qn, qb, nlo, best, bmax);
   for (int i = 0; i < w; i++) {
     double lo = S->hlo[i], hi = S->hhi[i];
     h->c[i] += 0.5 * (lo + hi);
@@ -323,15 +479,16 @@ static void kc_apply(const kcache *kc, const nnt_tm_attn *a, iv *h, scratch *S, 
 
 /* Propagates the set of perturbations of radius eps; [*lo, *hi] encloses theta_cls^T o_T; o (if
  * not NULL) receives the centre of o_T's w coordinates. */
-static void propagate(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *o, double *lo, double *hi, probe *pr) {
+static void propagate(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *o, double *lo, double *hi, probe *pr,
+                      long *check) {
   nnt_tm_net_stats st = nnt_tm_net_stats_of(net);
   int W = st.max_width, w = net->w, nl = net->nlayers, m = net->m, wpos = net->wpos;
   long steps = net->T + 1;
   const nnt_tm_groups *g = &net->g;
   scratch S = {.W = W, .w = w, .eps = eps};
   iv_alloc(&S.q, W), iv_alloc(&S.k, W), iv_alloc(&S.v, W);
-  S.slo = nnt_xmalloc(sizeof(double) * (size_t)(steps + m + 1));
-  S.shi = nnt_xmalloc(sizeof(double) * (size_t)(steps + m + 1));
+  S.qlo = nnt_xmalloc(sizeof(double) * (size_t)W), S.qhi = nnt_xmalloc(sizeof(double) * (size_t)W);
+  S.stack = nnt_xmalloc(sizeof(int) * 256), S.check = check;
   S.hlo = nnt_xmalloc(sizeof(double) * (size_t)w), S.hhi = nnt_xmalloc(sizeof(double) * (size_t)w);
   S.colsum = nnt_xmalloc(sizeof(double) * (size_t)W);
   kcache *self = nnt_xmalloc(sizeof(kcache) * (size_t)(nl ? nl : 1)), *enc = nnt_xmalloc(sizeof(kcache) * (size_t)(nl ? nl : 1));
@@ -341,11 +498,13 @@ static void propagate(const nnt_tm_net *net, const nnt_tm *tm, double eps, doubl
   for (int l = 0; l < nl; l++) find_pairs(&net->layers[l], w, pair + (size_t)l * w);
   /* Absent attentions are kept: the dense architecture has them, with all-zero parameters. */
   for (int l = 0; l < nl; l++) {
-    kc_alloc(&self[l], (int)steps, net->layers[l].self.dk, w);
-    kc_alloc(&enc[l], m, net->layers[l].enc.dk, w);
+    kc_alloc(&self[l], &net->layers[l].self, (int)steps, w);
+    kc_alloc(&enc[l], &net->layers[l].enc, m, w);
     if (pr) {
       self[l].xc = nnt_xmalloc(sizeof(double) * (size_t)steps * w);
       enc[l].xc = nnt_xmalloc(sizeof(double) * (size_t)(m ? m : 1) * w);
+      self[l].kcen = nnt_xmalloc(sizeof(double) * (size_t)steps * (size_t)(self[l].dk ? self[l].dk : 1));
+      enc[l].kcen = nnt_xmalloc(sizeof(double) * (size_t)(m ? m : 1) * (size_t)(enc[l].dk ? enc[l].dk : 1));
     }
   }
   x.n = w;
@@ -392,24 +551,33 @@ static void propagate(const nnt_tm_net *net, const nnt_tm *tm, double eps, doubl
   *lo = c - r, *hi = c + r;
   if (o) memcpy(o, x.c, sizeof(double) * (size_t)w);
   for (int l = 0; l < nl; l++) kc_free(&self[l]), kc_free(&enc[l]);
-  free(pair), free(self), free(enc), free(S.slo), free(S.shi), free(S.hlo), free(S.hhi), free(S.colsum);
+  free(pair), free(self), free(enc), free(S.qlo), free(S.qhi), free(S.stack), free(S.hlo), free(S.hhi), free(S.colsum);
   iv_free(&S.q), iv_free(&S.k), iv_free(&S.v), iv_free(&x), iv_free(&h), iv_free(&u1), iv_free(&u2);
 }
 
 int nnt_tm_margin_certify(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *lo, double *hi) {
-  propagate(net, tm, eps, NULL, lo, hi, NULL);
+  propagate(net, tm, eps, NULL, lo, hi, NULL, NULL);
+  return *lo > 0 || *hi < 0;
+}
+
+int nnt_tm_margin_certify_checked(const nnt_tm_net *net, const nnt_tm *tm, double eps, double *lo, double *hi,
+                                  long *contradictions) {
+  *contradictions = 0;
+  propagate(net, tm, eps, NULL, lo, hi, NULL, contradictions);
   return *lo > 0 || *hi < 0;
 }
 
 int nnt_tm_margin_lower(const nnt_tm_net *net, const nnt_tm *tm, double *rho) {
   if (net->T > NNT_TM_MARGIN_MAX_T)
-    return nnt_fail(NNT_EINVAL, "certified margin: T=%ld is above %d steps (its cost grows as T^2)", net->T,
+    return nnt_fail(NNT_EINVAL, "certified margin: T=%ld is above %d steps (its memory grows as T)", net->T,
                     NNT_TM_MARGIN_MAX_T);
   double lo, hi;
   *rho = 0;
   if (!nnt_tm_margin_certify(net, tm, 0, &lo, &hi)) return NNT_OK; /* F = 0, or ties the box cannot resolve */
-  /* certify is monotone in eps: find a certified eps by quartering, then bisect geometrically */
-  double a = 1, b;
+  /* certify is monotone in eps: find a certified eps by quartering from 2^-20 (upwards when it
+   * certifies: far above the margin every key is a candidate and a propagation costs O(T^2)), then
+   * bisect geometrically */
+  double a = 1.0 / 1048576, b;
   while (a > 1e-30 && !nnt_tm_margin_certify(net, tm, a, &lo, &hi)) a /= 4;
   if (a <= 1e-30) return NNT_OK;
   b = 4 * a;
@@ -513,6 +681,7 @@ typedef struct {
   const nnt_tm_trace *tr;
   double s; /* sign of F(theta) */
   nnt_tm_margin_est *est;
+  int bisect; /* bisection steps per direction */
 } attack;
 
 /* Runs theta + t d (d over the stored parameters, unit norm); records t when the decision flips. */
@@ -540,7 +709,7 @@ static void along(attack *A, const double *d, const char *how) {
   } else if (!flips(A, d, hi * (1 - 1e-9), how)) return;
   double lo = 0;
   hi = A->est->rho;
-  for (int it = 0; it < 12; it++) {
+  for (int it = 0; it < A->bisect; it++) {
     double mid = 0.5 * (lo + hi);
     if (flips(A, d, mid, how)) hi = mid;
     else lo = mid;
@@ -560,12 +729,47 @@ static long pindex(const pnet *P, const double *v) {
   return i;
 }
 
+/* (e) The query's input moved through the FF output that feeds it: d (score_o - score_b) / d h =
+ * Q^T (k_o - k_b) =: v, so W3 along v u2^T and b3 along v (u2 the FF's hidden layer at the probe
+ * step); every W3 entry, zeros included, and shared by all steps like every direction here. d: the
+ * unit direction; returns the step that closes the centre score gap to first order (a unit step
+ * moves the gap by ||v|| sqrt(||u2||^2 + 1)), INFINITY when there is none. */
+static double ff_direction(attack *A, const probe_att *pa, const nnt_tm_attn *a, int w, double *d) {
+  nnt_tm_layer *Ls = &A->P.n.layers[pa->src];
+  double *v = pa->xb; /* reused: the key inputs are no longer needed */
+  memset(v, 0, sizeof(double) * (size_t)w);
+  for (int r = 0; r < a->Q.rows; r++)
+    for (int p = a->Q.ptr[r]; p < a->Q.ptr[r + 1]; p++) v[a->Q.idx[p]] += a->Q.val[p] * (pa->ko[r] - pa->kb[r]);
+  memset(d, 0, sizeof(double) * (size_t)A->P.np);
+  long iW3 = pindex(&A->P, Ls->W3.val), ib3 = pindex(&A->P, Ls->b3);
+  for (int o = 0; o < Ls->W3.rows; o++) {
+    for (int j = 0; j < Ls->W3.cols && j < pa->nu2; j++) d[iW3 + (long)o * Ls->W3.cols + j] = v[o] * pa->u2[j];
+    d[ib3 + o] = v[o];
+  }
+  double nn = 0, vn = 0, un = 0, gap = 0;
+  for (long k = 0; k < A->P.np; k++) nn += d[k] * d[k];
+  if (!(nn > 0)) return INFINITY;
+  normalise(d, A->P.np);
+  for (int o = 0; o < w; o++) vn += v[o] * v[o];
+  for (int j = 0; j < pa->nu2; j++) un += pa->u2[j] * pa->u2[j];
+  for (int r = 0; r < a->dk; r++) gap += pa->q[r] * (pa->kb[r] - pa->ko[r]);
+  return fabs(gap) / (sqrt(vn) * sqrt(un + 1));
+}
+
+static void ff_along(attack *A, const probe_att *pa, const nnt_tm_attn *a, int w, int i, long t, double *d) {
+  if (pa->src < 0 || !isfinite(ff_direction(A, pa, a, w, d))) return;
+  char how[80];
+  snprintf(how, sizeof how, "layer %d's W3 into layer %d %s scores, step %ld", pa->src, i / 2, i % 2 ? "enc" : "self", t);
+  along(A, d, how);
+}
+
 /* (c) The score difference between the key an attention selects and the best other one (null key
  * included), at probe step t of the unperturbed run: d = its gradient over the stored query and key
  * parameters (Q, bq; K, bk, K0), or over the key parameters only. Shared by all steps, so other
  * steps' scores move too; only a checked flip counts. */
-static void score_directions(attack *A, const nnt_tm_net *net, const nnt_tm *tm, long t, double *d) {
+static void score_directions(attack *A, const nnt_tm_net *net, const nnt_tm *tm, long t, int longrun, double *d) {
   int nl = net->nlayers, w = net->w, W = nnt_tm_net_stats_of(net).max_width;
+  char *done = nnt_xcalloc((size_t)(nl > 0 ? 2 * nl : 1), 1);
   probe pr = {.t = t, .att = nnt_xcalloc((size_t)(nl > 0 ? 2 * nl : 1), sizeof(probe_att))};
   for (int i = 0; i < 2 * nl; i++) {
     probe_att *pa = &pr.att[i];
@@ -576,13 +780,13 @@ static void score_directions(attack *A, const nnt_tm_net *net, const nnt_tm *tm,
     pa->u2 = nnt_xmalloc(sizeof(double) * (size_t)W), pa->src = -1;
   }
   double lo, hi;
-  propagate(net, tm, 0, NULL, &lo, &hi, &pr);
+  propagate(net, tm, 0, NULL, &lo, &hi, &pr, NULL);
   for (int i = 0; i < 2 * nl; i++) {
     const probe_att *pa = &pr.att[i];
     nnt_tm_attn *a = i % 2 ? &A->P.n.layers[i / 2].enc : &A->P.n.layers[i / 2].self;
     if (!pa->set || pa->other < 0 || !a->dk) continue;
     int bnull = pa->best == pa->n, onull = pa->other == pa->n;
-    for (int keys_only = 0; keys_only < 2; keys_only++) {
+    for (int keys_only = 0; keys_only < 2 && !longrun; keys_only++) {
       memset(d, 0, sizeof(double) * (size_t)A->P.np);
       long iK = pindex(&A->P, a->K.val), ibk = pindex(&A->P, a->bk), iK0 = pindex(&A->P, a->K0);
       for (int r = 0; r < a->K.rows; r++)
@@ -606,29 +810,24 @@ static void score_directions(attack *A, const nnt_tm_net *net, const nnt_tm *tm,
       snprintf(how, sizeof how, "%s scores, layer %d %s, step %ld", keys_only ? "key" : "q+k", i / 2, i % 2 ? "enc" : "self", t);
       along(A, d, how);
     }
-    /* the query's input moved through the FF output that feeds it: d (score_o - score_b) / d h =
-     * Q^T (k_o - k_b) =: v, so W3 along v u2^T and b3 along v (u2 the FF's hidden layer at step t);
-     * every W3 entry, zeros included, and shared by all steps like every direction here */
-    if (pa->src < 0) continue;
-    nnt_tm_layer *Ls = &A->P.n.layers[pa->src];
-    double *v = pa->xb; /* reused: the key inputs are no longer needed */
-    memset(v, 0, sizeof(double) * (size_t)w);
-    for (int r = 0; r < a->Q.rows; r++)
-      for (int p = a->Q.ptr[r]; p < a->Q.ptr[r + 1]; p++) v[a->Q.idx[p]] += a->Q.val[p] * (pa->ko[r] - pa->kb[r]);
-    memset(d, 0, sizeof(double) * (size_t)A->P.np);
-    long iW3 = pindex(&A->P, Ls->W3.val), ib3 = pindex(&A->P, Ls->b3);
-    for (int o = 0; o < Ls->W3.rows; o++) {
-      for (int j = 0; j < Ls->W3.cols && j < pa->nu2; j++) d[iW3 + (long)o * Ls->W3.cols + j] = v[o] * pa->u2[j];
-      d[ib3 + o] = v[o];
-    }
-    double nn = 0;
-    for (long k = 0; k < A->P.np; k++) nn += d[k] * d[k];
-    if (!(nn > 0)) continue;
-    normalise(d, A->P.np);
-    char how[80];
-    snprintf(how, sizeof how, "layer %d's W3 into layer %d %s scores, step %ld", pa->src, i / 2, i % 2 ? "enc" : "self", t);
-    along(A, d, how);
+    if (!longrun) ff_along(A, pa, a, w, i, t, d);
   }
+  if (longrun) /* only the FF directions, the NNT_TM_MARGIN_LONG_DIRS with the smallest predicted flip */
+    for (int k = 0; k < NNT_TM_MARGIN_LONG_DIRS; k++) {
+      int pick = -1;
+      double pbest = INFINITY;
+      for (int i = 0; i < 2 * nl; i++) {
+        const probe_att *pa = &pr.att[i];
+        const nnt_tm_attn *a = i % 2 ? &A->P.n.layers[i / 2].enc : &A->P.n.layers[i / 2].self;
+        if (!pa->set || pa->other < 0 || !a->dk || pa->src < 0 || done[i]) continue;
+        double pr_t = ff_direction(A, pa, a, w, d);
+        if (pr_t < pbest) pbest = pr_t, pick = i;
+      }
+      if (pick < 0) break;
+      done[pick] = 1;
+      ff_along(A, &pr.att[pick], pick % 2 ? &A->P.n.layers[pick / 2].enc : &A->P.n.layers[pick / 2].self, w, pick, t, d);
+    }
+  free(done);
   for (int i = 0; i < 2 * nl; i++) {
     probe_att *pa = &pr.att[i];
     free(pa->xq), free(pa->xb), free(pa->xo), free(pa->q), free(pa->kb), free(pa->ko), free(pa->u2);
@@ -644,7 +843,7 @@ int nnt_tm_margin_upper(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_tr
   est->rho = est->rho_cls = INFINITY;
   snprintf(est->how, sizeof est->how, "none");
   int w = net->w;
-  attack A = {.tm = tm, .tr = tr, .est = est};
+  attack A = {.tm = tm, .tr = tr, .est = est, .bisect = 12};
   nnt_tm_run_opts o = {.attention = NNT_TM_HARD, .precision = NNT_TM_F64};
   nnt_tm_run_result r;
   int st = nnt_tm_net_run(net, tm, tr, &o, &r);
@@ -659,7 +858,7 @@ int nnt_tm_margin_upper(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_tr
   pnet_init(&A.P, net);
   double *d = nnt_xcalloc((size_t)A.P.np, sizeof(double)), *oT = nnt_xmalloc(sizeof(double) * (size_t)w), lo, hi;
   /* (a) theta_cls along -s o_T: o_T from the unperturbed propagation (a second forward pass) */
-  propagate(net, tm, 0, oT, &lo, &hi, NULL);
+  propagate(net, tm, 0, oT, &lo, &hi, NULL, NULL);
   long icls = (long)net->nsym * w + w; /* cls follows E and h0 in the parameter order */
   double on = 0;
   for (int i = 0; i < w; i++) on += oT[i] * oT[i];
@@ -680,9 +879,11 @@ int nnt_tm_margin_upper(const nnt_tm_net *net, const nnt_tm *tm, const nnt_tm_tr
   /* (c) attention-score directions at NNT_TM_MARGIN_PROBES steps spread over the run, the last
    * included (up to the certification cap: each probe costs a propagation and ~10-40 runs) */
   long steps = net->T + 1, last = 0;
-  for (int k = NNT_TM_MARGIN_PROBES; k >= 1 && net->T <= NNT_TM_MARGIN_MAX_T; k--) {
-    long t = (steps * k + NNT_TM_MARGIN_PROBES - 1) / NNT_TM_MARGIN_PROBES;
-    if (t != last) score_directions(&A, net, tm, t, d), last = t;
+  int longrun = net->T > NNT_TM_MARGIN_ATTACK_T, np = longrun ? NNT_TM_MARGIN_LONG_PROBES : NNT_TM_MARGIN_PROBES;
+  A.bisect = longrun ? 8 : 12;
+  for (int k = np; k >= 1 && net->T <= NNT_TM_MARGIN_MAX_T; k--) {
+    long t = (steps * k + np - 1) / np;
+    if (t != last) score_directions(&A, net, tm, t, longrun, d), last = t;
   }
   for (int k = 0; k < ndirs; k++) { /* random unit directions over all stored parameters */
     nnt_rng rng;

@@ -304,6 +304,37 @@ static void tight_cases(void) {
   nnt_tm_free(&tm);
 }
 
+/* The attention's tree walk (O(log t) nodes per step) against a linear scan over every key, on runs
+ * long enough for deep trees: machines that halt early and then stay on one cell (runs of equal
+ * keys, taken whole), one that never halts and moves on (keys of mixed positions under every
+ * node), at the certified radius and at 4x it (more candidates). The scan finds no key that could
+ * win and lies outside the hull, and no best lower bound above every key's; the propagation with
+ * the check gives the same interval as without. (Injected: pruning at U < best + 0.5, a node's key
+ * ball from its left child only, and the right child skipped when its first key is the last one:
+ * each gives contradictions here.) */
+static void tree_walks(void) {
+  const char *specs[] = {"1RB1LB_1LA1RZ", "1RB1LB_1LA0LC_1RZ1LD_1RD0RA", "1RB0LA_1LA0RB", palindrome};
+  const long Ts[] = {300, 300, 200, 150};
+  for (int k = 0; k < 4; k++) {
+    nnt_tm tm;
+    if (strstr(specs[k], "states:")) CHECK(nnt_tm_parse_text(specs[k], "palindrome", &tm) == NNT_OK);
+    else CHECK(nnt_tm_parse_standard(specs[k], "machine", &tm) == NNT_OK);
+    nnt_tm_net net;
+    CHECK(nnt_tm_compile(&tm, Ts[k], &net) == NNT_OK);
+    double rho = 0, lo, hi, lo2, hi2;
+    CHECK(nnt_tm_margin_lower(&net, &tm, &rho) == NNT_OK);
+    if (!(rho > 0)) rho = 1e-3; /* the machine that never halts: F = 0, the walks still run */
+    for (int m = 1; m <= 4; m *= 4) {
+      long bad = -1;
+      int c = nnt_tm_margin_certify_checked(&net, &tm, m * rho, &lo, &hi, &bad);
+      CHECK_MSG(bad == 0, "%.12s T=%ld eps=%g: %ld tree walks contradicted by the scan", specs[k], Ts[k], m * rho, bad);
+      CHECK(nnt_tm_margin_certify(&net, &tm, m * rho, &lo2, &hi2) == c && lo == lo2 && hi == hi2);
+    }
+    nnt_tm_net_free(&net);
+    nnt_tm_free(&tm);
+  }
+}
+
 static void no_decision_and_bad_input(void) {
   nnt_tm tm;
   CHECK(nnt_tm_load("1RB0LA_1LA0RB", &tm) == NNT_OK); /* never halts: F = 0 */
@@ -330,7 +361,9 @@ int main(void) {
   machine("1RB1LB_1LA0LC_1RZ1LD_1RD0RA", NULL, 107, 0);         /* BB(4) */
   machine(palindrome, NULL, 60, 9);                             /* accepts */
   machine(palindrome, "abbab", 40, 9);                          /* rejects */
+  machine("1RB1LB_1LA1RZ", NULL, 100, 9);                       /* BB(2), 94 steps halted: deep trees */
   tight_cases();
+  tree_walks();
   no_decision_and_bad_input();
   TEST_MAIN_END();
 }
