@@ -27,8 +27,11 @@ run: build
 	$(BUILD)/nnt tour --quick --out nnt-tour
 
 # deps-test first: configure looks for chromium (the report.html browser tests) and yosys (Verilog)
+# then the golden cases against the committed results (scripts/golden/): a change of a result is a
+# re-recording in the same commit, never unnoticed drift
 test-fast: deps-test build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	NNT=$(abspath $(BUILD))/nnt bash scripts/golden.sh check
 
 asan: deps-test
 	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DNNT_SANITIZE=ON >/dev/null
