@@ -14,7 +14,7 @@
 #include "nnt_mpi.h"
 #include "report_icl.h"
 
-extern const cli_cmd cli_icl_baselines_cmd, cli_icl_eval_cmd, cli_icl_depth_cmd, cli_icl_figures_cmd; /* cmd_icl_eval.c */
+extern const cli_cmd cli_icl_baselines_cmd, cli_icl_eval_cmd, cli_icl_depth_cmd, cli_icl_figures_cmd; /* cmd_icl_eval.c, cmd_icl_figures.c */
 
 /* ---------------------------------------------------------------- construct, construct-sweep */
 

@@ -111,6 +111,12 @@ nnt_cli_test(icl_construct_export_too_large 2 "--export: the dense export would 
 # icl figures: Figures 1–3 from real runs' CSVs (values checked against r2.csv and depth.csv), --quick, bad input
 add_test(NAME icl/figures COMMAND bash ${NNT_SRC_DIR}/tests/icl/figures.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-figures)
 set_tests_properties(icl/figures PROPERTIES LABELS cli TIMEOUT 600)
+# --quick without --out: the micro models train in a scratch folder under /tmp, removed at the end;
+# the figures' numbers reach the console and nothing is written where the command runs
+add_test(NAME icl/figures_no_out
+         COMMAND sh -c "rm -rf $1 && mkdir -p $1 && cd $1 && before=$(ls -d /tmp/nnt-icl-figures-* 2>/dev/null | wc -l) && $0 icl figures --quick --steps 5 > ../figures-no-out.log 2>&1 && grep -q '^Figure 3: R' ../figures-no-out.log && grep -q '^fig2_softmax_td3: softmax attention' ../figures-no-out.log && [ -z \"$(ls -A)\" ] && [ $(ls -d /tmp/nnt-icl-figures-* 2>/dev/null | wc -l) -eq $before ]"
+         ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-figures-no-out)
+set_tests_properties(icl/figures_no_out PROPERTIES LABELS cli TIMEOUT 600)
 # the task options in run.json and the checkpoint; icl eval on the model's own task unless overridden
 add_test(NAME icl/task_opts COMMAND bash ${NNT_SRC_DIR}/tests/icl/task_opts.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-task-opts)
 set_tests_properties(icl/task_opts PROPERTIES LABELS cli TIMEOUT 120)
