@@ -102,8 +102,9 @@ const char *nnt_cpu_flags(void) {
 }
 
 /* MemAvailable (Linux: free memory plus what the kernel can reclaim without swapping) is what a
- * run can take now; physical memory where /proc/meminfo is missing; NNT_MEM_AVAILABLE (bytes)
- * overrides both, for tests and for a user who knows better. */
+ * run can take now; physical memory where /proc/meminfo is missing; either capped by the
+ * address-space limit. NNT_MEM_AVAILABLE (bytes) overrides all three, for tests and for a user who
+ * knows better: a run it lets through that cannot allocate fails with "out of memory" (exit 2). */
 static double meminfo_available(void) {
   FILE *f = fopen("/proc/meminfo", "r");
   if (!f) return -1;
@@ -119,10 +120,9 @@ double nnt_mem_available(void) {
   const char *env = getenv("NNT_MEM_AVAILABLE");
   char *end;
   double have = env ? strtod(env, &end) : -1;
-  if (!(env && end != env && *end == 0 && have > 0)) {
-    have = meminfo_available();
-    if (have <= 0) have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-  }
+  if (env && end != env && *end == 0 && have > 0) return have;
+  have = meminfo_available();
+  if (have <= 0) have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
   struct rlimit rl;
   if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < have) have = (double)rl.rlim_cur;
   return have;

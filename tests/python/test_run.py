@@ -138,15 +138,18 @@ def test_interrupt_then_resume_gives_the_uninterrupted_tables(tmp_path):
 
 def test_out_of_memory_raises_and_the_interpreter_survives(tmp_path):
     """Under an address-space limit a construction too large to allocate fails; the interpreter
-    goes on and its next call succeeds."""
+    goes on and its next call succeeds. NNT_MEM_AVAILABLE lets the run past its size estimate,
+    so that the allocation itself fails."""
     child = _in_child(f"""
-        import resource, nnt
+        import os, resource, nnt
+        os.environ["NNT_MEM_AVAILABLE"] = "1e15"
         resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
         try:
             nnt.run("qstr heads", N=20000, d=1000, samples=2, out={str(tmp_path / 'big')!r})
             print("ran")
         except nnt.Error as e:
             print("error", e.exit_code, e)
+        del os.environ["NNT_MEM_AVAILABLE"]
         r = nnt.run("tm run", machine={BB4!r})
         print("after", int(r.tables["summary"]["steps"][0]))
         """)
