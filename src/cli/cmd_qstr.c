@@ -265,6 +265,8 @@ static const cli_opt oracle_opts[] = {
     CLI_DOUBLE("bound", O, B, 1e-6, 1e6, "token bound r_x (exact while every |x_k| <= bound)"),
     CLI_DOUBLE("target", O, target, 1e-9, 1, "the 1STR MSE the width table asks for"),
     CLI_INT("n", O, n, 2, 100000000, "prompts per measurement"),
+    CLI_DOUBLE("bound-scale", O, bound_scale, 1e-300, 1e300,
+               "scale the linear-state bound the shift register is checked against (!= 1: a fault injection the check must catch)"),
     {0}};
 #undef O
 static const cli_cmd oracle_cmd = {

@@ -371,6 +371,8 @@ typedef struct {
   double B;                /* token bound r_x: the network is exact while every |x_k| <= B */
   double target;           /* the MSE the 1STR width must reach */
   int n;                   /* prompts per measurement */
+  double bound_scale;      /* 1: the linear-state bound as derived; any other value scales the bound the shift
+                              register is checked against (a fault injection: the two-sided check must fail) */
   uint64_t seed;
 } nnt_qstr_rnn_oracle_cfg;
 typedef struct {
@@ -382,7 +384,7 @@ typedef struct {
   int exact_fail;
   int rmin[32];                         /* smallest r with (N-1-r)(N-r)/N^2 <= target */
   int shift_width[32][2];               /* rmin - 1 and rmin */
-  double shift_bound[32][2], shift_mse[32][2], shift_se[32][2];
+  double shift_bound[32][2], shift_mse[32][2], shift_se[32][2]; /* shift_bound: the bound x bound_scale */
   int width_off;
   double rmin_slope;                    /* log-log slope of rmin against N */
 } nnt_qstr_rnn_oracle_result;

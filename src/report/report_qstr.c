@@ -346,8 +346,10 @@ int nnt_report_qstr_rnn_oracle(const char *dir, const nnt_qstr_rnn_oracle_cfg *c
     printf("%5d %4d %9.3f %6d %8ld %9.2f %12.3e %9.4f +- %.4f\n", r->Ns[k], r->de[k], r->coherence[k], r->width[k], r->params[k],
            r->norm[k], r->mse[k], r->mse_general[k], r->se_general[k]);
   printf("oracle exact on simple-qSTR (MSE <= 1e-12): %d of %d values of N\n", n - r->exact_fail, n);
-  printf("1STR, linear link: width r per direction of a state linear in the tokens; MSE >= (N-1-r)(N-r)/N^2 (target %g)\n"
-         "%5s %6s %6s %12s %12s %10s\n", c->target, "N", "r_min", "r", "bound", "shift reg.", "std err");
+  printf("1STR, linear link: width r per direction of a state linear in the tokens; MSE >= (N-1-r)(N-r)/N^2 (target %g)\n",
+         c->target);
+  if (c->bound_scale != 1) printf("the bound column is scaled by %g (--bound-scale: a fault injection the check must catch)\n", c->bound_scale);
+  printf("%5s %6s %6s %12s %12s %10s\n", "N", "r_min", "r", "bound", "shift reg.", "std err");
   for (int k = 0; k < n; k++)
     for (int j = 0; j < 2; j++)
       printf("%5d %6d %6d %12.4f %12.4f %10.4f\n", r->Ns[k], r->rmin[k], r->shift_width[k][j], r->shift_bound[k][j],

@@ -23,6 +23,9 @@ nnt_cli_test(qstr_construct 0 "Monte Carlo within 5 standard errors: 7/7" qstr c
 nnt_cli_test(qstr_ffn_bound 0 "1 - n/\\(Nd\\)" qstr ffn-bound --quick)
 # Theorem 7 / Prop. 28: the oracle RNN exact on simple-qSTR; Prop. 8: the shift register on the width bound
 nnt_cli_test(qstr_rnn_oracle 0 "exact on simple-qSTR \\(MSE <= 1e-12\\): 3 of 3.*within 5 standard errors of the bound: 6 of 6" qstr rnn-oracle --quick)
+# the check is two-sided and can fail: the bound inflated (a register below a lower bound) or deflated
+nnt_cli_test(qstr_rnn_oracle_bound_up 1 "bound column is scaled by 1.5.*within 5 standard errors of the bound: 1 of 6.*off the linear-state bound at 5 point" qstr rnn-oracle --quick --bound-scale 1.5)
+nnt_cli_test(qstr_rnn_oracle_bound_down 1 "within 5 standard errors of the bound: 1 of 6.*off the linear-state bound at 5 point" qstr rnn-oracle --quick --bound-scale 0.5)
 nnt_cli_test(qstr_rnn_oracle_normsq 2 "link must be linear or relu" qstr rnn-oracle --quick --link normsq)
 nnt_cli_test(qstr_heads_law 2 "adversarial law needs q <= N/2" qstr heads --quick --q 4 --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_heads_uniform 0 "uniform index law.*no bound is proven under the uniform law: nothing checked" qstr heads --quick --law uniform --q 2 --d 1 --H 1 --samples 3200)
