@@ -218,8 +218,11 @@ int nnt_report_circuit_d5(const char *dir, const char *file, const nnt_circuit_d
          cfg->output, r->ninputs, r->depth, r->width_max, r->params, k->d, r->n);
   printf("radii       sigma_zeta=%.6g sigma_theta=%.6g sigma_xi=%.6g sigma_h=%g\n", k->sigma_zeta, k->sigma_theta,
          k->sigma_xi, k->sigma_h);
-  printf("constants   kappa_theta=%.6g kappa_xi=%.6g mu=%.6g mu0=%.6g lambda=%.6g\n", k->kappa_theta, k->kappa_xi,
-         k->mu, k->mu0, k->lambda);
+  if (k->d)
+    printf("constants   kappa_theta=%.6g kappa_xi=%.6g mu=%.6g mu0=%.6g lambda=%.6g\n", k->kappa_theta, k->kappa_xi,
+           k->mu, k->mu0, k->lambda);
+  else /* one layer f_0 and no correction: only (D.6) and sigma_theta remain, with sigma_zeta = 1 */
+    printf("constants   kappa_theta, kappa_xi, mu: none (no correction) mu0=%.6g lambda=%.6g\n", k->mu0, k->lambda);
   int bind = 0;
   for (int i = 0; i < NNT_CIRCUIT_D5_TERMS; i++) {
     printf("  %-34s %.6g\n", nnt_circuit_d5_term_names[i], k->term[i]);

@@ -238,3 +238,6 @@ nnt_cli_test(circuit_d5_fault 1 "fault injection: gamma_D5 = 100 x.*VIOLATED.*th
 nnt_cli_test(circuit_d5_bad_output 2 "--output: the circuit has 2 outputs" circuit d5 ${EX}/fulladder.bench --output 5)
 nnt_cli_test(circuit_d5_bad_scale 2 "--scale" circuit d5 ${EX}/fulladder.bench --scale 0)
 nnt_cli_test(circuit_d5_no_file 2 "FILE|argument" circuit d5)
+# parity8 is one XOR_8 gate: no correction, (D.5) keeps only lambda/mu0 and sigma_theta
+nnt_cli_test(circuit_d5_no_correction 0 "0 corrections.*kappa_theta, kappa_xi, mu: none.*gamma_D5=0\\.0[0-9]+ .*binding: lambda/mu0.*holds"
+             circuit d5 ${EX}/parity8.bench --quick)
