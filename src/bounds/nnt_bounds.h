@@ -8,9 +8,9 @@
  *   factors in its arguments. nnt evaluates the expression inside with constant 1 and no polylog.
  * - The margin γ comes from Theorem D.6 as the minimum of nine terms in the Lipschitz constants of
  *   Condition D.3 (κθ, κξ, μ, μ0, σh, σθ, σξ) that the paper bounds only as poly(...), and the
- *   seed's rendering of (D.5) is partly unreadable. nnt does not invent these constants: γ is an
- *   input; the default is the illustrative scale σζ / (2λ) (σζ = 1/3, the rounding radius; λ the
- *   largest layer norm), labelled as such.
+ *   seed's rendering of (D.5) is partly unreadable. Here γ is an input (the illustrative scale
+ *   σζ / (2λ), σζ = 1/3 the rounding radius, λ the largest layer norm, or a certified margin);
+ *   for a compiled circuit the circuits area evaluates (D.5) itself (nnt_circuit_d5_eval).
  * - VC comparisons: ReLU nets, VC ≤ C p d log p (Bartlett, Harvey, Liaw & Mehrabian 2019), taken
  *   with C = 1; encoder-decoder transformers run for T steps, VC ≥ Ω(wT) (the paper, via RNNs),
  *   taken as w T. Both with n = VC / ε².

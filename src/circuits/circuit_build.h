@@ -1,6 +1,6 @@
-/* circuit_build.h — private to src/circuits: the builder the three readers share. Signals are
+/* circuit_build.h — private to src/circuits: the builder the three readers share (signals are
  * interned by name; gates are defined once; finishing checks for undefined signals and cycles
- * and stores the gates in topological order. */
+ * and stores the gates in topological order), and two helpers the margin bounds share. */
 #ifndef NNT_CIRCUIT_BUILD_H
 #define NNT_CIRCUIT_BUILD_H
 #include <stddef.h>
@@ -32,5 +32,10 @@ int nnt_circuit_cb_input(nnt_circuit_cbuild *b, int s, int line);
 void nnt_circuit_cb_output(nnt_circuit_cbuild *b, int s, int line);
 /* Checks and moves everything into c (b is freed either way). */
 int nnt_circuit_cb_finish(nnt_circuit_cbuild *b, nnt_circuit *c);
+
+/* sqrt(||W||_1 ||W||_inf), an upper bound on the spectral norm ||W||_2 of layer L's matrix. */
+double nnt_circuit_opnorm_bound(const nnt_mlp_layer *L);
+/* The paper's readout (proof of Theorem 3.1): appends z -> 2 z_j - 1 (identity activation). */
+void nnt_circuit_add_readout(nnt_mlp *net, int j);
 
 #endif

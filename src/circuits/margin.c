@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "circuit_build.h"
 #include "nnt_circuits.h"
 #include "nnt_error.h"
 
@@ -238,7 +239,7 @@ nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double
   return res;
 }
 
-static double op_norm_bound(const nnt_mlp_layer *L) {
+double nnt_circuit_opnorm_bound(const nnt_mlp_layer *L) {
   double maxrow = 0, maxcol = 0;
   double *col = nnt_xcalloc((size_t)L->in, sizeof(double));
   for (int o = 0; o < L->out; o++) {
@@ -319,7 +320,7 @@ double nnt_circuit_margin_lower(const nnt_mlp *net, const double *x, int j, int 
     int binary = 1;
     for (int i = 0; i < L->in; i++) s += cur[i] * cur[i], binary &= cur[i] == 0 || cur[i] == 1;
     P.hn[l] = sqrt(s);
-    P.opn[l] = op_norm_bound(L);
+    P.opn[l] = nnt_circuit_opnorm_bound(L);
     P.round[l] = binary && (l == 0 || !P.round[l - 1]) && is_round_pair(net, l);
     double *dst = l % 2 ? b : a;
     for (int o = 0; o < L->out; o++) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "circuit_build.h"
 #include "nnt_circuits.h"
 #include "nnt_error.h"
 #include "nnt_progress.h"
@@ -30,9 +31,8 @@ double nnt_circuit_median(double *v, int n) {
   return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : NAN;
 }
 
-/* The paper's readout (proof of Theorem 3.1): a last linear layer z -> 2 z_j - 1, so the
- * decision threshold is 0 and the head's two parameters are perturbed with the rest. */
-static void add_head(nnt_mlp *net, int j) {
+/* The decision threshold is then 0, and the head's two parameters are perturbed with the rest. */
+void nnt_circuit_add_readout(nnt_mlp *net, int j) {
   int o = nnt_mlp_output_dim(net);
   nnt_mlp_layer *H = nnt_mlp_add(net, o, 1, NNT_ACT_IDENTITY);
   H->W[j] = 2;
@@ -85,7 +85,7 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
   }
   nnt_circuit_compile(&L, 0, &nets[0]);
   nnt_circuit_compile(&L, 1, &nets[1]);
-  add_head(&nets[0], cfg->output), add_head(&nets[1], cfg->output);
+  nnt_circuit_add_readout(&nets[0], cfg->output), nnt_circuit_add_readout(&nets[1], cfg->output);
   if (cfg->net) {
     if ((st = nnt_mlp_load(cfg->net, &nets[2]))) goto out1;
     nk = 3;
@@ -95,7 +95,7 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
       goto out1;
     }
     if ((st = check_acts(&nets[2], cfg->net))) goto out1;
-    if (!cfg->logit) add_head(&nets[2], cfg->output);
+    if (!cfg->logit) nnt_circuit_add_readout(&nets[2], cfg->output);
   }
   int m = c.ninputs, n = cfg->inputs, all = m < 30 && (1L << m) <= n;
   if (all) n = 1 << m;
@@ -191,7 +191,7 @@ static int sweep_point(void *ctx_, int i, void *rec_) {
   if (family) nnt_circuit_random(m, q, cfg->width, seed, (uint64_t)(q * 1000 + ci), &c);
   else chain_circuit(q, &c);
   nnt_circuit_layer(&c, &L);
-  for (int k = 0; k < 2; k++) nnt_circuit_compile(&L, k, &net[k]), add_head(&net[k], 0);
+  for (int k = 0; k < 2; k++) nnt_circuit_compile(&L, k, &net[k]), nnt_circuit_add_readout(&net[k], 0);
   /* the circuit's inputs come from one stream in turn: replay the draws of inputs 0..v */
   nnt_rng rng;
   nnt_rng_init(&rng, seed, (uint64_t)(q * 1000 + ci) + 1000000);
@@ -306,7 +306,7 @@ double nnt_circuit_margin_certified(const nnt_mlp *net, int m, uint64_t seed, lo
   for (int j = 0; j < no; j++) {
     nnt_mlp_init(&ro[j]);
     nnt_mlp_copy(&ro[j], net);
-    add_head(&ro[j], j);
+    nnt_circuit_add_readout(&ro[j], j);
   }
   nnt_rng rng;
   nnt_rng_init(&rng, seed, 1);

@@ -345,6 +345,63 @@ typedef struct {
 } nnt_circuit_claim35_row;
 int nnt_circuit_claim35(const int *depths, int n, int samples, uint64_t seed, nnt_circuit_claim35_row *rows);
 
+/* ---- Theorem D.6's margin (D.5) evaluated for a compiled net (d5.c) ----
+ * The net must be a circuit's compiled net with correction layers followed by the readout
+ * z -> 2 z_j - 1: it is cut into D.1's layers f_0 .. f_d (the blocks between corrections; f_0
+ * reads x, f_d ends with the readout) and corrections zeta_0 .. zeta_{d-1} (layer pairs
+ * relu(a z + c1), relu(a z + c2) -> relu(u1 - u2) with c1 - c2 = 1, as round is), and Condition
+ * D.3's constants are computed from its weights and from its layer values on the inputs X:
+ *   sigma_zeta  min over units of min(-c1/a, 1 + c2/a): the radius where every zeta is exact;
+ *   mu0         ||f_0(x, th^) - f_0(x, th)|| <= mu0 ||th^ - th|| for ||th^ - th|| <= sigma_theta;
+ *   kappa_theta ||f_i(H, th^) - f_i(H, th)|| <= kappa_theta ||th^ - th|| max(|||H|||, 1), i >= 1;
+ *   mu          ||f_i(H^, th^) - f_i(H, th^)|| <= mu |||H^ - H||| for every H^ (sigma_h = inf);
+ *   kappa_xi    ||zeta(h, xi^) - zeta(h, xi)|| <= kappa_xi max(||h||, 1) ||xi^ - xi||, any h;
+ *   lambda      max(||h_i(x)||, 1) over i and X (Condition D.4),
+ * with ||W^||_2 <= min(||W||_F, sqrt(||W||_1 ||W||_inf)) + sigma and the activations relu or
+ * identity (1-Lipschitz). (D.5) is the minimum of its nine terms (docs/circuits_tm.md, errata). */
+enum { NNT_CIRCUIT_D5_TERMS = 9 };
+typedef struct {
+  int d;                                         /* corrections */
+  double sigma_zeta, sigma_theta, sigma_xi, sigma_h;
+  double kappa_theta, kappa_xi, mu, mu0, lambda;
+  /* lambda/mu0, sigma_zeta/mu0, sigma_theta, sigma_xi, 1/(2 kappa_theta),
+   * sigma_zeta/(2 kappa_theta lambda), sigma_h/(2 kappa_xi lambda), sigma_zeta/(4 lambda mu kappa_xi),
+   * 1/(4 mu kappa_xi); a term that does not arise (d = 0) is INFINITY */
+  double term[NNT_CIRCUIT_D5_TERMS];
+  double gamma;                                  /* (D.5): the smallest term */
+} nnt_circuit_d5;
+extern const char *const nnt_circuit_d5_term_names[NNT_CIRCUIT_D5_TERMS];
+
+/* The constants at the radii sigma_theta, sigma_xi (> 0) over the inputs X[n, m]. NNT_EINVAL when
+ * the net is not of that form or a layer value is not what D.1 needs (binary before a correction,
+ * +-1 at the readout). */
+int nnt_circuit_d5_at(const nnt_mlp *net, const double *X, int n, double sigma_theta, double sigma_xi, nnt_circuit_d5 *k);
+/* The same with the radii that maximise (D.5) over a log grid 1e-6 .. 1 (121 x 121 points): D.3 holds
+ * for any radii, so every grid point is a valid bound. */
+int nnt_circuit_d5_eval(const nnt_mlp *net, const double *X, int n, nnt_circuit_d5 *k);
+
+/* The run (nnt circuit d5): FILE compiled with corrections and the readout of output bit `output`;
+ * on every input when 2^m <= inputs, else `inputs` random ones from (seed, stream 0) (the inputs of
+ * nnt circuit margin): (D.5) over them, beside the certified lower bound and the attack's upper
+ * bound of nnt circuit margin (same seeds). `scale` multiplies gamma_D5 (1; > 1 is a fault
+ * injection): a proven lower bound above a found flip is a contradiction. */
+typedef struct {
+  const char *file;
+  int output, inputs;
+  double scale;
+  uint64_t seed;
+} nnt_circuit_d5_cfg;
+void nnt_circuit_d5_cfg_default(nnt_circuit_d5_cfg *cfg, nnt_preset preset);
+typedef struct {
+  int ninputs, depth, width_max, n; /* m, q, r; inputs evaluated */
+  long params;
+  nnt_circuit_d5 k;
+  double gamma_d5;                  /* k.gamma * scale */
+  double certified, attack;         /* smallest over the inputs */
+  int contradiction;                /* gamma_d5 > attack */
+} nnt_circuit_d5_result;
+int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res);
+
 /* ---- nnt bounds sm --circuit: what Lemma 2.3 and Theorem 3.1 take from a compiled circuit ----
  * The circuit read, layered and compiled with correction layers; the net checked (every input up
  * to 16 inputs, else 20000 random ones); its sizes, lambda = max ||h||_2 (nnt_circuit_net_lambda)

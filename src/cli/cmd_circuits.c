@@ -189,6 +189,7 @@ static int cmd_verify(int argc, char **argv) { return cli_drive(&verify_cmd, arg
 static int cmd_margin(int argc, char **argv) { return cli_drive(&cli_circuit_margin_cmd, argc, argv); }
 static int cmd_learn(int argc, char **argv) { return cli_drive(&cli_circuit_learn_cmd, argc, argv); }
 static int cmd_claim35(int argc, char **argv) { return cli_drive(&claim35_cmd, argc, argv); }
+static int cmd_d5(int argc, char **argv) { return cli_drive(&cli_circuit_d5_cmd, argc, argv); }
 
 static const cli_sub subs[] = {
     {"compile", cmd_compile, "FILE --save NET: the ReLU net of Lemma B.1 (--correct: Lemma 3.3's corrections)"},
@@ -196,6 +197,7 @@ static const cli_sub subs[] = {
     {"margin", cmd_margin, "[FILE]: all-layer margins per input, or their sweep over circuit depth"},
     {"learn", cmd_learn, "[FILE]: test error of trained ReLU nets vs samples and width"},
     {"claim35", cmd_claim35, "Claim 3.5's toy: margin <= 1/sqrt(d) without corrections, >= 1/3 with"},
+    {"d5", cmd_d5, "FILE: Theorem D.6's margin bound (D.5) evaluated, beside the certified and attacked margins"},
 };
 
-int cmd_circuit(int argc, char **argv) { return cli_dispatch("circuit", subs, 5, argc, argv); }
+int cmd_circuit(int argc, char **argv) { return cli_dispatch("circuit", subs, 6, argc, argv); }

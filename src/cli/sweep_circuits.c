@@ -1,4 +1,4 @@
-/* nnt circuit margin and learn: descriptors (cli.h) on the circuits area's margin and learnability
+/* nnt circuit margin, d5 and learn: descriptors (cli.h) on the circuits area's margin and learnability
  * runs; src/report/report_circuits.c writes their results. */
 #include <string.h>
 
@@ -89,6 +89,48 @@ const cli_cmd cli_circuit_margin_cmd = {
     .cfg_default = margin_default, .validate = margin_validate, .run = margin_run, .report = margin_report,
     .result_free = margin_free, .cfg_free = margin_cfg_free, .sweeps = margin_sweeps, .npos_max = 1,
     .common = CLI_OUT | CLI_SWEEP,
+};
+
+/* ---- d5: Theorem D.6's (D.5) beside the certified and attacked margins */
+typedef struct {
+  nnt_circuit_d5_cfg c;
+  const char *top;
+  nnt_circuit_src src;
+} d5_cli;
+static void d5_default(void *cfg, nnt_preset p) {
+  memset(cfg, 0, sizeof(d5_cli));
+  nnt_circuit_d5_cfg_default(cfg, p);
+}
+static void d5_cfg_free(void *cfg) { nnt_circuit_src_close(&((d5_cli *)cfg)->src); }
+static const cli_opt d5_opts[] = {
+    CLI_INT("inputs", nnt_circuit_d5_cfg, inputs, 1, 1000000, "input vectors (all of them when 2^m <= N)"),
+    CLI_INT("output", nnt_circuit_d5_cfg, output, 0, 1 << 30, "output bit read out as F = 2 z_j - 1"),
+    CLI_DOUBLE("scale", nnt_circuit_d5_cfg, scale, 1e-300, 1e300, "multiply gamma_D5 by X (> 1: a fault injection the check must catch)"),
+    CLI_CIRCUIT_TOP(d5_cli),
+    {0}};
+static int d5_validate(void *cfg, const cli_run *r) {
+  d5_cli *w = cfg;
+  w->c.seed = r->seed;
+  return nnt_circuit_src_read(r->pos[0], w->top, &w->src, &w->c.file);
+}
+static int d5_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_circuit_d5_run(&((d5_cli *)cfg)->c, res); }
+static int d5_report(const void *cfg, const void *res, const cli_run *r) {
+  const d5_cli *w = cfg;
+  nnt_circuit_src_print(&w->src);
+  return nnt_report_circuit_d5(r->out, r->pos[0], &w->c, res);
+}
+const cli_cmd cli_circuit_d5_cmd = {
+    .name = "circuit d5",
+    .example = "nnt circuit d5 examples/circuits/fulladder.bench --inputs 8",
+    .args = "FILE",
+    .about = "Theorem D.6's all-layer margin lower bound (D.5) for FILE's net compiled with correction layers and\n"
+             "the readout 2 z_j - 1: Condition D.3's constants (kappa_theta, kappa_xi, mu, mu0, the radii) and\n"
+             "lambda computed from the compiled weights and layer values, the nine terms, and gamma_D5 beside\n"
+             "the certified lower bound and the attack's upper bound of nnt circuit margin (same inputs).\n"
+             "Exit 1 when gamma_D5 exceeds the attack's flip (a contradiction). With --out, DIR/d5.csv.\n" CLI_CIRCUIT_FORMATS,
+    .opts = d5_opts, .cfg_size = sizeof(d5_cli), .res_size = sizeof(nnt_circuit_d5_result),
+    .cfg_default = d5_default, .validate = d5_validate, .run = d5_run, .report = d5_report,
+    .cfg_free = d5_cfg_free, .npos_min = 1, .npos_max = 1, .common = CLI_OUT,
 };
 
 /* ---- learn: trained nets vs samples and width; checkpoints in DIR/ckpt when --out is given */

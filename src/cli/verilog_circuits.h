@@ -10,6 +10,6 @@
   "FILE is an ISCAS .bench, BLIF .blif or AIGER ASCII .aag circuit, or a Verilog design (.v, .sv) that\n" \
   "yosys synthesises (--top NAME picks its top module; docs/circuits_tm.md)."
 #define CLI_CIRCUIT_TOP(T) CLI_STR("top", T, top, "Verilog FILE: its top module (default: the only one no module instantiates)")
-extern const cli_cmd cli_circuit_margin_cmd, cli_circuit_learn_cmd;
+extern const cli_cmd cli_circuit_margin_cmd, cli_circuit_learn_cmd, cli_circuit_d5_cmd;
 
 #endif

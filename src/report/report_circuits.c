@@ -211,3 +211,38 @@ int nnt_report_circuit_claim35(const char *dir, int n, const nnt_circuit_claim35
   if (bad) return nnt_fail(NNT_ECHECK, "Claim 3.5 fails at %d of %d depths", bad, n);
   return NNT_OK;
 }
+
+int nnt_report_circuit_d5(const char *dir, const char *file, const nnt_circuit_d5_cfg *cfg, const nnt_circuit_d5_result *r) {
+  const nnt_circuit_d5 *k = &r->k;
+  printf("Theorem D.6's (D.5) for %s, output %d: m=%d q=%d r=%d params=%ld, %d corrections, over %d inputs\n", file,
+         cfg->output, r->ninputs, r->depth, r->width_max, r->params, k->d, r->n);
+  printf("radii       sigma_zeta=%.6g sigma_theta=%.6g sigma_xi=%.6g sigma_h=%g\n", k->sigma_zeta, k->sigma_theta,
+         k->sigma_xi, k->sigma_h);
+  if (k->d)
+    printf("constants   kappa_theta=%.6g kappa_xi=%.6g mu=%.6g mu0=%.6g lambda=%.6g\n", k->kappa_theta, k->kappa_xi,
+           k->mu, k->mu0, k->lambda);
+  else /* one layer f_0 and no correction: only (D.6) and sigma_theta remain, with sigma_zeta = 1 */
+    printf("constants   kappa_theta, kappa_xi, mu: none (no correction) mu0=%.6g lambda=%.6g\n", k->mu0, k->lambda);
+  int bind = 0;
+  for (int i = 0; i < NNT_CIRCUIT_D5_TERMS; i++) {
+    printf("  %-34s %.6g\n", nnt_circuit_d5_term_names[i], k->term[i]);
+    bind = k->term[i] < k->term[bind] ? i : bind;
+  }
+  if (cfg->scale != 1) printf("fault injection: gamma_D5 = %g x (D.5)\n", cfg->scale);
+  printf("gamma_D5=%.6g gamma_certified=%.6g gamma_attack=%.6g certified/D5=%.4g attack/D5=%.4g (binding: %s)\n",
+         r->gamma_d5, r->certified, r->attack, r->certified / r->gamma_d5, r->attack / r->gamma_d5,
+         nnt_circuit_d5_term_names[bind]);
+  printf("check: proven gamma_D5 <= found flip gamma_attack: %s\n", r->contradiction ? "VIOLATED" : "holds");
+  nnt_csv csv;
+  int st = nnt_csv_open(&csv, dir, "d5.csv",
+                        "file,output,inputs,corrections,sigma_zeta,sigma_theta,sigma_xi,kappa_theta,kappa_xi,mu,mu0,"
+                        "lambda,gamma_d5,gamma_certified,gamma_attack,scale,holds");
+  if (st) return st;
+  nnt_csv_row(&csv, "%s,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d", file,
+              cfg->output, r->n, k->d, k->sigma_zeta, k->sigma_theta, k->sigma_xi, k->kappa_theta, k->kappa_xi, k->mu,
+              k->mu0, k->lambda, r->gamma_d5, r->certified, r->attack, cfg->scale, !r->contradiction);
+  if ((st = nnt_csv_close(&csv))) return st;
+  if (r->contradiction)
+    return nnt_fail(NNT_ECHECK, "(D.5): the proven lower bound %g lies above the attack's flip at %g", r->gamma_d5, r->attack);
+  return NNT_OK;
+}

@@ -23,5 +23,8 @@ int nnt_report_circuit_learn(const char *dir, const nnt_circuit_learn_cfg *cfg, 
 
 /* Claim 3.5's toy per depth (console table, dir/claim35.csv); NNT_ECHECK when a row contradicts the claim. */
 int nnt_report_circuit_claim35(const char *dir, int n, const nnt_circuit_claim35_row *rows);
+/* (D.5) for one circuit: its constants and terms, the line gamma_D5=... gamma_certified=...
+ * gamma_attack=... with the ratios, dir/d5.csv; NNT_ECHECK when gamma_D5 exceeds the attack's flip. */
+int nnt_report_circuit_d5(const char *dir, const char *file, const nnt_circuit_d5_cfg *cfg, const nnt_circuit_d5_result *r);
 
 #endif

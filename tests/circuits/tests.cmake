@@ -228,3 +228,16 @@ set_tests_properties(circuits/export_onnx PROPERTIES LABELS "python" TIMEOUT 600
 # learn refuses nets that cannot fit before any training (tests/cli/too_big.sh)
 nnt_too_big_test(circuit_learn 8e9 "circuit learn needs about [0-9.e+]+ GB, more than the 8 GB .*: lower --widths"
                  circuit learn ${EX}/mul32.bench --quick --widths 256 --out OUT)
+# Theorem D.6's (D.5) evaluated for a compiled circuit, beside the certified and attacked margins;
+# --scale 100 inflates gamma_D5 above the attack's flip: the check must fail (exit 1)
+nnt_cli_test(circuit_d5 0 "constants +kappa_theta=[0-9.]+ kappa_xi=4\\.79[0-9]* mu=[0-9.]+ mu0=[0-9.]+ lambda=1\\.414.*gamma_D5=0\\.00[0-9]+ gamma_certified=0\\.01[0-9]+ gamma_attack=0\\.1[0-9]+ .*proven gamma_D5 <= found flip gamma_attack: holds"
+             circuit d5 ${EX}/fulladder.bench --inputs 8 --out ${CMAKE_BINARY_DIR}/circuit-d5)
+nnt_cli_test(circuit_d5_blif 0 "2 corrections.*gamma_D5=.*holds" circuit d5 ${EX}/majority5.blif --quick)
+nnt_cli_test(circuit_d5_fault 1 "fault injection: gamma_D5 = 100 x.*VIOLATED.*the proven lower bound [0-9.]+ lies above the attack's flip"
+             circuit d5 ${EX}/fulladder.bench --inputs 8 --scale 100)
+nnt_cli_test(circuit_d5_bad_output 2 "--output: the circuit has 2 outputs" circuit d5 ${EX}/fulladder.bench --output 5)
+nnt_cli_test(circuit_d5_bad_scale 2 "--scale" circuit d5 ${EX}/fulladder.bench --scale 0)
+nnt_cli_test(circuit_d5_no_file 2 "FILE|argument" circuit d5)
+# parity8 is one XOR_8 gate: no correction, (D.5) keeps only lambda/mu0 and sigma_theta
+nnt_cli_test(circuit_d5_no_correction 0 "0 corrections.*kappa_theta, kappa_xi, mu: none.*gamma_D5=0\\.0[0-9]+ .*binding: lambda/mu0.*holds"
+             circuit d5 ${EX}/parity8.bench --quick)

@@ -1,0 +1,148 @@
+/* Theorem D.6's (D.5) for compiled circuits: every constant of a two-gate circuit computed by hand,
+ * the correction radius read from the weights, and soundness by direct simulation (perturbations
+ * of every parameter below gamma_D5 never flip the readout; the attack's flip is never below it). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnt_circuits.h"
+#include "nnt_test.h"
+
+static void compile_text(const char *text, int j, nnt_mlp *net, int *m) {
+  nnt_circuit c;
+  nnt_circuit_layered L;
+  CHECK(nnt_circuit_parse_bench(text, strlen(text), "test", &c) == 0);
+  nnt_circuit_layer(&c, &L);
+  nnt_circuit_compile(&L, 1, net);
+  nnt_mlp_layer *H = nnt_mlp_add(net, c.noutputs, 1, NNT_ACT_IDENTITY); /* the readout 2 z_j - 1 */
+  H->W[j] = 2, H->b[0] = -1;
+  *m = c.ninputs;
+  nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+}
+
+static const char *two_gates = "INPUT(a)\nOUTPUT(z)\nb = BUFF(a)\nz = NOT(b)\n";
+
+/* z = NOT(BUF(a)): f_0 = BUF's block (x -> relu(x) -> relu), zeta_0 = round (C = [3; 3], c = (-1, -2),
+ * D = [1, -1]), f_1 = NOT's block (h -> relu(1 - h) -> relu) then the readout (w = 2, b = -1).
+ * Every ||W||_2 is 1 except C (sqrt 18), D (sqrt 2) and the readout (2). Layer values: x = 0 gives
+ * h_0 = 0, h_1 = 1, F = 1; x = 1 gives h_0 = 1, h_1 = 0, F = -1; so lambda = 1. */
+static void test_hand(void) {
+  nnt_mlp net;
+  int m;
+  compile_text(two_gates, 0, &net, &m);
+  CHECK(net.nlayers == 7);
+  const double X[2] = {0, 1}, s = 0.01, t = 0.02;
+  nnt_circuit_d5 k;
+  CHECK(nnt_circuit_d5_at(&net, X, 2, s, t, &k) == 0);
+  /* f_0 at x = 1: layer inputs ||x|| = 1, ||relu(x)|| = 1: (1 + 1)(1 + s)^2 + (1 + 1) */
+  double mu0 = sqrt(2 * (1 + s) * (1 + s) + 2);
+  /* f_1 (three layers: 1, 1, 2) at h_0 = 0: inputs 0, 1, 1; at h_0 = 1: inputs 1, 0, 0 */
+  double A = (1 + s) * (1 + s) * (2 + s) * (2 + s) + 2 * (2 + s) * (2 + s) + 2;
+  double B = 2 * (1 + s) * (1 + s) * (2 + s) * (2 + s) + (2 + s) * (2 + s) + 1;
+  double kth = sqrt(A > B ? A : B), mu = (1 + s) * (1 + s) * (2 + s);
+  double kxi = sqrt(2 * (sqrt(2) + t) * (sqrt(2) + t) + 18 + 1), sz = 1.0 / 3;
+  CHECK(k.d == 1);
+  CHECK_CLOSE(k.sigma_zeta, sz, 1e-15);
+  CHECK_CLOSE(k.mu0, mu0, 1e-14);
+  CHECK_CLOSE(k.kappa_theta, kth, 1e-14);
+  CHECK_CLOSE(k.mu, mu, 1e-14);
+  CHECK_CLOSE(k.kappa_xi, kxi, 1e-14);
+  CHECK_CLOSE(k.lambda, 1, 1e-15);
+  CHECK(isinf(k.sigma_h));
+  const double want[NNT_CIRCUIT_D5_TERMS] = {1 / mu0, sz / mu0, s, t, 1 / (2 * kth), sz / (2 * kth), INFINITY,
+                                             sz / (4 * mu * kxi), 1 / (4 * mu * kxi)};
+  for (int i = 0; i < NNT_CIRCUIT_D5_TERMS; i++)
+    if (isinf(want[i])) CHECK_MSG(isinf(k.term[i]), "term %d = %g", i, k.term[i]);
+    else CHECK_CLOSE(k.term[i], want[i], 1e-14);
+  /* sigma_zeta/(4 lambda mu kappa_xi) = 0.00845 binds here */
+  CHECK_CLOSE(k.gamma, sz / (4 * mu * kxi), 1e-14);
+  CHECK(k.gamma < s && k.gamma < 1 / (4 * mu * kxi));
+  /* the optimised radii are on the grid and no worse than this point; at them the terms agree */
+  nnt_circuit_d5 best, again;
+  CHECK(nnt_circuit_d5_eval(&net, X, 2, &best) == 0);
+  CHECK(best.gamma >= k.gamma);
+  CHECK(nnt_circuit_d5_at(&net, X, 2, best.sigma_theta, best.sigma_xi, &again) == 0);
+  CHECK(again.gamma == best.gamma);
+  nnt_mlp_free(&net);
+}
+
+/* The correction radius comes from the weights: slope 3 with biases (-1.5, -2.5) is exact within
+ * min(1.5/3, 1 - 2.5/3) = 1/6; a pair whose plateau is not 1 is no correction at all (d = 0). */
+static void test_radius(void) {
+  nnt_mlp net;
+  int m;
+  compile_text(two_gates, 0, &net, &m);
+  const double X[2] = {0, 1};
+  nnt_circuit_d5 k;
+  net.layers[2].b[0] = -1.5, net.layers[2].b[1] = -2.5;
+  CHECK(nnt_circuit_d5_at(&net, X, 2, 0.01, 0.01, &k) == 0);
+  CHECK_CLOSE(k.sigma_zeta, 1.0 / 6, 1e-15);
+  net.layers[2].b[1] = -2;
+  CHECK(nnt_circuit_d5_at(&net, X, 2, 0.01, 0.01, &k) != 0); /* one long layer: its output is not +-1 */
+  nnt_mlp_free(&net);
+}
+
+static double output(nnt_mlp *net, const double *x) {
+  double y;
+  nnt_mlp_forward(net, x, &y);
+  return y;
+}
+
+/* Random perturbations of every parameter of norm 0.999 gamma_D5 (spread over all layers, or all in
+ * one layer) never change the readout's sign on any input; the attack's flip is never below it. */
+static void test_sound(void) {
+  const char *fa = "INPUT(a)\nINPUT(b)\nINPUT(c)\nOUTPUT(s)\nOUTPUT(co)\nt = XOR(a, b)\ns = XOR(t, c)\n"
+                   "u = AND(a, b)\nv = AND(t, c)\nco = OR(u, v)\n";
+  for (int j = 0; j < 2; j++) {
+    nnt_mlp net, work;
+    int m;
+    compile_text(fa, j, &net, &m);
+    double X[8 * 3];
+    for (int v = 0; v < 8; v++)
+      for (int i = 0; i < 3; i++) X[v * 3 + i] = (v >> i) & 1;
+    nnt_circuit_d5 k;
+    CHECK(nnt_circuit_d5_eval(&net, X, 8, &k) == 0);
+    CHECK(k.d == 2 && k.gamma > 0 && isfinite(k.gamma));
+    nnt_mlp_init(&work);
+    nnt_mlp_copy(&work, &net);
+    nnt_rng r;
+    nnt_rng_init(&r, 7, (uint64_t)j);
+    long P = nnt_mlp_stats_of(&net).params, flips = 0;
+    double *dir = malloc(sizeof(double) * (size_t)P);
+    for (int trial = 0; trial < 400; trial++) {
+      int only = trial % 2 ? (int)nnt_rng_below(&r, (uint64_t)net.nlayers) : -1;
+      nnt_rng_fill_normal_f64(&r, dir, (size_t)P, 0, 1);
+      double nn = 0;
+      for (int l = 0, off = 0; l < net.nlayers; l++) {
+        int sz = net.layers[l].out * (net.layers[l].in + 1);
+        for (int i = off; i < off + sz; i++) dir[i] = only < 0 || only == l ? dir[i] : 0, nn += dir[i] * dir[i];
+        off += sz;
+      }
+      double scale = 0.999 * k.gamma / sqrt(nn);
+      for (int l = 0, off = 0; l < net.nlayers; l++) {
+        nnt_mlp_layer *W = &work.layers[l], *O = &net.layers[l];
+        for (int i = 0; i < W->out * W->in; i++) W->W[i] = O->W[i] + scale * dir[off + i];
+        off += W->out * W->in;
+        for (int i = 0; i < W->out; i++) W->b[i] = O->b[i] + scale * dir[off + i];
+        off += W->out;
+      }
+      for (int v = 0; v < 8; v++) flips += (output(&work, X + v * 3) > 0) != (output(&net, X + v * 3) > 0);
+    }
+    CHECK_MSG(flips == 0, "output %d: %ld flips below gamma_D5 = %g", j, flips, k.gamma);
+    nnt_circuit_margin_opts o;
+    nnt_circuit_margin_opts_default(&o);
+    for (int v = 0; v < 8; v++) {
+      double F = output(&net, X + v * 3), up = nnt_circuit_margin_upper(&net, X + v * 3, 0, F > 0, &o).rho;
+      CHECK_MSG(k.gamma <= up, "output %d input %d: gamma_D5 %g above the attack's %g", j, v, k.gamma, up);
+    }
+    free(dir);
+    nnt_mlp_free(&work), nnt_mlp_free(&net);
+  }
+}
+
+int main(void) {
+  test_hand();
+  test_radius();
+  test_sound();
+  TEST_MAIN_END();
+}
