@@ -41,8 +41,9 @@ int nnt_report_bounds_rcnn(const char *dir, const nnt_bounds_rcnn_cfg *c, const 
 static const char *unspecified =
     "not specified by the paper (set to 1 here): the constant and polylog factors of Lemma 2.3's O~;\n"
     "  the Lipschitz constants of Condition D.3 behind Theorem D.6's margin (only 'poly' is given, and\n"
-    "  (D.5) is partly unreadable in the seed), so the paper's gamma cannot be evaluated: --tm measures\n"
-    "  a certified lower bound instead, --circuit uses the illustrative sigma_zeta/(2 lambda); the constants\n"
+    "  (D.5) is partly unreadable in the seed): --tm and --circuit use a certified lower bound instead\n"
+    "  (the illustrative sigma_zeta/(2 lambda) where nothing is certified; nnt circuit d5 evaluates (D.5)\n"
+    "  as docs/circuits_tm.md reads it); the constants\n"
     "  of the VC comparisons (ReLU nets: p d log2 p; transformers over T steps: w T).\n";
 
 static int write_bound_vs_n(const char *dir, const nnt_bounds_sm_summary *r, const char *vc_label) {
