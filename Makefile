@@ -77,7 +77,8 @@ deps-cross:
 # gcc-aarch64-linux-gnu against the arm64 libraries, without PLplot (-DNNT_PLPLOT=OFF: its arm64
 # package cannot be installed beside the amd64 one); its unit tests run under qemu-user, and the
 # golden cases (scripts/golden.sh) computed by it under qemu must equal the native x86-64 build's
-# bit for bit. AARCH64_TESTS (a ctest -R regex) and AARCH64_GOLDEN (golden.sh's GOLDEN_ONLY) choose
+# bit for bit. The unit tests run, and the tests labelled "emulated" (cli/version_isa, cli/isa_foreign:
+# the --version line and NNT_ISA=avx2's refusal). AARCH64_TESTS (a ctest -R regex) and AARCH64_GOLDEN (golden.sh's GOLDEN_ONLY) choose
 # a subset; empty: all of them (about an hour and a half emulated on 2 cores, README.md "Tests").
 # test-aarch64-ci is the subset `make test` (CI) runs. Emulated times are not speed figures.
 AARCH64_TESTS ?=
@@ -89,7 +90,7 @@ test-aarch64: deps-cross build
 	  -DCMAKE_BUILD_TYPE=Release -DNNT_PLPLOT=OFF $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD)-aarch64 -j $(JOBS)
 	qemu-aarch64 $(BUILD)-aarch64/nnt --version
-	cd $(BUILD)-aarch64 && ctest --output-on-failure -j $(JOBS) -L unit -E @ $(if $(AARCH64_TESTS),-R '$(AARCH64_TESTS)')
+	cd $(BUILD)-aarch64 && ctest --output-on-failure -j $(JOBS) -L '^(unit|emulated)$$' -E @ $(if $(AARCH64_TESTS),-R '$(AARCH64_TESTS)')
 	rm -rf $(abspath $(BUILD))-aarch64/golden-x86
 	GOLDEN_ONLY='$(AARCH64_GOLDEN)' NNT=$(abspath $(BUILD))/nnt bash scripts/golden.sh record $(abspath $(BUILD))-aarch64/golden-x86 >/dev/null 2>&1
 	GOLDEN_ONLY='$(AARCH64_GOLDEN)' NNT="qemu-aarch64 $(abspath $(BUILD))-aarch64/nnt" \
