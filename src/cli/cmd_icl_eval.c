@@ -226,7 +226,19 @@ static int depth_validate(void *cfg, const cli_run *r) {
     o->curriculum_steps = (long)c->train[0].curriculum_steps;
   return nnt_icl_depth_check(c);
 }
-static int depth_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_icl_depth_run(&((opts *)cfg)->depth, res); }
+static int depth_run(void *cfg, const cli_run *r, void *res) {
+  opts *o = cfg;
+  nnt_icl_depth_result *d = res;
+  int st = nnt_icl_depth_run(&o->depth, d);
+  size_t n = strlen(o->scratch);
+  for (int i = 0; !st && n && i < d->nm; i++) /* the scratch folder goes at the end: name its models by depth */
+    if (!strncmp(d->paths[i], o->scratch, n)) {
+      char label[64];
+      snprintf(label, sizeof label, "%s L%d (not kept)", nnt_icl_preset_names[o->preset], d->arch[i].n_layer);
+      free(d->paths[i]), d->paths[i] = nnt_xstrdup(label);
+    }
+  return (void)r, st;
+}
 static int depth_report(const void *cfg, const void *res, const cli_run *r) {
   return nnt_report_icl_depth(r->out, &((const opts *)cfg)->depth, res);
 }

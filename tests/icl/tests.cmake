@@ -117,6 +117,12 @@ add_test(NAME icl/figures_no_out
          COMMAND sh -c "rm -rf $1 && mkdir -p $1 && cd $1 && before=$(ls -d /tmp/nnt-icl-figures-* 2>/dev/null | wc -l) && $0 icl figures --quick --steps 5 > ../figures-no-out.log 2>&1 && grep -q '^Figure 3: R' ../figures-no-out.log && grep -q '^fig2_softmax_td3: softmax attention' ../figures-no-out.log && [ -z \"$(ls -A)\" ] && [ $(ls -d /tmp/nnt-icl-figures-* 2>/dev/null | wc -l) -eq $before ]"
          ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-figures-no-out)
 set_tests_properties(icl/figures_no_out PROPERTIES LABELS cli TIMEOUT 600)
+# sweep-depth --quick alone trains in a scratch folder that is removed: its table names the models by depth,
+# never by a path that no longer exists, and no scratch folder is left
+add_test(NAME icl/sweep_depth_no_out
+         COMMAND sh -c "rm -rf $1 && mkdir -p $1 && cd $1 && before=$(ls -d /tmp/nnt-icl-quick-* 2>/dev/null | wc -l) && $0 icl sweep-depth --quick > ../depth-no-out.log 2>/dev/null && grep -q '^micro L1 (not kept) ' ../depth-no-out.log && grep -q '^micro L2 (not kept) ' ../depth-no-out.log && ! grep -q /tmp/ ../depth-no-out.log && [ -z \"$(ls -A)\" ] && [ $(ls -d /tmp/nnt-icl-quick-* 2>/dev/null | wc -l) -eq $before ]"
+                 ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-depth-no-out)
+set_tests_properties(icl/sweep_depth_no_out PROPERTIES LABELS cli TIMEOUT 600)
 # the task options in run.json and the checkpoint; icl eval on the model's own task unless overridden
 add_test(NAME icl/task_opts COMMAND bash ${NNT_SRC_DIR}/tests/icl/task_opts.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/icl-task-opts)
 set_tests_properties(icl/task_opts PROPERTIES LABELS cli TIMEOUT 120)
