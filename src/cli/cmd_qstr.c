@@ -32,8 +32,10 @@ EXPERIMENT(heads)
 EXPERIMENT(construct)
 EXPERIMENT(ffn_bound)
 EXPERIMENT(rnn_oracle)
+EXPERIMENT(rnn_minnorm)
 static void sweep_free(void *res) { nnt_qstr_sweep_result_free(res); }
 static void attention_free(void *res) { nnt_qstr_attention_result_free(res); }
+static void rnn_minnorm_free(void *res) { nnt_qstr_rnn_minnorm_result_free(res); }
 /* the seed, then the area's checks (sizes against the memory available) */
 #define CHECKED(x)                                                                                             \
   static int x##_validate(void *c, const cli_run *r) {                                                         \
@@ -43,6 +45,7 @@ CHECKED(attention)
 CHECKED(construct)
 CHECKED(ffn_bound)
 CHECKED(rnn_oracle)
+CHECKED(rnn_minnorm)
 #define DRIVEN(x, ...) .cfg_default = x##_default, .validate = x##_validate, .run = x##_run, .report = x##_report, __VA_ARGS__
 
 /* ---------------------------------------------------------------- sweep */
@@ -265,6 +268,8 @@ static const cli_opt oracle_opts[] = {
     CLI_DOUBLE("bound", O, B, 1e-6, 1e6, "token bound r_x (exact while every |x_k| <= bound)"),
     CLI_DOUBLE("target", O, target, 1e-9, 1, "the 1STR MSE the width table asks for"),
     CLI_INT("n", O, n, 2, 100000000, "prompts per measurement"),
+    CLI_DOUBLE("bound-scale", O, bound_scale, 1e-300, 1e300,
+               "scale the linear-state bound the shift register is checked against (!= 1: a fault injection the check must catch)"),
     {0}};
 #undef O
 static const cli_cmd oracle_cmd = {
@@ -281,6 +286,29 @@ static const cli_cmd oracle_cmd = {
     .common = CLI_OUT};
 static int run_oracle(int argc, char **argv) { return cli_drive(&oracle_cmd, argc, argv); }
 
+/* ---------------------------------------------------------------- rnn-minnorm */
+#define M nnt_qstr_rnn_minnorm_cfg
+static const cli_opt minnorm_opts[] = {
+    CLI_INTS("N", M, Ns, nN, 2, 4096, "sequence lengths (at least 3)"),
+    CLI_INT("d", M, d, 1, 4096, "token dimension"),
+    CLI_DOUBLE("target", M, target, 1e-9, 1, "test MSE n* must reach"),
+    CLI_DOUBLE("budget", M, budget, 1e-3, 1000, "prompts per N, in units of the readout's inputs per offset (2N-1)d"),
+    CLI_FLAG("retrieve", M, retrieve, "control outside the theorem: the readout sees x_{t_i} (n* does not grow: exit 1)"),
+    {0}};
+#undef M
+static const cli_cmd minnorm_cmd = {
+    .name = "qstr rnn-minnorm",
+    .example = "nnt qstr rnn-minnorm --quick\nnnt qstr rnn-minnorm --N 4,8,16,32,64,128 --out runs/rnn-minnorm",
+    .about = "Theorem 9: min-norm ERM of a bidirectional RNN (shift-register state, readout chosen by t_i - i) on 1STR; the\n"
+    "training prompts n* it needs to reach the target test MSE per N, and the log-log slope of n* with its standard error\n"
+    "(exit 1 unless above 0 by 5 standard errors: the theorem gives no constants).",
+    .opts = minnorm_opts,
+    .cfg_size = sizeof(nnt_qstr_rnn_minnorm_cfg),
+    .res_size = sizeof(nnt_qstr_rnn_minnorm_result),
+    DRIVEN(rnn_minnorm, .result_free = rnn_minnorm_free),
+    .common = CLI_OUT};
+static int run_minnorm(int argc, char **argv) { return cli_drive(&minnorm_cmd, argc, argv); }
+
 int cmd_qstr(int argc, char **argv) {
   static const cli_sub subs[] = {
       {"sweep", run_sweep, "samples needed to reach a test-MSE threshold vs N (Figure 1)"},
@@ -290,6 +318,7 @@ int cmd_qstr(int argc, char **argv) {
       {"construct", run_construct, "eq. (A.2) weights: closed-form MSE vs Monte Carlo"},
       {"ffn-bound", run_bound, "Theorem 6: min-norm least squares vs 1 - n/(Nd)"},
       {"rnn-oracle", run_oracle, "Theorem 7 / Prop. 28 oracle RNN; Prop. 8 width on 1STR vs N"},
+      {"rnn-minnorm", run_minnorm, "Theorem 9: prompts min-norm ERM of an RNN needs on 1STR vs N"},
   };
   return cli_dispatch("qstr", subs, (int)(sizeof subs / sizeof subs[0]), argc, argv);
 }

@@ -371,6 +371,8 @@ typedef struct {
   double B;                /* token bound r_x: the network is exact while every |x_k| <= B */
   double target;           /* the MSE the 1STR width must reach */
   int n;                   /* prompts per measurement */
+  double bound_scale;      /* 1: the linear-state bound as derived; any other value scales the bound the shift
+                              register is checked against (a fault injection: the two-sided check must fail) */
   uint64_t seed;
 } nnt_qstr_rnn_oracle_cfg;
 typedef struct {
@@ -382,7 +384,7 @@ typedef struct {
   int exact_fail;
   int rmin[32];                         /* smallest r with (N-1-r)(N-r)/N^2 <= target */
   int shift_width[32][2];               /* rmin - 1 and rmin */
-  double shift_bound[32][2], shift_mse[32][2], shift_se[32][2];
+  double shift_bound[32][2], shift_mse[32][2], shift_se[32][2]; /* shift_bound: the bound x bound_scale */
   int width_off;
   double rmin_slope;                    /* log-log slope of rmin against N */
 } nnt_qstr_rnn_oracle_result;
@@ -394,6 +396,55 @@ int nnt_qstr_rnn_oracle_run(const nnt_qstr_rnn_oracle_cfg *c, nnt_qstr_rnn_oracl
  * cannot fit in the memory available. */
 double nnt_qstr_rnn_oracle_bytes(const nnt_qstr_rnn_oracle_cfg *c, double *seconds);
 int nnt_qstr_rnn_oracle_check(const nnt_qstr_rnn_oracle_cfg *c);
+
+/* Theorem 9 (rnn_minnorm.c): min-norm ERM of a bidirectional RNN on 1STR (q = 1, linear link) needs
+ * n >= c2 N^c1 training prompts, with absolute constants the theorem does not give. The RNN: both
+ * transitions frozen as full shift registers (width N - 1 per direction, a state linear in the tokens
+ * holding every token, so Prop. 8's floor is 0), the readout linear in (h->_i, x_i, h<-_i) with its
+ * coefficients chosen by the position encoding f_P(t_i, i) = one-hot(t_i - i): y^_i = sum_k
+ * <M[t_i - i][k], x_{i+k}>. Min-norm ERM over M (every label interpolated, ||M||_F least) is exact.
+ * Per N the exact test MSE after n = 0, 1, ..., budget (2N - 1) d prompts, the smallest n reaching the
+ * target (n*), ||M^||_F there against ||M*||_F = sqrt(2N - 1) of the readout that generalises, and
+ * the log-log slope of n* against N with its standard error: exit 1 (NNT_ECHECK) unless it is above
+ * 0 by more than 5 standard errors. retrieve = 1 is the control outside the theorem: the readout
+ * sees x_{t_i} itself (what attention retrieves), n* does not grow and the check fails. */
+typedef struct {
+  int nN, Ns[32];
+  int d;
+  double target;           /* exact test MSE n* must reach (0.5; the zero predictor's is 1) */
+  double budget;           /* prompts per N: budget x (2N - 1) d (the readout's inputs per offset) */
+  int retrieve;            /* 1: the control readout <w, x_{t_i}> (budget x d prompts) */
+  uint64_t seed;
+} nnt_qstr_rnn_minnorm_cfg;
+typedef struct {
+  int nN, Ns[32], n_max[32];
+  int nstar[32], censored[32], ncensored; /* censored: the budget did not reach the target (n* = budget) */
+  double risk_at[32], norm_at[32], norm_true[32]; /* at n*: exact test MSE, ||M^||_F; ||M*||_F */
+  double *risk[32], *norm[32];            /* per N: exact test MSE and ||M^||_F after n = 0..n_max prompts */
+  double slope, slope_se;                 /* log n* = a + slope log N */
+  int grows;                              /* slope - 5 slope_se > 0 */
+} nnt_qstr_rnn_minnorm_result;
+void nnt_qstr_rnn_minnorm_cfg_default(nnt_qstr_rnn_minnorm_cfg *c, nnt_preset preset);
+/* NNT_EINVAL naming the option when a value is bad or the run cannot fit in memory. */
+int nnt_qstr_rnn_minnorm_check(const nnt_qstr_rnn_minnorm_cfg *c);
+/* Peak bytes, and (seconds not NULL) its time at 10^9 multiply-adds a second. */
+double nnt_qstr_rnn_minnorm_bytes(const nnt_qstr_rnn_minnorm_cfg *c, double *seconds);
+/* NNT_ECHECK (after filling r) when n* does not grow with N; r's curves are freed by result_free. */
+int nnt_qstr_rnn_minnorm_run(const nnt_qstr_rnn_minnorm_cfg *c, nnt_qstr_rnn_minnorm_result *r);
+void nnt_qstr_rnn_minnorm_result_free(nnt_qstr_rnn_minnorm_result *r);
+/* n 1STR prompts from the task generator: tokens X[n][N][d], labels y[n][N], indices t[n][N], u[d]. */
+typedef struct {
+  int N, d, n;
+  double *X, *y, *u;
+  int *t;
+} nnt_qstr_minnorm_data;
+int nnt_qstr_minnorm_data_draw(const nnt_qstr_task *t, nnt_rng *r, int n, nnt_qstr_minnorm_data *s);
+void nnt_qstr_minnorm_data_free(nnt_qstr_minnorm_data *s);
+/* The min-norm interpolating readout on the first b prompts of s for b = 0..s->n, from the labels
+ * alone (one orthonormal basis per offset, a sample at a time): risk[b] its exact test MSE
+ * sum_delta sum_k #{i : i, i + delta, i + k in [0, N)} / N^2 |M^[delta][k] - M*[delta][k]|^2,
+ * norm2[b] = ||M^||_F^2; M (optional, (2N - 1) x (2N - 1) x d, retrieve: d) the readout after all n. */
+int nnt_qstr_minnorm_curve(const nnt_qstr_minnorm_data *s, int retrieve, double *risk, double *norm2, double *M);
 
 /* ---------------------------------------------------------------- theory */
 /* Eq. (A.2) construction as a trp model: H = q heads, W^(h) = alpha I in rows of the query's

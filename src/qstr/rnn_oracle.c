@@ -258,7 +258,7 @@ void nnt_qstr_rnn_oracle_cfg_default(nnt_qstr_rnn_oracle_cfg *c, nnt_preset pres
   c->nN = quick ? 3 : 6;
   memcpy(c->Ns, Ns, sizeof(int) * c->nN);
   c->d = 10, c->q = 1, c->link = NNT_QSTR_LINK_LINEAR, c->B = 8, c->target = 0.1;
-  c->n = quick ? 200 : 2000, c->seed = 1;
+  c->n = 2000, c->bound_scale = 1, c->seed = 1; /* 2000 prompts: a bound 1.2x off is caught at quick size */
 }
 
 double nnt_qstr_rnn_oracle_bytes(const nnt_qstr_rnn_oracle_cfg *c, double *seconds) {
@@ -284,6 +284,8 @@ int nnt_qstr_rnn_oracle_check(const nnt_qstr_rnn_oracle_cfg *c) {
   if (c->link != NNT_QSTR_LINK_LINEAR && c->link != NNT_QSTR_LINK_RELU)
     return nnt_fail(NNT_EINVAL, "rnn-oracle: the link must be linear or relu (a two-layer ReLU net exactly, Assumption 2 with eps = 0)");
   if (!(c->B > 0 && isfinite(c->B))) return nnt_fail(NNT_EINVAL, "rnn-oracle: --bound must be > 0 (got %g)", c->B);
+  if (!(c->bound_scale > 0 && isfinite(c->bound_scale)))
+    return nnt_fail(NNT_EINVAL, "rnn-oracle: --bound-scale must be > 0 (got %g)", c->bound_scale);
   for (int k = 0; k < c->nN; k++) {
     if (c->Ns[k] < 2 || c->Ns[k] > 4096) return nnt_fail(NNT_EINVAL, "rnn-oracle: N must be in [2, 4096] (got %d)", c->Ns[k]);
     if (c->q > c->Ns[k]) return nnt_fail(NNT_EINVAL, "rnn-oracle: q = %d > N = %d", c->q, c->Ns[k]);
@@ -335,7 +337,7 @@ int nnt_qstr_rnn_oracle_run(const nnt_qstr_rnn_oracle_cfg *c, nnt_qstr_rnn_oracl
     for (int j = 0; j < 2; j++) {
       int w = j ? rm : (rm > 0 ? rm - 1 : 0);
       double se;
-      r->shift_bound[k][j] = nnt_qstr_rnn_linear_bound(N, w);
+      r->shift_bound[k][j] = c->bound_scale * nnt_qstr_rnn_linear_bound(N, w);
       r->shift_mse[k][j] = nnt_qstr_rnn_shift_mse(&t, w, &g, c->n, &se);
       r->shift_se[k][j] = se;
       r->shift_width[k][j] = w;

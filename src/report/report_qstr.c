@@ -346,14 +346,60 @@ int nnt_report_qstr_rnn_oracle(const char *dir, const nnt_qstr_rnn_oracle_cfg *c
     printf("%5d %4d %9.3f %6d %8ld %9.2f %12.3e %9.4f +- %.4f\n", r->Ns[k], r->de[k], r->coherence[k], r->width[k], r->params[k],
            r->norm[k], r->mse[k], r->mse_general[k], r->se_general[k]);
   printf("oracle exact on simple-qSTR (MSE <= 1e-12): %d of %d values of N\n", n - r->exact_fail, n);
-  printf("1STR, linear link: width r per direction of a state linear in the tokens; MSE >= (N-1-r)(N-r)/N^2 (target %g)\n"
-         "%5s %6s %6s %12s %12s %10s\n", c->target, "N", "r_min", "r", "bound", "shift reg.", "std err");
+  printf("1STR, linear link: width r per direction of a state linear in the tokens; MSE >= (N-1-r)(N-r)/N^2 (target %g)\n",
+         c->target);
+  if (c->bound_scale != 1) printf("the bound column is scaled by %g (--bound-scale: a fault injection the check must catch)\n", c->bound_scale);
+  printf("%5s %6s %6s %12s %12s %10s\n", "N", "r_min", "r", "bound", "shift reg.", "std err");
   for (int k = 0; k < n; k++)
     for (int j = 0; j < 2; j++)
       printf("%5d %6d %6d %12.4f %12.4f %10.4f\n", r->Ns[k], r->rmin[k], r->shift_width[k][j], r->shift_bound[k][j],
              r->shift_mse[k][j], r->shift_se[k][j]);
   printf("r_min ~ N^%.3f; shift register within 5 standard errors of the bound: %d of %d\n", r->rmin_slope, 2 * n - r->width_off,
          2 * n);
+  return NNT_OK;
+}
+
+/* ---------------------------------------------------------------- rnn-minnorm */
+
+int nnt_report_qstr_rnn_minnorm(const char *dir, const nnt_qstr_rnn_minnorm_cfg *c, const nnt_qstr_rnn_minnorm_result *r) {
+  int st = NNT_OK, n = r->nN;
+  nnt_csv csv;
+  if (dir && !(st = nnt_csv_open(&csv, dir, "minnorm_curve.csv", "N,n,test_mse,norm"))) {
+    for (int k = 0; k < n; k++)
+      for (int b = 0; b <= r->n_max[k]; b++) nnt_csv_row(&csv, "%d,%d,%.6f,%.6f", r->Ns[k], b, r->risk[k][b], r->norm[k][b]);
+    st = nnt_csv_close(&csv);
+  }
+  if (!st && dir && !(st = nnt_csv_open(&csv, dir, "minnorm.csv", "N,target,n_star,censored,budget,test_mse_at_n_star,norm_at_n_star,norm_generalising"))) {
+    for (int k = 0; k < n; k++)
+      nnt_csv_row(&csv, "%d,%g,%d,%d,%d,%.6f,%.6f,%.6f", r->Ns[k], c->target, r->nstar[k], r->censored[k], r->n_max[k], r->risk_at[k],
+                  r->norm_at[k], r->norm_true[k]);
+    st = nnt_csv_close(&csv);
+  }
+  if (!st && dir) {
+    double x[32], y[32];
+    for (int k = 0; k < n; k++) x[k] = r->Ns[k], y[k] = r->nstar[k];
+    nnt_plot *p = nnt_plot_new("Theorem 9: prompts min-norm ERM needs vs N", "N (input length)", "n* (training prompts)");
+    nnt_plot_add(p, n, x, y, c->retrieve ? "retrieval readout (control)" : "RNN, shift-register state, min-norm readout",
+                 NNT_PLOT_LINE | NNT_PLOT_POINTS);
+    st = nnt_plot_save(p, dir, "minnorm");
+    nnt_plot_free(p);
+  }
+  if (st) return st;
+  if (c->retrieve)
+    printf("control outside Theorem 9: the readout sees x_{t_i} (what attention retrieves), min-norm ERM over w in y^ = <w, x_{t_i}>\n");
+  else
+    printf("Theorem 9: min-norm ERM of a bidirectional RNN on 1STR (d=%d, linear link): shift-register state of width N-1 per\n"
+           "direction, readout y^_i = sum_k <M[t_i - i][k], x_{i+k}>, every training label interpolated with the least ||M||_F\n",
+           c->d);
+  printf("%5s %8s %10s %12s %12s %14s\n", "N", "budget", "n*", "MSE at n*", "||M^|| at n*", "||M*|| (gen.)");
+  for (int k = 0; k < n; k++)
+    printf("%5d %8d %9d%s %12.4f %12.3f %14.3f\n", r->Ns[k], r->n_max[k], r->nstar[k], r->censored[k] ? ">" : " ", r->risk_at[k],
+           r->norm_at[k], r->norm_true[k]);
+  printf("n* = smallest number of training prompts with exact test MSE <= %g%s\n", c->target,
+         r->ncensored ? " (>: not reached within the budget; the fit uses the budget)" : "");
+  printf("log-log fit: n* ~ N^%.3f +- %.3f (Theorem 9: n* >= c2 N^c1 for absolute constants c1, c2 > 0 it does not give)\n",
+         r->slope, r->slope_se);
+  printf("growth exponent above 0 by more than 5 standard errors: %s\n", r->grows ? "yes" : "no");
   return NNT_OK;
 }
 

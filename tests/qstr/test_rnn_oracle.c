@@ -103,6 +103,16 @@ static void width_bound(void) {
   CHECK(res.exact_fail == 0 && res.width_off == 0);
   CHECK(res.rmin_slope > 0.8 && res.rmin_slope < 1.2);
   for (int k = 1; k < res.nN; k++) CHECK(res.width[k] == res.width[0] && res.rmin[k] > res.rmin[k - 1]);
+  /* the check is two-sided: a bound inflated x1.5 (the register would beat a lower bound) and one
+   * deflated x0.5 (the register would not meet it) both fail, at every point where the bound is > 0 */
+  for (int j = 0; j < 2; j++) {
+    c.bound_scale = j ? 0.5 : 1.5;
+    CHECK(nnt_qstr_rnn_oracle_run(&c, &res) == NNT_ECHECK);
+    CHECK(res.exact_fail == 0 && res.width_off == 2 * res.nN - 1); /* N = 4 at r_min = 3: bound 0 */
+  }
+  c.bound_scale = 0;
+  CHECK(nnt_qstr_rnn_oracle_run(&c, &res) == NNT_EINVAL);
+  c.bound_scale = 1;
   c.link = NNT_QSTR_LINK_NORMSQ;
   CHECK(nnt_qstr_rnn_oracle_run(&c, &res) == NNT_EINVAL);
 }

@@ -23,7 +23,15 @@ nnt_cli_test(qstr_construct 0 "Monte Carlo within 5 standard errors: 7/7" qstr c
 nnt_cli_test(qstr_ffn_bound 0 "1 - n/\\(Nd\\)" qstr ffn-bound --quick)
 # Theorem 7 / Prop. 28: the oracle RNN exact on simple-qSTR; Prop. 8: the shift register on the width bound
 nnt_cli_test(qstr_rnn_oracle 0 "exact on simple-qSTR \\(MSE <= 1e-12\\): 3 of 3.*within 5 standard errors of the bound: 6 of 6" qstr rnn-oracle --quick)
+# the check is two-sided and can fail: the bound inflated (a register below a lower bound) or deflated
+nnt_cli_test(qstr_rnn_oracle_bound_up 1 "bound column is scaled by 1.5.*within 5 standard errors of the bound: 1 of 6.*off the linear-state bound at 5 point" qstr rnn-oracle --quick --bound-scale 1.5)
+nnt_cli_test(qstr_rnn_oracle_bound_down 1 "within 5 standard errors of the bound: 1 of 6.*off the linear-state bound at 5 point" qstr rnn-oracle --quick --bound-scale 0.5)
 nnt_cli_test(qstr_rnn_oracle_normsq 2 "link must be linear or relu" qstr rnn-oracle --quick --link normsq)
+# Theorem 9: the prompts min-norm ERM of the RNN needs grow with N (exit 0); the retrieval control's do
+# not (exit 1: the check can fail); fewer than three N values cannot give the exponent's standard error
+nnt_cli_test(qstr_rnn_minnorm 0 "   16 +62 +24 .*n\\* ~ N\\^0\\.[5-9][0-9]* \\+- 0\\.0.*5 standard errors: yes" qstr rnn-minnorm --quick)
+nnt_cli_test(qstr_rnn_minnorm_retrieve 1 "n\\* ~ N\\^0\\.000.*5 standard errors: no.*do not grow with N" qstr rnn-minnorm --quick --retrieve)
+nnt_cli_test(qstr_rnn_minnorm_two_N 2 "3 to 32 values of N" qstr rnn-minnorm --N 4,8)
 nnt_cli_test(qstr_heads_law 2 "adversarial law needs q <= N/2" qstr heads --quick --q 4 --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_heads_uniform 0 "uniform index law.*no bound is proven under the uniform law: nothing checked" qstr heads --quick --law uniform --q 2 --d 1 --H 1 --samples 3200)
 # every sweep prints its log-log slope; --figure 1b sets the panel's protocol, options given override it
@@ -88,5 +96,7 @@ nnt_cli_test_env(qstr_ffn_bound_fits "NNT_MEM_AVAILABLE=1e9" 0 "   20 +0\\.0000 
 # heads and rnn-oracle refuse a size that cannot fit before any work (tests/cli/too_big.sh)
 nnt_too_big_test(qstr_heads 8e9 "qstr heads at N = 100000, d = 12, H up to 4 needs about [0-9.e+]+ GB, more than the 8 GB of memory available: lower --N"
                  qstr heads --quick --N 100000 --out OUT)
+nnt_too_big_test(qstr_rnn_minnorm 1e9 "rnn-minnorm at d = 64 needs about [0-9.e+]+ GB, more than the 1 GB .*: lower --N, --d or --budget"
+                 qstr rnn-minnorm --d 64 --N 1024,2048,4096 --out OUT)
 nnt_too_big_test(qstr_rnn_oracle 8e9 "rnn-oracle at d = 4096, q = 64 needs about [0-9.e+]+ GB, more than the 8 GB .*: lower --d or --q"
                  qstr rnn-oracle --d 4096 --q 64 --N 4096 --out OUT)
