@@ -102,8 +102,8 @@ static int run_command(int argc, char **argv) {
   }
   if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
     nnt_isa isa = nnt_cpu_isa();
-    printf("nnt %s (%s)\nkernels: %s (best here: %s; NNT_ISA=generic|avx2|avx512 chooses)\ncpu: %s\n",
-           nnt_version(), nnt_git_commit(), nnt_cpu_isa_name(isa), nnt_cpu_isa_name(nnt_cpu_isa_max()),
+    printf("nnt %s (%s)\nkernels: %s (best here: %s; NNT_ISA=%s chooses)\ncpu: %s\n", nnt_version(),
+           nnt_git_commit(), nnt_cpu_isa_name(isa), nnt_cpu_isa_name(nnt_cpu_isa_max()), nnt_cpu_isa_choices(),
            nnt_cpu_flags());
     return NNT_OK;
   }

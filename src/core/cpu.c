@@ -42,10 +42,32 @@ nnt_isa nnt_cpu_isa_max(void) {
   return (int)best < NNT_ISA_LEVELS ? best : (nnt_isa)(NNT_ISA_LEVELS - 1);
 }
 
-/* The level NNT_ISA asks for, or -1 (unset: best), -2 (unknown name), -3 (above the maximum). */
+const char *nnt_cpu_isa_choices(void) {
+#if defined(__x86_64__)
+  return "generic|avx2|avx512";
+#elif defined(__aarch64__)
+  return "generic|neon";
+#else
+  return "generic";
+#endif
+}
+
+/* A level of another architecture (NNT_ISA=neon on x86-64, avx2 on aarch64): the architecture's name. */
+static const char *foreign_level(const char *e) {
+#if defined(__x86_64__)
+  if (!strcmp(e, "neon")) return "aarch64";
+#else
+  if (!strcmp(e, "avx2") || !strcmp(e, "avx512")) return "x86-64";
+#endif
+  return NULL;
+}
+
+/* The level NNT_ISA asks for, or -1 (unset: best), -2 (unknown name), -3 (above the maximum),
+ * -4 (a level of another architecture). */
 static int requested(void) {
   const char *e = getenv("NNT_ISA");
   if (!e || !*e) return -1;
+  if (foreign_level(e)) return -4;
   for (int l = 0; l < 3; l++)
     if (!strcmp(e, names[l]) || !strcmp(e, nnt_cpu_isa_name((nnt_isa)l))) return l <= (int)nnt_cpu_isa_max() ? l : -3;
   return -2;
@@ -67,10 +89,13 @@ int nnt_cpu_check(void) {
 #endif
   int r = requested();
   if (r == -2)
-    return nnt_fail(NNT_EINVAL, "NNT_ISA=%s: unknown level (generic, avx2 or avx512)", getenv("NNT_ISA"));
+    return nnt_fail(NNT_EINVAL, "NNT_ISA=%s: unknown level (this build: %s)", getenv("NNT_ISA"), nnt_cpu_isa_choices());
   if (r == -3)
     return nnt_fail(NNT_EINVAL, "NNT_ISA=%s: this CPU and build run at most %s", getenv("NNT_ISA"),
                     nnt_cpu_isa_name(nnt_cpu_isa_max()));
+  if (r == -4)
+    return nnt_fail(NNT_EINVAL, "NNT_ISA=%s: an %s level, not in this build (this build: %s)", getenv("NNT_ISA"),
+                    foreign_level(getenv("NNT_ISA")), nnt_cpu_isa_choices());
   return NNT_OK;
 }
 

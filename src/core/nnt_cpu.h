@@ -23,8 +23,10 @@ static inline nnt_isa nnt_cpu_isa(void);
 nnt_isa nnt_cpu_isa_max(void);
 /* "generic" ("neon" on aarch64, its one level), "avx2", "avx512". */
 const char *nnt_cpu_isa_name(nnt_isa level);
-/* NNT_OK, or NNT_EINVAL with a message when NNT_ISA names an unknown level or one the CPU lacks
- * (the level in use is then the best one; the CLI refuses to run). */
+/* The NNT_ISA values this architecture has: "generic|avx2|avx512" on x86-64, "generic|neon" on aarch64. */
+const char *nnt_cpu_isa_choices(void);
+/* NNT_OK, or NNT_EINVAL with a message when NNT_ISA names an unknown level, one the CPU lacks or one
+ * of another architecture (the level in use is then the best one; the CLI refuses to run). */
 int nnt_cpu_check(void);
 /* "avx2,fma,avx512f,..." as the CPU reports them, for run records. */
 const char *nnt_cpu_flags(void);

@@ -1,6 +1,7 @@
-# Runs EXE ARGS; fails unless the exit status is CODE and stdout+stderr match REGEX.
+# Runs EXE ARGS (under EMULATOR where given: a cross build's qemu); fails unless the exit status is
+# CODE and stdout+stderr match REGEX.
 set(args ${ARGS})
-execute_process(COMMAND ${EXE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+execute_process(COMMAND ${EMULATOR} ${EXE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL CODE)
   message(FATAL_ERROR "exit ${rc}, expected ${CODE}\nstdout: ${out}\nstderr: ${err}")
 endif()

@@ -91,7 +91,32 @@ endif()
 # the same samples.csv, byte for byte, at every level this machine runs (tests/cli/isa_levels.cmake).
 nnt_cli_test(isa_unknown 2 "NNT_ISA=sse9: unknown level" tour --quick --out ${CMAKE_BINARY_DIR}/isa-never)
 set_tests_properties(cli/isa_unknown PROPERTIES ENVIRONMENT NNT_ISA=sse9)
-nnt_cli_test(version_isa 0 "kernels: (generic|avx2|avx512|neon) " --version)
+# The --version line offers the levels of the architecture it runs on, and a level of the other
+# architecture is refused in one line. Label "emulated": make test-aarch64 runs them under qemu too.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+  set(version_re "\nkernels: neon \\(best here: neon; NNT_ISA=generic\\|neon chooses\\)\ncpu: [a-z0-9,]+\n$")
+  set(foreign avx2)
+  set(foreign_re "^nnt: NNT_ISA=avx2: an x86-64 level, not in this build \\(this build: generic\\|neon\\)\n$")
+else()
+  set(version_re "\nkernels: (generic|avx2|avx512) \\(best here: (generic|avx2|avx512); NNT_ISA=generic\\|avx2\\|avx512 chooses\\)\ncpu: [a-z0-9.,]+\n$")
+  set(foreign neon)
+  set(foreign_re "^nnt: NNT_ISA=neon: an aarch64 level, not in this build \\(this build: generic\\|avx2\\|avx512\\)\n$")
+endif()
+foreach(t version_isa isa_foreign)
+  if(t STREQUAL version_isa)
+    set(code 0)
+    set(re "${version_re}")
+    set(env NNT_ISA=)
+  else()
+    set(code 2)
+    set(re "${foreign_re}")
+    set(env NNT_ISA=${foreign})
+  endif()
+  add_test(NAME cli/${t}
+           COMMAND ${CMAKE_COMMAND} -E env ${env} ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DCODE=${code} "-DREGEX=${re}"
+                   "-DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}" -DARGS=--version -P ${NNT_SRC_DIR}/tests/cli/expect.cmake)
+  set_tests_properties(cli/${t} PROPERTIES LABELS "cli;emulated" TIMEOUT 600)
+endforeach()
 if(TARGET nnt_qstr)
   add_test(NAME cli/isa_levels
            COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/isa-test "-DLEVELS=${NNT_ISA_HOST_LEVELS}"

@@ -45,12 +45,31 @@ static void ref_d(int ta, int tb, int M, int N, int K, double alpha, const doubl
 static void check_env(void) {
   setenv("NNT_ISA", "sse9", 1);
   CHECK(nnt_cpu_check() == NNT_EINVAL && strstr(nnt_errmsg(), "unknown level"));
+  CHECK(strstr(nnt_errmsg(), nnt_cpu_isa_choices()) != NULL);
+  /* off x86-64 the x86 levels are another architecture's, not levels this CPU lacks */
+#if defined(__x86_64__)
+  const char *lacks = "at most";
+#else
+  const char *lacks = "an x86-64 level, not in this build";
+#endif
   for (int l = NNT_ISA_GENERIC; l <= NNT_ISA_AVX512; l++) {
     setenv("NNT_ISA", nnt_cpu_isa_name((nnt_isa)l), 1);
     int st = nnt_cpu_check();
-    CHECK_MSG(l <= (int)nnt_cpu_isa_max() ? st == NNT_OK : st == NNT_EINVAL && strstr(nnt_errmsg(), "at most"),
-              "NNT_ISA=%s: status %d", nnt_cpu_isa_name((nnt_isa)l), st);
+    CHECK_MSG(l <= (int)nnt_cpu_isa_max() ? st == NNT_OK : st == NNT_EINVAL && strstr(nnt_errmsg(), lacks),
+              "NNT_ISA=%s: status %d (%s)", nnt_cpu_isa_name((nnt_isa)l), st, st ? nnt_errmsg() : "");
   }
+  /* every name the build offers is a level of this architecture: chosen, or one this CPU lacks */
+  char choices[64];
+  snprintf(choices, sizeof choices, "%s", nnt_cpu_isa_choices());
+  for (char *save = NULL, *name = strtok_r(choices, "|", &save); name; name = strtok_r(NULL, "|", &save)) {
+    setenv("NNT_ISA", name, 1);
+    int st = nnt_cpu_check();
+    CHECK_MSG(st == NNT_OK || strstr(nnt_errmsg(), "at most"), "NNT_ISA=%s: %s", name, nnt_errmsg());
+  }
+#if defined(__x86_64__)
+  setenv("NNT_ISA", "neon", 1);
+  CHECK(nnt_cpu_check() == NNT_EINVAL && strstr(nnt_errmsg(), "NNT_ISA=neon: an aarch64 level, not in this build"));
+#endif
   unsetenv("NNT_ISA");
   CHECK(nnt_cpu_check() == NNT_OK);
   CHECK(strcmp(nnt_cpu_isa_name(nnt_cpu_isa_max()), "?") != 0);
