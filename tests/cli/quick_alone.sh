@@ -6,7 +6,7 @@
 # which must stay empty: without --out nothing is written.
 # usage: quick_alone.sh NNT WORKDIR [PATTERN]   (PATTERN: an egrep over the command names, default all)
 nnt=$1 work=$2 pattern=${3:-.}
-NEEDS_INPUT="^(export|qstr plot|circuit compile|circuit verify|tm run|tm compile|tm2d run|tm2d check|bounds sm)$"
+NEEDS_INPUT="^(export|qstr plot|circuit compile|circuit verify|circuit d5|tm run|tm compile|tm2d run|tm2d check|bounds sm)$"
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 bad=0 n=0
 while read -r cmd; do
