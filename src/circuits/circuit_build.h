@@ -34,7 +34,7 @@ void nnt_circuit_cb_output(nnt_circuit_cbuild *b, int s, int line);
 int nnt_circuit_cb_finish(nnt_circuit_cbuild *b, nnt_circuit *c);
 
 /* sqrt(||W||_1 ||W||_inf), an upper bound on the spectral norm ||W||_2 of layer L's matrix. */
-double nnt_circuit_opnorm_bound(const nnt_mlp_layer *L);
+double nnt_circuit_opnorm_bound_csr(const nnt_smlp_layer *L);
 /* The paper's readout (proof of Theorem 3.1): appends z -> 2 z_j - 1 (identity activation). */
 void nnt_circuit_add_readout(nnt_mlp *net, int j);
 

@@ -9,6 +9,7 @@
 #include "circuit_build.h"
 #include "nnt_circuits.h"
 #include "nnt_error.h"
+#include "nnt_progress.h"
 
 const char *const nnt_circuit_d5_term_names[NNT_CIRCUIT_D5_TERMS] = {
     "lambda/mu0",     "sigma_zeta/mu0", "sigma_theta", "sigma_xi", "1/(2kappa_theta)", "sigma_zeta/(2kappa_theta*lambda)",
@@ -26,28 +27,38 @@ typedef struct {
   double *hn;               /* [n, d + 1] ||h_i(x_v)|| */
 } d5_net;
 
-static double frob(const nnt_mlp_layer *L) {
+static double frob(const nnt_smlp_layer *L) {
   double s = 0;
-  for (long i = 0; i < (long)L->in * L->out; i++) s += L->W[i] * L->W[i];
+  for (long e = 0; e < L->nnz; e++) s += L->val[e] * L->val[e];
   return sqrt(s);
+}
+
+/* The value of layer L at input in (same sums, in the same order, as the dense forward pass). */
+static void layer_forward(const nnt_smlp_layer *L, const double *in, double *out) {
+  for (int o = 0; o < L->out; o++) {
+    double z = L->b[o];
+    for (long e = L->row_start[o]; e < L->row_start[o + 1]; e++) z += L->val[e] * in[L->col[e]];
+    out[o] = nnt_act_apply(L->act, z);
+  }
 }
 
 /* Layers l, l+1 a correction relu(u1 - u2), u1 = relu(a z + c1), u2 = relu(a z + c2) per unit with
  * a > 0 and c1 - c2 = 1? It is 0 for z <= -c1/a and 1 for z >= -c2/a, so it maps every point within
- * min(-c1/a, 1 + c2/a) of a binary vector (l_inf, hence l_2) back onto it: *radius (> 0). */
-static int correction_at(const nnt_mlp *net, int l, double *radius) {
+ * min(-c1/a, 1 + c2/a) of a binary vector (l_inf, hence l_2) back onto it: *radius (> 0). A row
+ * stores no zeros, so "exactly these entries" is the pattern. */
+static int correction_at(const nnt_smlp *net, int l, double *radius) {
   if (l + 1 >= net->nlayers) return 0;
-  const nnt_mlp_layer *A = &net->layers[l], *B = &net->layers[l + 1];
+  const nnt_smlp_layer *A = &net->layers[l], *B = &net->layers[l + 1];
   int n = A->in;
   if (A->out != 2 * n || B->in != 2 * n || B->out != n || A->act != NNT_ACT_RELU || B->act != NNT_ACT_RELU) return 0;
   double r = INFINITY;
   for (int k = 0; k < n; k++) {
-    double a = A->W[(size_t)k * n + k], c1 = A->b[k], c2 = A->b[n + k];
-    if (!(a > 0) || A->W[(size_t)(n + k) * n + k] != a || c1 - c2 != 1 || B->b[k] != 0) return 0;
-    for (int i = 0; i < n; i++)
-      if (i != k && (A->W[(size_t)k * n + i] != 0 || A->W[(size_t)(n + k) * n + i] != 0)) return 0;
-    for (int i = 0; i < 2 * n; i++)
-      if (B->W[(size_t)k * 2 * n + i] != (i == k ? 1 : i == n + k ? -1 : 0)) return 0;
+    long e1 = A->row_start[k], e2 = A->row_start[n + k], eb = B->row_start[k];
+    if (A->row_start[k + 1] != e1 + 1 || A->row_start[n + k + 1] != e2 + 1 || A->col[e1] != k || A->col[e2] != k) return 0;
+    double a = A->val[e1], c1 = A->b[k], c2 = A->b[n + k];
+    if (!(a > 0) || A->val[e2] != a || c1 - c2 != 1 || B->b[k] != 0) return 0;
+    if (B->row_start[k + 1] != eb + 2 || B->col[eb] != k || B->val[eb] != 1 || B->col[eb + 1] != n + k || B->val[eb + 1] != -1)
+      return 0;
     double rk = fmin(-c1 / a, 1 + c2 / a);
     r = rk < r ? rk : r;
   }
@@ -60,10 +71,11 @@ static void d5_net_free(d5_net *s) {
   memset(s, 0, sizeof *s);
 }
 
-static int d5_net_init(const nnt_mlp *net, const double *X, int n, d5_net *s) {
+/* The cut and the weights' norms (no inputs yet). */
+static int d5_net_cut(const nnt_smlp *net, d5_net *s) {
   memset(s, 0, sizeof *s);
-  int L = s->nlayers = net->nlayers, m = L ? net->layers[0].in : 0;
-  if (L < 1 || n < 1) return nnt_fail(NNT_EINVAL, "(D.5): an empty net or no inputs");
+  int L = s->nlayers = net->nlayers;
+  if (L < 1) return nnt_fail(NNT_EINVAL, "(D.5): an empty net");
   if (net->layers[L - 1].out != 1) return nnt_fail(NNT_EINVAL, "(D.5): the net must end with a scalar readout");
   s->fs = nnt_xmalloc(sizeof(int) * (size_t)L), s->fe = nnt_xmalloc(sizeof(int) * (size_t)L);
   s->zc = nnt_xmalloc(sizeof(double) * (size_t)L), s->zd = nnt_xmalloc(sizeof(double) * (size_t)L);
@@ -71,10 +83,10 @@ static int d5_net_init(const nnt_mlp *net, const double *X, int n, d5_net *s) {
   s->sigma_zeta = INFINITY;
   int st = NNT_OK, start = 0;
   for (int l = 0; l < L && !st; l++) {
-    const nnt_mlp_layer *Ly = &net->layers[l];
+    const nnt_smlp_layer *Ly = &net->layers[l];
     if (Ly->act != NNT_ACT_RELU && Ly->act != NNT_ACT_IDENTITY)
       st = nnt_fail(NNT_EINVAL, "(D.5): layer %d is %s; relu or identity needed", l, nnt_act_name(Ly->act));
-    double f = frob(Ly), g = nnt_circuit_opnorm_bound(Ly);
+    double f = frob(Ly), g = nnt_circuit_opnorm_bound_csr(Ly);
     s->opn[l] = f < g ? f : g;
   }
   for (int l = 0; l < L && !st;) {
@@ -84,7 +96,7 @@ static int d5_net_init(const nnt_mlp *net, const double *X, int n, d5_net *s) {
       continue;
     }
     if (l == start) st = nnt_fail(NNT_EINVAL, "(D.5): a correction at layer %d follows no layer", l);
-    const nnt_mlp_layer *C = &net->layers[l];
+    const nnt_smlp_layer *C = &net->layers[l];
     double cplus = 0;
     for (int o = 0; o < C->out; o++) cplus += C->b[o] > 0 ? C->b[o] * C->b[o] : 0;
     s->fs[s->d] = start, s->fe[s->d] = l;
@@ -98,19 +110,24 @@ static int d5_net_init(const nnt_mlp *net, const double *X, int n, d5_net *s) {
   s->fs[s->d] = start, s->fe[s->d] = L;
   /* no correction: the last step of the proof needs only |F^ - F| < 1 */
   if (s->d == 0) s->sigma_zeta = 1;
+  return NNT_OK;
+}
+
+/* The layer values the constants need at the inputs X[n, m]; acts: one buffer per layer. */
+static int d5_net_values(const nnt_smlp *net, const double *X, int n, d5_net *s, double **acts) {
+  int L = s->nlayers, m = net->layers[0].in, st = NNT_OK;
+  if (n < 1) return nnt_fail(NNT_EINVAL, "(D.5): no inputs");
   s->n = n;
   s->ain = nnt_xmalloc(sizeof(double) * (size_t)n * L);
   s->hn = nnt_xmalloc(sizeof(double) * (size_t)n * (s->d + 1));
-  double **acts = nnt_xmalloc(sizeof(double *) * (size_t)L);
-  for (int l = 0; l < L; l++) acts[l] = nnt_xmalloc(sizeof(double) * (size_t)net->layers[l].out);
   for (int v = 0; v < n && !st; v++) {
     const double *x = X + (size_t)v * m;
-    nnt_mlp_forward_trace(net, x, acts);
     for (int l = 0; l < L; l++) {
       const double *in = l ? acts[l - 1] : x;
       double q = 0;
       for (int i = 0; i < net->layers[l].in; i++) q += in[i] * in[i];
       s->ain[(size_t)v * L + l] = sqrt(q);
+      layer_forward(&net->layers[l], in, acts[l]);
     }
     for (int i = 0; i <= s->d && !st; i++) {
       const double *h = acts[s->fe[i] - 1];
@@ -126,8 +143,26 @@ static int d5_net_init(const nnt_mlp *net, const double *X, int n, d5_net *s) {
       s->hn[(size_t)v * (s->d + 1) + i] = sqrt(q);
     }
   }
-  for (int l = 0; l < L; l++) free(acts[l]);
+  return st;
+}
+
+static double **acts_alloc(const nnt_smlp *net) {
+  double **acts = nnt_xmalloc(sizeof(double *) * (size_t)net->nlayers);
+  for (int l = 0; l < net->nlayers; l++) acts[l] = nnt_xmalloc(sizeof(double) * (size_t)net->layers[l].out);
+  return acts;
+}
+
+static void acts_free(const nnt_smlp *net, double **acts) {
+  for (int l = 0; l < net->nlayers; l++) free(acts[l]);
   free(acts);
+}
+
+static int d5_net_init(const nnt_smlp *net, const double *X, int n, d5_net *s) {
+  int st = d5_net_cut(net, s);
+  if (st) return st;
+  double **acts = acts_alloc(net);
+  st = d5_net_values(net, X, n, s, acts);
+  acts_free(net, acts);
   if (st) d5_net_free(s);
   return st;
 }
@@ -198,34 +233,45 @@ static void fill(const d5_net *s, double st, double sx, nnt_circuit_d5 *k) {
 int nnt_circuit_d5_at(const nnt_mlp *net, const double *X, int n, double sigma_theta, double sigma_xi, nnt_circuit_d5 *k) {
   if (!(sigma_theta > 0) || !(sigma_xi > 0) || !isfinite(sigma_theta) || !isfinite(sigma_xi))
     return nnt_fail(NNT_EINVAL, "(D.5): the radii must be positive and finite");
+  nnt_smlp sn;
+  nnt_smlp_from_dense(&sn, net);
   d5_net s;
-  int st = d5_net_init(net, X, n, &s);
+  int st = d5_net_init(&sn, X, n, &s);
+  nnt_smlp_free(&sn);
   if (st) return st;
   fill(&s, sigma_theta, sigma_xi, k);
   d5_net_free(&s);
   return NNT_OK;
 }
 
-int nnt_circuit_d5_eval(const nnt_mlp *net, const double *X, int n, nnt_circuit_d5 *k) {
-  d5_net s;
-  int st = d5_net_init(net, X, n, &s);
-  if (st) return st;
+/* The radii that maximise (D.5) on the grid, and the constants there. */
+static void best_radii(const d5_net *s, nnt_circuit_d5 *k) {
   enum { G = 121 };
   double best = -1, bt = 0, bx = 0;
   for (int a = 0; a < G; a++) {
     double sth = pow(10, -6 + a / 20.0);
     nnt_circuit_d5 th;
     memset(&th, 0, sizeof th);
-    th.d = s.d, th.sigma_zeta = s.sigma_zeta, th.sigma_theta = sth, th.sigma_h = INFINITY;
-    theta_side(&s, sth, &th);
+    th.d = s->d, th.sigma_zeta = s->sigma_zeta, th.sigma_theta = sth, th.sigma_h = INFINITY;
+    theta_side(s, sth, &th);
     for (int b = 0; b < G; b++) {
       th.sigma_xi = pow(10, -6 + b / 20.0);
-      th.kappa_xi = kappa_xi(&s, th.sigma_xi);
+      th.kappa_xi = kappa_xi(s, th.sigma_xi);
       terms(&th);
       if (th.gamma > best) best = th.gamma, bt = th.sigma_theta, bx = th.sigma_xi;
     }
   }
-  fill(&s, bt, bx, k);
+  fill(s, bt, bx, k);
+}
+
+int nnt_circuit_d5_eval(const nnt_mlp *net, const double *X, int n, nnt_circuit_d5 *k) {
+  nnt_smlp sn;
+  nnt_smlp_from_dense(&sn, net);
+  d5_net s;
+  int st = d5_net_init(&sn, X, n, &s);
+  nnt_smlp_free(&sn);
+  if (st) return st;
+  best_radii(&s, k);
   d5_net_free(&s);
   return NNT_OK;
 }
@@ -233,14 +279,61 @@ int nnt_circuit_d5_eval(const nnt_mlp *net, const double *X, int n, nnt_circuit_
 void nnt_circuit_d5_cfg_default(nnt_circuit_d5_cfg *cfg, nnt_preset preset) {
   memset(cfg, 0, sizeof *cfg);
   cfg->inputs = preset == NNT_PRESET_QUICK ? 4 : 16; /* as nnt circuit margin */
+  cfg->attack_inputs = preset == NNT_PRESET_QUICK ? 4 : 16;
+  cfg->attack_blocks = -1;
   cfg->scale = 1;
   cfg->seed = 1;
+}
+
+void nnt_circuit_d5_result_free(nnt_circuit_d5_result *res) {
+  free(res->flip), free(res->flip_x);
+  res->flip = res->flip_x = NULL;
+}
+
+/* Layers [from, L) of net as a dense net: what the attack perturbs. */
+static void dense_tail(const nnt_smlp *net, int from, nnt_mlp *out) {
+  nnt_smlp tail = {net->nlayers - from, net->nlayers - from, net->layers + from};
+  nnt_smlp_to_dense(out, &tail);
+}
+
+/* The attack: the dense search of nnt circuit margin on layers [from, L), at inputs idx[0..na),
+ * each read up to layer `from` (exact: the layers before are not perturbed). Any flip it finds is a
+ * flip of the whole net, so the smallest is an upper bound on the all-layer margin at that input,
+ * hence on the smallest margin over any set of inputs that contains it. */
+static void attack(const nnt_smlp *net, int from, const double *X, const uint8_t *y, const int *idx, int na, uint64_t seed,
+                   double **acts, nnt_circuit_d5_result *res) {
+  int m = net->layers[0].in;
+  nnt_mlp tail;
+  dense_tail(net, from, &tail);
+  res->attack_params = nnt_mlp_stats_of(&tail).params;
+  double *flip = nnt_xmalloc(sizeof(double) * (size_t)res->attack_params);
+  res->flip = nnt_xmalloc(sizeof(double) * (size_t)res->attack_params);
+  res->flip_x = nnt_xmalloc(sizeof(double) * (size_t)(m ? m : 1));
+  nnt_circuit_margin_opts mo;
+  nnt_circuit_margin_opts_default(&mo);
+  mo.flip = flip;
+  for (int a = 0; a < na; a++) {
+    int v = idx[a];
+    const double *x = X + (size_t)v * m;
+    for (int l = 0; l < from; l++) layer_forward(&net->layers[l], l ? acts[l - 1] : x, acts[l]);
+    mo.seed = seed * 1000003ULL + (uint64_t)v * 3 + 1; /* nnt circuit margin's seed of input v (kind 1) */
+    double up = nnt_circuit_margin_upper(&tail, from ? acts[from - 1] : x, 0, y[v], &mo).rho;
+    if (up < res->attack) {
+      res->attack = up, res->flip_input = v;
+      memcpy(res->flip, flip, sizeof(double) * (size_t)res->attack_params);
+      memcpy(res->flip_x, x, sizeof(double) * (size_t)m);
+    }
+  }
+  free(flip);
+  nnt_mlp_free(&tail);
 }
 
 int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res) {
   memset(res, 0, sizeof *res);
   if (!cfg->file) return nnt_fail(NNT_EINVAL, "(D.5) needs a circuit file");
   if (cfg->inputs < 1) return nnt_fail(NNT_EINVAL, "--inputs: %d, need at least 1", cfg->inputs);
+  if (cfg->attack_inputs < 1) return nnt_fail(NNT_EINVAL, "--attack-inputs: %d, need at least 1", cfg->attack_inputs);
+  if (cfg->attack_blocks < -1) return nnt_fail(NNT_EINVAL, "--attack-blocks: %d, need 0 (all), a count, or -1 (auto)", cfg->attack_blocks);
   if (!(cfg->scale > 0) || !isfinite(cfg->scale)) return nnt_fail(NNT_EINVAL, "--scale: %g, need a positive number", cfg->scale);
   nnt_circuit c;
   int st = nnt_circuit_read(cfg->file, &c);
@@ -252,36 +345,61 @@ int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res
   }
   nnt_circuit_layered L;
   nnt_circuit_layer(&c, &L);
-  nnt_mlp net;
-  nnt_circuit_compile(&L, 1, &net);
-  nnt_circuit_add_readout(&net, cfg->output);
+  nnt_smlp net;
+  nnt_circuit_compile_sparse(&L, 1, &net);
+  { /* the readout z -> 2 z_j - 1 */
+    int row = 0, col = cfg->output;
+    double w = 2, b = -1;
+    nnt_smlp_add_coo(&net, nnt_smlp_output_dim(&net), 1, NNT_ACT_IDENTITY, 1, &row, &col, &w, &b);
+  }
   int m = c.ninputs, n = cfg->inputs, all = m < 30 && (1L << m) <= n;
   if (all) n = 1 << m;
-  res->ninputs = m, res->depth = L.depth, res->width_max = L.width_max, res->n = n;
-  res->params = nnt_mlp_stats_of(&net).params;
+  res->ninputs = m, res->depth = L.depth, res->width_max = L.width_max, res->n = n, res->exhaustive = all;
+  res->params = nnt_smlp_stats_of(&net).params, res->nlayers = net.nlayers;
   double *X = nnt_xmalloc(sizeof(double) * (size_t)n * (m ? m : 1));
-  uint8_t *xb = nnt_xmalloc((size_t)(m ? m : 1)), *yb = nnt_xmalloc((size_t)c.noutputs);
+  uint8_t *xb = nnt_xmalloc((size_t)(m ? m : 1)), *yb = nnt_xmalloc((size_t)c.noutputs), *y = nnt_xmalloc((size_t)n);
   nnt_rng rng;
   nnt_rng_init(&rng, cfg->seed, 0);
-  nnt_circuit_margin_opts mo;
-  nnt_circuit_margin_opts_default(&mo);
-  res->certified = res->attack = INFINITY;
-  for (int v = 0; v < n; v++) { /* the inputs and attack seeds of nnt circuit margin (kind 1) */
+  for (int v = 0; v < n; v++) { /* the inputs of nnt circuit margin */
     double *x = X + (size_t)v * m;
     for (int i = 0; i < m; i++) xb[i] = all ? (uint8_t)((v >> i) & 1) : (uint8_t)nnt_rng_below(&rng, 2), x[i] = xb[i];
     nnt_circuit_eval(&c, xb, yb);
-    int y = yb[cfg->output];
-    mo.seed = cfg->seed * 1000003ULL + (uint64_t)v * 3 + 1;
-    double up = nnt_circuit_margin_upper(&net, x, 0, y, &mo).rho, lo = nnt_circuit_margin_lower(&net, x, 0, y);
-    res->attack = up < res->attack ? up : res->attack;
-    res->certified = lo < res->certified ? lo : res->certified;
+    y[v] = yb[cfg->output];
   }
-  st = nnt_circuit_d5_eval(&net, X, n, &res->k);
+  double **acts = acts_alloc(&net), t0 = nnt_now();
+  d5_net s;
+  if (!(st = d5_net_cut(&net, &s)) && (st = d5_net_values(&net, X, n, &s, acts))) d5_net_free(&s);
   if (!st) {
+    best_radii(&s, &res->k);
     res->gamma_d5 = res->k.gamma * cfg->scale;
+    double t1 = nnt_now();
+    res->seconds[0] = t1 - t0;
+    double *opb = nnt_xmalloc(sizeof(double) * (size_t)net.nlayers);
+    for (int l = 0; l < net.nlayers; l++) opb[l] = nnt_circuit_opnorm_bound_csr(&net.layers[l]);
+    res->certified = nnt_circuit_margin_lower_min(&net, X, n, y, 0, opb);
+    free(opb);
+    double t2 = nnt_now();
+    res->seconds[1] = t2 - t1;
+    /* the attack's inputs: all of them, or attack_inputs distinct ones drawn from (seed, stream 2) */
+    int na = cfg->attack_inputs < n ? cfg->attack_inputs : n, *idx = nnt_xmalloc(sizeof(int) * (size_t)n);
+    for (int v = 0; v < n; v++) idx[v] = v;
+    nnt_rng_init(&rng, cfg->seed, 2);
+    for (int a = 0; a < na && na < n; a++) {
+      int b = a + (int)nnt_rng_below(&rng, (uint64_t)(n - a)), t = idx[a];
+      idx[a] = idx[b], idx[b] = t;
+    }
+    int blocks = cfg->attack_blocks;
+    if (blocks < 0) blocks = res->params <= 1000000 ? 0 : 2; /* auto: the dense search over every layer up to 10^6 parameters */
+    res->attack_from = blocks == 0 || blocks > s.d ? 0 : s.fs[s.d + 1 - blocks];
+    res->nattack = na, res->attack = INFINITY, res->flip_input = -1;
+    attack(&net, res->attack_from, X, y, idx, na, cfg->seed, acts, res);
+    free(idx);
+    res->seconds[2] = nnt_now() - t2;
     res->contradiction = res->gamma_d5 > res->attack;
+    d5_net_free(&s);
   }
-  free(X), free(xb), free(yb);
-  nnt_mlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+  acts_free(&net, acts);
+  free(X), free(xb), free(yb), free(y);
+  nnt_smlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   return st;
 }

@@ -67,6 +67,7 @@ void nnt_circuit_margin_opts_default(nnt_circuit_margin_opts *o) {
   o->bisections = 12;
   o->deepfool_its = 60;
   o->seed = 1;
+  o->flip = NULL;
 }
 
 typedef struct {
@@ -233,20 +234,22 @@ nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double
       }
     }
   }
+  if (o->flip && isfinite(S.best_norm)) memcpy(o->flip, S.best, sizeof(double) * (size_t)S.P);
   res.forward_passes = S.passes;
   nnt_mlp_free(&S.work);
   free(S.theta), free(S.grad), free(S.best), free(S.out), free(delta);
   return res;
 }
 
-double nnt_circuit_opnorm_bound(const nnt_mlp_layer *L) {
+/* sqrt(||W||_1 ||W||_inf) >= ||W||_2 from the stored entries (a dense loop adds only zeros besides). */
+double nnt_circuit_opnorm_bound_csr(const nnt_smlp_layer *L) {
   double maxrow = 0, maxcol = 0;
   double *col = nnt_xcalloc((size_t)L->in, sizeof(double));
   for (int o = 0; o < L->out; o++) {
     double r = 0;
-    for (int i = 0; i < L->in; i++) {
-      double a = fabs(L->W[(size_t)o * L->in + i]);
-      r += a, col[i] += a;
+    for (long e = L->row_start[o]; e < L->row_start[o + 1]; e++) {
+      double a = fabs(L->val[e]);
+      r += a, col[L->col[e]] += a;
     }
     maxrow = r > maxrow ? r : maxrow;
   }
@@ -256,21 +259,21 @@ double nnt_circuit_opnorm_bound(const nnt_mlp_layer *L) {
 }
 
 /* Does layer pair (l, l+1) compute round(z) = relu(3z - 1) - relu(3z - 2) elementwise, exactly as
- * nnt_circuit_compile writes it? */
-static int is_round_pair(const nnt_mlp *net, int l) {
+ * nnt_circuit_compile writes it? (A row stores no zeros: its entries are exactly the pattern's.) */
+static int is_round_pair(const nnt_smlp *net, int l) {
   if (l + 1 >= net->nlayers) return 0;
-  const nnt_mlp_layer *A = &net->layers[l], *B = &net->layers[l + 1];
+  const nnt_smlp_layer *A = &net->layers[l], *B = &net->layers[l + 1];
   int n = A->in;
   if (A->out != 2 * n || B->in != 2 * n || B->out != n || A->act != NNT_ACT_RELU || B->act != NNT_ACT_RELU) return 0;
   for (int o = 0; o < 2 * n; o++) {
-    if (A->b[o] != (o < n ? -1 : -2)) return 0;
-    for (int i = 0; i < n; i++)
-      if (A->W[(size_t)o * n + i] != (i == o % n ? 3 : 0)) return 0;
+    long e = A->row_start[o];
+    if (A->b[o] != (o < n ? -1 : -2) || A->row_start[o + 1] != e + 1 || A->col[e] != o % n || A->val[e] != 3) return 0;
   }
   for (int o = 0; o < n; o++) {
-    if (B->b[o] != 0) return 0;
-    for (int i = 0; i < 2 * n; i++)
-      if (B->W[(size_t)o * 2 * n + i] != (i == o ? 1 : i == o + n ? -1 : 0)) return 0;
+    long e = B->row_start[o];
+    if (B->b[o] != 0 || B->row_start[o + 1] != e + 2 || B->col[e] != o || B->val[e] != 1 || B->col[e + 1] != o + n ||
+        B->val[e + 1] != -1)
+      return 0;
   }
   return 1;
 }
@@ -310,36 +313,73 @@ static int certified(const lip *P, double eps, double F) {
 }
 
 double nnt_circuit_margin_lower(const nnt_mlp *net, const double *x, int j, int y) {
-  int d = net->nlayers, w = max_width(net);
-  lip P = {d, nnt_xmalloc(sizeof(double) * (size_t)d), nnt_xmalloc(sizeof(double) * (size_t)d), nnt_xcalloc((size_t)d, 1)};
-  double *a = nnt_xmalloc(sizeof(double) * (size_t)w), *b = nnt_xmalloc(sizeof(double) * (size_t)w);
+  nnt_smlp s;
+  nnt_smlp_from_dense(&s, net);
+  double r = nnt_circuit_margin_lower_sparse(&s, x, j, y, NULL);
+  nnt_smlp_free(&s);
+  return r;
+}
+
+/* The certificate's ingredients at x (layer input norms, correction flags) and the readout F_j. */
+static double lip_at(const nnt_smlp *net, const double *x, int j, const double *opn, const char *pair, lip *P, double *a,
+                     double *b) {
   const double *cur = x;
-  for (int l = 0; l < d; l++) {
-    const nnt_mlp_layer *L = &net->layers[l];
+  for (int l = 0; l < P->d; l++) {
+    const nnt_smlp_layer *L = &net->layers[l];
     double s = 0;
     int binary = 1;
     for (int i = 0; i < L->in; i++) s += cur[i] * cur[i], binary &= cur[i] == 0 || cur[i] == 1;
-    P.hn[l] = sqrt(s);
-    P.opn[l] = nnt_circuit_opnorm_bound(L);
-    P.round[l] = binary && (l == 0 || !P.round[l - 1]) && is_round_pair(net, l);
+    P->hn[l] = sqrt(s);
+    P->opn[l] = opn ? opn[l] : nnt_circuit_opnorm_bound_csr(L);
+    P->round[l] = binary && (l == 0 || !P->round[l - 1]) && pair[l];
     double *dst = l % 2 ? b : a;
     for (int o = 0; o < L->out; o++) {
       double z = L->b[o];
-      for (int i = 0; i < L->in; i++) z += L->W[(size_t)o * L->in + i] * cur[i];
+      for (long e = L->row_start[o]; e < L->row_start[o + 1]; e++) z += L->val[e] * cur[L->col[e]];
       dst[o] = nnt_act_apply(L->act, z);
     }
     cur = dst;
   }
-  double F = cur[j], lo = 0;
-  if ((y ? 1 : -1) * F > 0) {
-    double hi = 1;
-    while (certified(&P, hi, F) && hi < 1e6) lo = hi, hi *= 2;
-    for (int it = 0; it < 60; it++) {
-      double mid = 0.5 * (lo + hi);
-      if (certified(&P, mid, F)) lo = mid;
-      else hi = mid;
+  return cur[j];
+}
+
+static double lip_radius(const lip *P, double F) {
+  double lo = 0, hi = 1;
+  while (certified(P, hi, F) && hi < 1e6) lo = hi, hi *= 2;
+  for (int it = 0; it < 60; it++) {
+    double mid = 0.5 * (lo + hi);
+    if (certified(P, mid, F)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static double lower_min(const nnt_smlp *net, const double *X, int n, const uint8_t *y, int j, const double *opn) {
+  int d = net->nlayers, w = net->layers[0].in, m = w;
+  for (int l = 0; l < d; l++) w = net->layers[l].out > w ? net->layers[l].out : w;
+  lip P = {d, nnt_xmalloc(sizeof(double) * (size_t)d), nnt_xmalloc(sizeof(double) * (size_t)d), nnt_xcalloc((size_t)d, 1)};
+  double *a = nnt_xmalloc(sizeof(double) * (size_t)w), *b = nnt_xmalloc(sizeof(double) * (size_t)w), lo = INFINITY;
+  char *pair = nnt_xmalloc((size_t)d); /* the weights' part of round[], the same at every input */
+  for (int l = 0; l < d; l++) pair[l] = (char)is_round_pair(net, l);
+  for (int v = 0; v < n && lo > 0; v++) {
+    double F = lip_at(net, X + (size_t)v * m, j, opn, pair, &P, a, b);
+    if (!((y[v] ? 1 : -1) * F > 0)) lo = 0;
+    /* certified at the smallest radius so far: this input cannot lower the minimum (certified() is
+     * monotone in eps), so the bisection is skipped */
+    else if (!(isfinite(lo) && certified(&P, lo, F))) {
+      double r = lip_radius(&P, F);
+      lo = r < lo ? r : lo;
     }
   }
-  free(P.hn), free(P.opn), free(P.round), free(a), free(b);
+  free(P.hn), free(P.opn), free(P.round), free(a), free(b), free(pair);
   return lo;
+}
+
+double nnt_circuit_margin_lower_sparse(const nnt_smlp *net, const double *x, int j, int y, const double *opn) {
+  uint8_t yy = (uint8_t)(y != 0);
+  return lower_min(net, x, 1, &yy, j, opn);
+}
+
+double nnt_circuit_margin_lower_min(const nnt_smlp *net, const double *X, int n, const uint8_t *y, int j, const double *opn) {
+  return n < 1 ? INFINITY : lower_min(net, X, n, y, j, opn);
 }

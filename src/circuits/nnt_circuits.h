@@ -155,6 +155,7 @@ typedef struct {
   int bisections;   /* radius bisection steps (default 12) */
   int deepfool_its; /* DeepFool iterations (default 60) */
   uint64_t seed;
+  double *flip;     /* non-NULL: receives the best flip found (nnt_circuit_output_grad's layout), untouched when none (default NULL) */
 } nnt_circuit_margin_opts;
 
 typedef struct {
@@ -175,6 +176,13 @@ nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double
  * contrasts with (Theorem 3.1's discussion), it multiplies operator norms across layers and is
  * blind to the correction layers' saturation. Returns 0 for a misclassified x. */
 double nnt_circuit_margin_lower(const nnt_mlp *net, const double *x, int j, int y);
+/* The same for a net stored sparse (same bits); opn: per-layer bounds on ||W_l||_2 when the caller
+ * has them (NULL: nnt_circuit_opnorm_bound_csr of each layer). */
+double nnt_circuit_margin_lower_sparse(const nnt_smlp *net, const double *x, int j, int y, const double *opn);
+/* The smallest over the inputs X[n, in] with labels y[n] (INFINITY when n = 0): the bisection runs
+ * only where the certificate fails at the smallest radius so far, so the result can differ from
+ * the minimum of the per-input values in the last bits (the bisection's resolution), no more. */
+double nnt_circuit_margin_lower_min(const nnt_smlp *net, const double *X, int n, const uint8_t *y, int j, const double *opn);
 
 /* Gradient of F_j(x, theta) with respect to every parameter, laid out layer by layer as
  * (W row-major, then b); returns F_j. grad holds nnt_mlp_stats_of(net).params doubles.
@@ -380,27 +388,44 @@ int nnt_circuit_d5_at(const nnt_mlp *net, const double *X, int n, double sigma_t
  * for any radii, so every grid point is a valid bound. */
 int nnt_circuit_d5_eval(const nnt_mlp *net, const double *X, int n, nnt_circuit_d5 *k);
 
-/* The run (nnt circuit d5): FILE compiled with corrections and the readout of output bit `output`;
- * on every input when 2^m <= inputs, else `inputs` random ones from (seed, stream 0) (the inputs of
- * nnt circuit margin): (D.5) over them, beside the certified lower bound and the attack's upper
- * bound of nnt circuit margin (same seeds). `scale` multiplies gamma_D5 (1; > 1 is a fault
- * injection): a proven lower bound above a found flip is a contradiction. */
+/* The run (nnt circuit d5): FILE compiled with corrections and the readout of output bit `output`
+ * (built sparse: nothing dense but the layers the attack perturbs). The inputs: every input when
+ * 2^m <= inputs, else `inputs` random ones from (seed, stream 0) (those of nnt circuit margin).
+ * (D.5)'s constants and the certified lower bound are taken over all of them: proven at each, so
+ * for every input of the circuit only when `exhaustive`. The attack runs on attack_inputs of them
+ * (all when there are no more; else distinct ones drawn from (seed, stream 2)), with nnt circuit
+ * margin's seeds, perturbing the layers of the last attack_blocks blocks f_i and the corrections
+ * between (0: every layer; -1: every layer when the net has <= 10^6 parameters, else 2): a flip
+ * there is a flip of the net, so its norm bounds the margin at that input, and the smallest
+ * margin over any input set containing it, from above whatever was sampled. `scale` multiplies
+ * gamma_D5 (1; > 1 is a fault injection): a proven lower bound above a found flip is a
+ * contradiction. */
 typedef struct {
   const char *file;
-  int output, inputs;
+  int output, inputs, attack_inputs, attack_blocks;
   double scale;
   uint64_t seed;
 } nnt_circuit_d5_cfg;
 void nnt_circuit_d5_cfg_default(nnt_circuit_d5_cfg *cfg, nnt_preset preset);
 typedef struct {
   int ninputs, depth, width_max, n; /* m, q, r; inputs evaluated */
-  long params;
+  int exhaustive;                   /* n = 2^m: every input of the circuit */
+  int nlayers;
+  long params;                      /* of the dense form */
   nnt_circuit_d5 k;
   double gamma_d5;                  /* k.gamma * scale */
-  double certified, attack;         /* smallest over the inputs */
+  double certified, attack;         /* smallest over the inputs (the attack: over its inputs) */
   int contradiction;                /* gamma_d5 > attack */
+  int nattack, attack_from;         /* the attack's inputs; it perturbs layers attack_from .. nlayers - 1 */
+  long attack_params;               /* their parameters */
+  /* the smallest flip found (attack_params doubles, nnt_circuit_output_grad's layout over those
+   * layers; NULL when the attack found none), at input flip_input, X = flip_x (m doubles) */
+  double *flip, *flip_x;
+  int flip_input;
+  double seconds[3];                /* constants, certificate, attack (wall) */
 } nnt_circuit_d5_result;
 int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res);
+void nnt_circuit_d5_result_free(nnt_circuit_d5_result *res);
 
 /* ---- nnt bounds sm --circuit: what Lemma 2.3 and Theorem 3.1 take from a compiled circuit ----
  * The circuit read, layered and compiled with correction layers; the net checked (every input up

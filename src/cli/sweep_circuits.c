@@ -103,7 +103,10 @@ static void d5_default(void *cfg, nnt_preset p) {
 }
 static void d5_cfg_free(void *cfg) { nnt_circuit_src_close(&((d5_cli *)cfg)->src); }
 static const cli_opt d5_opts[] = {
-    CLI_INT("inputs", nnt_circuit_d5_cfg, inputs, 1, 1000000, "input vectors (all of them when 2^m <= N)"),
+    CLI_INT("inputs", nnt_circuit_d5_cfg, inputs, 1, 1 << 20, "input vectors of the constants and the certificate (all of them when 2^m <= N)"),
+    CLI_INT("attack-inputs", nnt_circuit_d5_cfg, attack_inputs, 1, 1 << 20, "of those, how many the attack runs on (drawn at random when fewer)"),
+    CLI_INT("attack-blocks", nnt_circuit_d5_cfg, attack_blocks, -1, 1 << 20,
+            "the attack perturbs the last N blocks f_i and the corrections between (0: every layer; -1: every layer up to 10^6 parameters, else 2)"),
     CLI_INT("output", nnt_circuit_d5_cfg, output, 0, 1 << 30, "output bit read out as F = 2 z_j - 1"),
     CLI_DOUBLE("scale", nnt_circuit_d5_cfg, scale, 1e-300, 1e300, "multiply gamma_D5 by X (> 1: a fault injection the check must catch)"),
     CLI_CIRCUIT_TOP(d5_cli),
@@ -114,6 +117,7 @@ static int d5_validate(void *cfg, const cli_run *r) {
   return nnt_circuit_src_read(r->pos[0], w->top, &w->src, &w->c.file);
 }
 static int d5_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_circuit_d5_run(&((d5_cli *)cfg)->c, res); }
+static void d5_free(void *res) { nnt_circuit_d5_result_free(res); }
 static int d5_report(const void *cfg, const void *res, const cli_run *r) {
   const d5_cli *w = cfg;
   nnt_circuit_src_print(&w->src);
@@ -130,7 +134,7 @@ const cli_cmd cli_circuit_d5_cmd = {
              "Exit 1 when gamma_D5 exceeds the attack's flip (a contradiction). With --out, DIR/d5.csv.\n" CLI_CIRCUIT_FORMATS,
     .opts = d5_opts, .cfg_size = sizeof(d5_cli), .res_size = sizeof(nnt_circuit_d5_result),
     .cfg_default = d5_default, .validate = d5_validate, .run = d5_run, .report = d5_report,
-    .cfg_free = d5_cfg_free, .npos_min = 1, .npos_max = 1, .common = CLI_OUT,
+    .result_free = d5_free, .cfg_free = d5_cfg_free, .npos_min = 1, .npos_max = 1, .common = CLI_OUT,
 };
 
 /* ---- learn: trained nets vs samples and width; checkpoints in DIR/ckpt when --out is given */

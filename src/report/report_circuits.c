@@ -216,6 +216,14 @@ int nnt_report_circuit_d5(const char *dir, const char *file, const nnt_circuit_d
   const nnt_circuit_d5 *k = &r->k;
   printf("Theorem D.6's (D.5) for %s, output %d: m=%d q=%d r=%d params=%ld, %d corrections, over %d inputs\n", file,
          cfg->output, r->ninputs, r->depth, r->width_max, r->params, k->d, r->n);
+  if (r->exhaustive)
+    printf("inputs      all %d of the circuit: gamma_D5 and gamma_certified hold for every input\n", r->n);
+  else
+    printf("inputs      SAMPLED: %d random of the 2^%d; gamma_D5 and gamma_certified are proven at these inputs only "
+           "(for the others an estimate)\n", r->n, r->ninputs);
+  printf("attack      %d of the %d inputs, perturbing layers %d..%d of %d (%ld parameters); a flip found at any input "
+         "bounds the margin from above, whatever the sample\n", r->nattack, r->n, r->attack_from, r->nlayers - 1, r->nlayers,
+         r->attack_params);
   printf("radii       sigma_zeta=%.6g sigma_theta=%.6g sigma_xi=%.6g sigma_h=%g\n", k->sigma_zeta, k->sigma_theta,
          k->sigma_xi, k->sigma_h);
   if (k->d)
@@ -233,13 +241,14 @@ int nnt_report_circuit_d5(const char *dir, const char *file, const nnt_circuit_d
          r->gamma_d5, r->certified, r->attack, r->certified / r->gamma_d5, r->attack / r->gamma_d5,
          nnt_circuit_d5_term_names[bind]);
   printf("check: proven gamma_D5 <= found flip gamma_attack: %s\n", r->contradiction ? "VIOLATED" : "holds");
+  printf("time        constants %.3g s, certificate %.3g s, attack %.3g s (wall)\n", r->seconds[0], r->seconds[1], r->seconds[2]);
   nnt_csv csv;
   int st = nnt_csv_open(&csv, dir, "d5.csv",
-                        "file,output,inputs,corrections,sigma_zeta,sigma_theta,sigma_xi,kappa_theta,kappa_xi,mu,mu0,"
-                        "lambda,gamma_d5,gamma_certified,gamma_attack,scale,holds");
+                        "file,output,inputs,exhaustive,attack_inputs,attack_from_layer,corrections,sigma_zeta,sigma_theta,sigma_xi,"
+                        "kappa_theta,kappa_xi,mu,mu0,lambda,gamma_d5,gamma_certified,gamma_attack,scale,holds");
   if (st) return st;
-  nnt_csv_row(&csv, "%s,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d", file,
-              cfg->output, r->n, k->d, k->sigma_zeta, k->sigma_theta, k->sigma_xi, k->kappa_theta, k->kappa_xi, k->mu,
+  nnt_csv_row(&csv, "%s,%d,%d,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d",
+              file, cfg->output, r->n, r->exhaustive, r->nattack, r->attack_from, k->d, k->sigma_zeta, k->sigma_theta, k->sigma_xi, k->kappa_theta, k->kappa_xi, k->mu,
               k->mu0, k->lambda, r->gamma_d5, r->certified, r->attack, cfg->scale, !r->contradiction);
   if ((st = nnt_csv_close(&csv))) return st;
   if (r->contradiction)

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nnt_circuits.h"
 #include "nnt_test.h"
@@ -140,9 +141,127 @@ static void test_sound(void) {
   }
 }
 
+/* An n x n array multiplier in .bench, written here: partial products a_i b_j added row by row
+ * with ripple-carry half and full adders; output w is bit w of a * b (a: inputs 0..n-1, b: n..2n-1). */
+static void put_adder(char **p, char acc[][16], int w, const char *x, const char *y, const char *z, char *carry, int *g) {
+  const char *in[3] = {x, y, z};
+  int k = 0;
+  const char *bits[3] = {"", "", ""};
+  for (int i = 0; i < 3; i++)
+    if (in[i] && in[i][0]) bits[k++] = in[i];
+  carry[0] = 0;
+  if (k == 1) {
+    snprintf(acc[w], 16, "%.15s", bits[0]);
+    return;
+  }
+  int id = (*g)++;
+  if (k == 2) {
+    *p += sprintf(*p, "s%d = XOR(%s, %s)\nc%d = AND(%s, %s)\n", id, bits[0], bits[1], id, bits[0], bits[1]);
+  } else {
+    *p += sprintf(*p, "t%d = XOR(%s, %s)\ns%d = XOR(t%d, %s)\nu%d = AND(%s, %s)\nv%d = AND(t%d, %s)\nc%d = OR(u%d, v%d)\n", id,
+                  bits[0], bits[1], id, id, bits[2], id, bits[0], bits[1], id, id, bits[2], id, id, id);
+  }
+  snprintf(acc[w], 16, "s%d", id);
+  snprintf(carry, 16, "c%d", id);
+}
+
+static void write_multiplier(const char *path, int n) {
+  char *text = malloc(1 << 16), *p = text, acc[64][16], carry[16] = "", pp[16];
+  memset(acc, 0, sizeof acc);
+  for (int i = 0; i < 2 * n; i++) p += sprintf(p, "INPUT(x%d)\n", i);
+  for (int w = 0; w < 2 * n; w++) p += sprintf(p, "OUTPUT(p%d)\n", w);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) p += sprintf(p, "pp%d_%d = AND(x%d, x%d)\n", i, j, i, n + j);
+  int g = 0;
+  for (int j = 0; j < n; j++) {
+    carry[0] = 0;
+    for (int i = 0; i < n; i++) {
+      char c[16];
+      snprintf(pp, sizeof pp, "pp%d_%d", i, j);
+      put_adder(&p, acc, i + j, acc[i + j], pp, carry, c, &g);
+      memcpy(carry, c, sizeof c);
+    }
+    if (carry[0]) memcpy(acc[j + n], carry, 16);
+  }
+  for (int w = 0; w < 2 * n; w++) p += sprintf(p, "p%d = BUFF(%s)\n", w, acc[w]);
+  FILE *f = fopen(path, "w");
+  CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
+  free(text);
+}
+
+/* (D.5) on a 4 x 4 multiplier (written above, checked against integer products): every input for
+ * the constants and the certificate, the attack on 3 sampled inputs over the last two blocks.
+ * gamma_D5 <= the attack's flip; the printed flip, put into the dense net compiled here and
+ * evaluated directly, changes the readout's sign and has the printed norm; --scale is caught. */
+static void test_multiplier(void) {
+  char dir[] = "/tmp/nnt_test_d5_XXXXXX", path[64];
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/mul4.bench", dir);
+  const int n = 4, j = 4;
+  write_multiplier(path, n);
+  nnt_circuit c;
+  CHECK(nnt_circuit_read(path, &c) == 0);
+  CHECK(c.ninputs == 2 * n && c.noutputs == 2 * n);
+  for (int v = 0; v < 1 << (2 * n); v++) {
+    uint8_t xb[8], yb[8];
+    for (int i = 0; i < 2 * n; i++) xb[i] = (v >> i) & 1;
+    nnt_circuit_eval(&c, xb, yb);
+    int prod = (v & 15) * (v >> 4);
+    for (int w = 0; w < 2 * n; w++) CHECK_MSG(yb[w] == ((prod >> w) & 1), "the test's multiplier: %d bit %d", v, w);
+  }
+  nnt_circuit_d5_cfg cfg;
+  nnt_circuit_d5_cfg_default(&cfg, 0);
+  cfg.file = path, cfg.output = j, cfg.inputs = 256, cfg.attack_inputs = 3, cfg.attack_blocks = 2;
+  nnt_circuit_d5_result r;
+  CHECK(nnt_circuit_d5_run(&cfg, &r) == 0);
+  CHECK(r.exhaustive && r.n == 256 && r.nattack == 3 && r.k.d >= 2 && r.attack_from > 0);
+  CHECK(r.gamma_d5 > 0 && r.certified > 0 && isfinite(r.attack) && r.flip && r.flip_input >= 0);
+  CHECK_MSG(r.gamma_d5 <= r.attack && !r.contradiction, "gamma_D5 %g above the attack's %g", r.gamma_d5, r.attack);
+  /* the flip, checked on the dense net built here */
+  nnt_circuit_layered L;
+  nnt_mlp net;
+  nnt_circuit_layer(&c, &L);
+  nnt_circuit_compile(&L, 1, &net);
+  nnt_mlp_layer *H = nnt_mlp_add(&net, c.noutputs, 1, NNT_ACT_IDENTITY);
+  H->W[j] = 2, H->b[0] = -1;
+  CHECK(net.nlayers == r.nlayers);
+  int v = r.flip_input, prod = (v & 15) * (v >> 4);
+  double x[8], F0 = 0, F1 = 0, nn = 0;
+  for (int i = 0; i < 2 * n; i++) {
+    x[i] = (v >> i) & 1;
+    CHECK(r.flip_x[i] == x[i]);
+  }
+  nnt_mlp_forward(&net, x, &F0);
+  CHECK(F0 == ((prod >> j) & 1 ? 1 : -1));
+  long k = 0;
+  for (int l = r.attack_from; l < net.nlayers; l++) {
+    nnt_mlp_layer *W = &net.layers[l];
+    for (int i = 0; i < W->out * W->in; i++, k++) W->W[i] += r.flip[k], nn += r.flip[k] * r.flip[k];
+    for (int i = 0; i < W->out; i++, k++) W->b[i] += r.flip[k], nn += r.flip[k] * r.flip[k];
+  }
+  CHECK(k == r.attack_params);
+  nnt_mlp_forward(&net, x, &F1);
+  CHECK_MSG(F0 * F1 <= 0, "the attack's flip leaves the readout at %g (unperturbed %g)", F1, F0);
+  CHECK_CLOSE(sqrt(nn), r.attack, 1e-12 * r.attack);
+  nnt_circuit_d5_result_free(&r);
+  /* the fault injection: gamma_D5 x 1000 lies above the flip */
+  cfg.scale = 1000;
+  CHECK(nnt_circuit_d5_run(&cfg, &r) == 0);
+  CHECK(r.contradiction);
+  nnt_circuit_d5_result_free(&r);
+  /* fewer inputs than 2^m: sampled, and said so */
+  cfg.scale = 1, cfg.inputs = 16;
+  CHECK(nnt_circuit_d5_run(&cfg, &r) == 0);
+  CHECK(!r.exhaustive && r.n == 16 && r.nattack == 3 && !r.contradiction);
+  nnt_circuit_d5_result_free(&r);
+  nnt_mlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+  unlink(path), rmdir(dir);
+}
+
 int main(void) {
   test_hand();
   test_radius();
   test_sound();
+  test_multiplier();
   TEST_MAIN_END();
 }

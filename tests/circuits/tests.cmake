@@ -184,6 +184,12 @@ if(NNT_YOSYS)
   nnt_cli_test(circuit_verilog_top_name 2 "--top: .a.b. is not a Verilog module name" circuit verify ${EX}/alu8.v --top a.b)
   nnt_cli_test(circuit_verilog_margin 0 "verilog: top=cmp16.*margin compiled" circuit margin ${EX}/cmp16.v --quick --inputs 2
                --out ${CMAKE_BINARY_DIR}/circuit-verilog-margin)
+  # (D.5) on the 8 x 8 multiplier: 64 sampled inputs (said so), the attack on 2 of them over the
+  # last two blocks (the net has over 10^6 parameters); --scale 1000 puts gamma_D5 above the flip
+  nnt_cli_test(circuit_verilog_d5_mult8 0 "SAMPLED: 64 random of the 2\\^16.*attack +2 of the 64 inputs, perturbing layers 184\\.\\.190 of 191.*proven gamma_D5 <= found flip gamma_attack: holds"
+               circuit d5 ${EX}/mult8.v --inputs 64 --attack-inputs 2 --output 8)
+  nnt_cli_test(circuit_verilog_d5_mult8_fault 1 "fault injection: gamma_D5 = 1000 x.*VIOLATED"
+               circuit d5 ${EX}/mult8.v --inputs 64 --attack-inputs 2 --output 8 --scale 1000)
   nnt_cli_test(circuit_verilog_bounds 0 "verilog: top=cmp16" bounds sm --circuit ${EX}/cmp16.v --quick
                --out ${CMAKE_BINARY_DIR}/circuit-verilog-bounds)
 else()
@@ -238,6 +244,11 @@ nnt_cli_test(circuit_d5_fault 1 "fault injection: gamma_D5 = 100 x.*VIOLATED.*th
 nnt_cli_test(circuit_d5_bad_output 2 "--output: the circuit has 2 outputs" circuit d5 ${EX}/fulladder.bench --output 5)
 nnt_cli_test(circuit_d5_bad_scale 2 "--scale" circuit d5 ${EX}/fulladder.bench --scale 0)
 nnt_cli_test(circuit_d5_no_file 2 "FILE|argument" circuit d5)
+nnt_cli_test(circuit_d5_bad_attack_inputs 2 "--attack-inputs" circuit d5 ${EX}/fulladder.bench --attack-inputs 0)
+nnt_cli_test(circuit_d5_bad_attack_blocks 2 "--attack-blocks" circuit d5 ${EX}/fulladder.bench --attack-blocks -2)
+# the 16 x 16 multiplier (15 million parameters dense, built sparse): 2 sampled inputs, said so
+nnt_cli_test(circuit_d5_mul16 0 "SAMPLED: 2 random of the 2\\^32.*attack +1 of the 2 inputs, perturbing layers 344\\.\\.350 of 351.*holds"
+             circuit d5 ${EX}/mul16.bench --inputs 2 --attack-inputs 1)
 # parity8 is one XOR_8 gate: no correction, (D.5) keeps only lambda/mu0 and sigma_theta
 nnt_cli_test(circuit_d5_no_correction 0 "0 corrections.*kappa_theta, kappa_xi, mu: none.*gamma_D5=0\\.0[0-9]+ .*binding: lambda/mu0.*holds"
              circuit d5 ${EX}/parity8.bench --quick)
