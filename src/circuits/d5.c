@@ -1,7 +1,8 @@
-/* d5.c — Theorem D.6's all-layer margin bound (D.5) evaluated for a compiled circuit: the net is
- * cut into Definition D.1's layers and corrections, Condition D.3's constants are computed from
- * its weights and layer values (nnt_circuits.h), and the run sets the bound beside the certified
- * lower bound and the attack's upper bound of nnt circuit margin. */
+/* d5.c — Theorem D.6's all-layer margin bound (D.5) evaluated for a compiled circuit: the net
+ * (stored sparse) is cut into Definition D.1's layers and corrections, Condition D.3's constants
+ * are computed from its weights and layer values (nnt_circuits.h), and the run sets the bound
+ * beside the certified lower bound and the attack's upper bound of nnt circuit margin (dense only
+ * over the layers it perturbs). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +325,7 @@ static void attack(const nnt_smlp *net, int from, const double *X, const uint8_t
       memcpy(res->flip_x, x, sizeof(double) * (size_t)m);
     }
   }
+  if (!isfinite(res->attack)) free(res->flip), free(res->flip_x), res->flip = res->flip_x = NULL;
   free(flip);
   nnt_mlp_free(&tail);
 }

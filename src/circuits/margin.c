@@ -312,14 +312,6 @@ static int certified(const lip *P, double eps, double F) {
   return e < fabs(F);
 }
 
-double nnt_circuit_margin_lower(const nnt_mlp *net, const double *x, int j, int y) {
-  nnt_smlp s;
-  nnt_smlp_from_dense(&s, net);
-  double r = nnt_circuit_margin_lower_sparse(&s, x, j, y, NULL);
-  nnt_smlp_free(&s);
-  return r;
-}
-
 /* The certificate's ingredients at x (layer input norms, correction flags) and the readout F_j. */
 static double lip_at(const nnt_smlp *net, const double *x, int j, const double *opn, const char *pair, lip *P, double *a,
                      double *b) {
@@ -375,9 +367,13 @@ static double lower_min(const nnt_smlp *net, const double *X, int n, const uint8
   return lo;
 }
 
-double nnt_circuit_margin_lower_sparse(const nnt_smlp *net, const double *x, int j, int y, const double *opn) {
+double nnt_circuit_margin_lower(const nnt_mlp *net, const double *x, int j, int y) {
+  nnt_smlp s;
+  nnt_smlp_from_dense(&s, net);
   uint8_t yy = (uint8_t)(y != 0);
-  return lower_min(net, x, 1, &yy, j, opn);
+  double r = lower_min(&s, x, 1, &yy, j, NULL);
+  nnt_smlp_free(&s);
+  return r;
 }
 
 double nnt_circuit_margin_lower_min(const nnt_smlp *net, const double *X, int n, const uint8_t *y, int j, const double *opn) {

@@ -176,12 +176,10 @@ nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double
  * contrasts with (Theorem 3.1's discussion), it multiplies operator norms across layers and is
  * blind to the correction layers' saturation. Returns 0 for a misclassified x. */
 double nnt_circuit_margin_lower(const nnt_mlp *net, const double *x, int j, int y);
-/* The same for a net stored sparse (same bits); opn: per-layer bounds on ||W_l||_2 when the caller
- * has them (NULL: nnt_circuit_opnorm_bound_csr of each layer). */
-double nnt_circuit_margin_lower_sparse(const nnt_smlp *net, const double *x, int j, int y, const double *opn);
-/* The smallest over the inputs X[n, in] with labels y[n] (INFINITY when n = 0): the bisection runs
- * only where the certificate fails at the smallest radius so far, so the result can differ from
- * the minimum of the per-input values in the last bits (the bisection's resolution), no more. */
+/* The smallest over the inputs X[n, in] with labels y[n] (INFINITY when n = 0) for a net stored
+ * sparse; opn: the per-layer bounds on ||W_l||_2 when the caller has them (NULL: computed). The
+ * bisection runs only where the certificate fails at the smallest radius so far, so the result
+ * can differ from the minimum of the per-input values in the last bits (its resolution), no more. */
 double nnt_circuit_margin_lower_min(const nnt_smlp *net, const double *X, int n, const uint8_t *y, int j, const double *opn);
 
 /* Gradient of F_j(x, theta) with respect to every parameter, laid out layer by layer as

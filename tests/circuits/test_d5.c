@@ -166,7 +166,7 @@ static void put_adder(char **p, char acc[][16], int w, const char *x, const char
 }
 
 static void write_multiplier(const char *path, int n) {
-  char *text = malloc(1 << 16), *p = text, acc[64][16], carry[16] = "", pp[16];
+  char *text = malloc(1 << 16), *p = text, acc[64][16], carry[16] = "", pp[32];
   memset(acc, 0, sizeof acc);
   for (int i = 0; i < 2 * n; i++) p += sprintf(p, "INPUT(x%d)\n", i);
   for (int w = 0; w < 2 * n; w++) p += sprintf(p, "OUTPUT(p%d)\n", w);
