@@ -36,8 +36,8 @@ static void width_sweep(const nnt_qstr_rnn_width_cfg *c, int H, nnt_qstr_sweep_c
   s->train.check_every = c->check_every, s->train.batch = c->batch, s->train.lr = c->lr, s->train.wd = c->wd;
   s->train.test_simple = 0; /* tested on 1STR itself: the law Prop. 8's bound is for */
   s->task.no_dup_codes = 1; /* two equal codes (likely at d_e = floor(5 ln N) = 3 for N = 2) make positions indistinguishable: an error floor no width removes */
-  s->nN = c->flat ? 1 : c->nN;
-  memcpy(s->Ns, c->Ns, sizeof(int) * (size_t)s->nN);
+  s->nN = c->nN;
+  memcpy(s->Ns, c->Ns, sizeof(int) * (size_t)c->nN);
 }
 
 int nnt_qstr_rnn_width_check(const nnt_qstr_rnn_width_cfg *c) {
@@ -52,7 +52,6 @@ int nnt_qstr_rnn_width_check(const nnt_qstr_rnn_width_cfg *c) {
   if (c->budget < c->batch) return nnt_fail(NNT_EINVAL, "rnn-width: --budget %ld is below one batch (%d)", c->budget, c->batch);
   nnt_qstr_sweep_cfg s;
   width_sweep(c, c->Hs[c->nH - 1], &s); /* the widest model at every N: sizes and memory */
-  s.nN = c->nN;
   return nnt_qstr_sweep_check(&s);
 }
 
@@ -61,7 +60,6 @@ double nnt_qstr_rnn_width_seconds(const nnt_qstr_rnn_width_cfg *c) {
   for (int h = 0; h < c->nH; h++) {
     nnt_qstr_sweep_cfg s;
     width_sweep(c, c->Hs[h], &s);
-    s.nN = c->nN;
     t += nnt_qstr_sweep_seconds(&s);
   }
   return t;
