@@ -33,6 +33,7 @@ EXPERIMENT(construct)
 EXPERIMENT(ffn_bound)
 EXPERIMENT(rnn_oracle)
 EXPERIMENT(rnn_minnorm)
+EXPERIMENT(rnn_width)
 static void sweep_free(void *res) { nnt_qstr_sweep_result_free(res); }
 static void attention_free(void *res) { nnt_qstr_attention_result_free(res); }
 static void rnn_minnorm_free(void *res) { nnt_qstr_rnn_minnorm_result_free(res); }
@@ -309,6 +310,41 @@ static const cli_cmd minnorm_cmd = {
     .common = CLI_OUT};
 static int run_minnorm(int argc, char **argv) { return cli_drive(&minnorm_cmd, argc, argv); }
 
+/* ---------------------------------------------------------------- rnn-width */
+static int rnn_width_validate(void *c, const cli_run *r) {
+  nnt_qstr_rnn_width_cfg *w = c;
+  w->seed = r->seed, w->threads = r->threads, w->dir = r->out, w->resume = r->resume;
+  return nnt_qstr_rnn_width_check(w);
+}
+#define W nnt_qstr_rnn_width_cfg
+static const cli_opt width_opts[] = {
+    CLI_INTS("N", W, Ns, nN, 2, 100000, "sequence lengths, increasing"),
+    CLI_INTS("H", W, Hs, nH, 1, 100000, "biGRU widths per direction, increasing"),
+    CLI_INT("d", W, d, 1, 4096, "token dimension"),
+    CLI_DOUBLE("threshold", W, threshold, -1e300, 1e300, "test MSE to reach"),
+    CLI_LONG("budget", W, budget, 1, 1000000000000L, "training prompts per (N, width)"),
+    CLI_INT("n-test", W, n_test, 1, 10000000, "test prompts"),
+    CLI_INT("check-every", W, check_every, 1, 100000000, "steps between test evaluations"),
+    CLI_INT("batch", W, batch, 1, 100000, "prompts per step"),
+    CLI_DOUBLE("lr", W, lr, 1e-12, 10, "AdamW learning rate"),
+    CLI_DOUBLE("wd", W, wd, 0, 10, "AdamW weight decay"),
+    CLI_FLAG("flat", W, flat, "control: every N trains on the first N's task (H_min cannot grow: exit 1)"),
+    {0}};
+#undef W
+static const cli_cmd width_cmd = {
+    .name = "qstr rnn-width",
+    .example = "nnt qstr rnn-width --quick\nnnt qstr rnn-width --threads 2 --out runs/rnn-width",
+    .about = "Prop. 8 beside training: the smallest width of the paper's biGRU whose 1STR test MSE falls below the threshold\n"
+    "within the budget, per N (widths tried smallest first), beside the linear-state bound r_min(N) (proven for states\n"
+    "linear in the tokens, not for the GRU: shown, not checked). Exit 1 unless H_min grows with N. Writes\n"
+    "width_runs.csv, hmin.csv, hmin.png and one resumable sweep per width (H<width>/results.sqlite).",
+    .opts = width_opts,
+    .cfg_size = sizeof(nnt_qstr_rnn_width_cfg),
+    .res_size = sizeof(nnt_qstr_rnn_width_result),
+    DRIVEN(rnn_width, .result_free = NULL),
+    .common = CLI_OUT | CLI_SWEEP};
+static int run_width(int argc, char **argv) { return cli_drive(&width_cmd, argc, argv); }
+
 int cmd_qstr(int argc, char **argv) {
   static const cli_sub subs[] = {
       {"sweep", run_sweep, "samples needed to reach a test-MSE threshold vs N (Figure 1)"},
@@ -319,6 +355,7 @@ int cmd_qstr(int argc, char **argv) {
       {"ffn-bound", run_bound, "Theorem 6: min-norm least squares vs 1 - n/(Nd)"},
       {"rnn-oracle", run_oracle, "Theorem 7 / Prop. 28 oracle RNN; Prop. 8 width on 1STR vs N"},
       {"rnn-minnorm", run_minnorm, "Theorem 9: prompts min-norm ERM of an RNN needs on 1STR vs N"},
+      {"rnn-width", run_width, "Prop. 8 beside training: smallest biGRU width for 1STR vs N"},
   };
   return cli_dispatch("qstr", subs, (int)(sizeof subs / sizeof subs[0]), argc, argv);
 }

@@ -398,6 +398,55 @@ int nnt_qstr_rnn_oracle_run(const nnt_qstr_rnn_oracle_cfg *c, nnt_qstr_rnn_oracl
 double nnt_qstr_rnn_oracle_bytes(const nnt_qstr_rnn_oracle_cfg *c, double *seconds);
 int nnt_qstr_rnn_oracle_check(const nnt_qstr_rnn_oracle_cfg *c);
 
+/* Prop. 8 against training (rnn_width.c): for each N, the paper's biGRU (the sweep's model and online
+ * trainer, nnt_qstr_train_online) trained on 1STR (q = 1, linear link, uniform law, tested on the same
+ * law) at each width H of a list, smallest first, with a fixed budget of samples; H_min(N) = the
+ * smallest width whose test MSE falls below the threshold within the budget, beside Prop. 8's r_min(N),
+ * the smallest width per direction a state linear in the tokens needs for that MSE. The bound is
+ * proven for linear-state RNNs; the GRU is nonlinear: shown beside, not checked against. The widths
+ * run in waves, smallest first, each over the N values no smaller width reached (so the points trained
+ * do not depend on the threads); with dir, wave H is a sweep stored in dir/H<H> (resumable). The
+ * check (NNT_ECHECK): H_min grows with N, see nnt_qstr_rnn_width_grows. Since the trainer's samples do
+ * not depend on the budget, H_min at half the budget is known from the same runs where the width
+ * reached within it (stable[k]): the answer at budget B is then not decided by B. */
+typedef struct {
+  int nN, Ns[16];          /* increasing */
+  int nH, Hs[16];          /* increasing widths per direction */
+  int d, n_test, check_every, batch;
+  double threshold, lr, wd;
+  long budget;             /* training prompts per (N, H) */
+  int flat;                /* control: every N trains and tests on the first N's task (H_min cannot grow: exit 1) */
+  uint64_t seed;
+  int threads;             /* 0: nnt_threads_get() */
+  const char *dir;         /* results.sqlite (NULL: not stored) */
+  int resume;
+} nnt_qstr_rnn_width_cfg;
+enum { NNT_QSTR_WIDTH_REACHED = 0, NNT_QSTR_WIDTH_CENSORED, NNT_QSTR_WIDTH_SKIPPED, NNT_QSTR_WIDTH_DIVERGED };
+typedef struct {
+  int nN, Ns[16], nH, Hs[16];
+  int status[16][16];      /* per N, width: NNT_QSTR_WIDTH_* */
+  long samples[16][16];    /* prompts seen when the test MSE crossed (the budget when censored) */
+  double final_mse[16][16], wall_s[16][16];
+  long params[16][16];
+  int hmin[16];            /* smallest width that reached (0: none within the budget) */
+  long hmin_samples[16];
+  int stable[16];          /* 1: that width reached within half the budget too (the same answer at B/2) */
+  int rmin[16];            /* Prop. 8: smallest linear-state width with (N-1-r)(N-r)/N^2 <= threshold */
+  double slope, slope_se, rmin_slope; /* log-log fits of H_min (N reached) and r_min against N */
+  int grows;
+  double wall;             /* seconds of training, summed over the points trained (stored ones included) */
+} nnt_qstr_rnn_width_result;
+void nnt_qstr_rnn_width_cfg_default(nnt_qstr_rnn_width_cfg *c, nnt_preset preset);
+/* NNT_EINVAL naming the option when a value is bad or a model cannot fit in memory. */
+int nnt_qstr_rnn_width_check(const nnt_qstr_rnn_width_cfg *c);
+/* Upper bound of the run's seconds (every width trained to the budget) at NNT_QSTR_MACS_PER_S. */
+double nnt_qstr_rnn_width_seconds(const nnt_qstr_rnn_width_cfg *c);
+/* The decision on n values of H_min over increasing N (0: none reached, above every width tried):
+ * 1 when H_min never decreases and is larger at the last N than at the first. */
+int nnt_qstr_rnn_width_grows(int n, const int *hmin);
+/* NNT_ECHECK (after filling r) when H_min does not grow with N. */
+int nnt_qstr_rnn_width_run(const nnt_qstr_rnn_width_cfg *c, nnt_qstr_rnn_width_result *r);
+
 /* Theorem 9 (rnn_minnorm.c): min-norm ERM of a bidirectional RNN on 1STR (q = 1, linear link) needs
  * n >= c2 N^c1 training prompts, with absolute constants the theorem does not give. The RNN: both
  * transitions frozen as full shift registers (width N - 1 per direction, a state linear in the tokens

@@ -403,6 +403,74 @@ int nnt_report_qstr_rnn_minnorm(const char *dir, const nnt_qstr_rnn_minnorm_cfg 
   return NNT_OK;
 }
 
+/* ---------------------------------------------------------------- rnn-width */
+
+static const char *const width_status[] = {"reached", "censored", "skipped", "diverged"};
+
+int nnt_report_qstr_rnn_width(const char *dir, const nnt_qstr_rnn_width_cfg *c, const nnt_qstr_rnn_width_result *r) {
+  int st = NNT_OK, n = r->nN;
+  nnt_csv csv;
+  if (dir && !(st = nnt_csv_open(&csv, dir, "width_runs.csv", "N,H,status,samples,final_mse,params,wall_s"))) {
+    for (int k = 0; k < n; k++)
+      for (int h = 0; h < r->nH; h++)
+        if (r->status[k][h] != NNT_QSTR_WIDTH_SKIPPED)
+          nnt_csv_row(&csv, "%d,%d,%s,%ld,%.6f,%ld,%.2f", r->Ns[k], r->Hs[h], width_status[r->status[k][h]], r->samples[k][h],
+                      r->final_mse[k][h], r->params[k][h], r->wall_s[k][h]);
+    st = nnt_csv_close(&csv);
+  }
+  if (!st && dir && !(st = nnt_csv_open(&csv, dir, "hmin.csv", "N,threshold,budget,H_min,samples,stable_at_half_budget,r_min"))) {
+    for (int k = 0; k < n; k++)
+      nnt_csv_row(&csv, "%d,%g,%ld,%d,%ld,%d,%d", r->Ns[k], c->threshold, c->budget, r->hmin[k], r->hmin_samples[k], r->stable[k],
+                  r->rmin[k]);
+    st = nnt_csv_close(&csv);
+  }
+  if (!st && dir) {
+    double x[16], y[16], xr[16], ro[16];
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+      xr[k] = r->Ns[k], ro[k] = r->rmin[k];
+      if (r->hmin[k]) x[m] = r->Ns[k], y[m++] = r->hmin[k];
+    }
+    nnt_plot *p = nnt_plot_new("biGRU width needed on 1STR vs N", "N (input length)", "width per direction");
+    nnt_plot_add(p, m, x, y, "trained biGRU: smallest width reaching the threshold", NNT_PLOT_LINE | NNT_PLOT_POINTS);
+    nnt_plot_add(p, n, xr, ro, "Prop. 8: r_min of a state linear in the tokens", NNT_PLOT_DASHED);
+    st = nnt_plot_save(p, dir, "hmin");
+    nnt_plot_free(p);
+  }
+  if (st) return st;
+  printf("biGRU (the paper's, the sweep's trainer) on 1STR, d=%d, trained and tested on 1STR: smallest width per direction\n"
+         "H_min whose test MSE (%d prompts, every %d steps) falls below %g within %ld training prompts; widths tried %d..%d\n",
+         c->d, c->n_test, c->check_every, c->threshold, c->budget, r->Hs[0], r->Hs[r->nH - 1]);
+  if (c->flat) printf("control (--flat): every N trains and tests on N = %d's task\n", c->Ns[0]);
+  printf("%5s", "N");
+  for (int h = 0; h < r->nH; h++) printf(" %9s%-3d", "H=", r->Hs[h]);
+  printf("\n");
+  for (int k = 0; k < n; k++) {
+    printf("%5d", r->Ns[k]);
+    for (int h = 0; h < r->nH; h++) {
+      int s = r->status[k][h];
+      if (s == NNT_QSTR_WIDTH_REACHED) printf(" %12ld", r->samples[k][h]);
+      else printf(" %12s", s == NNT_QSTR_WIDTH_SKIPPED ? "-" : s == NNT_QSTR_WIDTH_DIVERGED ? "diverged" : ">budget");
+    }
+    printf("\n");
+  }
+  printf("(samples to reach the threshold; >budget: censored; -: not trained, a smaller width reached)\n");
+  printf("%5s %6s %10s %22s %7s\n", "N", "H_min", "samples", "reached by B/2", "r_min");
+  for (int k = 0; k < n; k++) {
+    char h[16];
+    snprintf(h, sizeof h, r->hmin[k] ? "%d" : ">%d", r->hmin[k] ? r->hmin[k] : r->Hs[r->nH - 1]);
+    printf("%5d %6s %10ld %22s %7d\n", r->Ns[k], h, r->hmin[k] ? r->hmin_samples[k] : 0L,
+           r->hmin[k] ? (r->stable[k] ? "yes" : "no") : "-", r->rmin[k]);
+  }
+  printf("r_min: Prop. 8's smallest width per direction of an RNN whose state is linear in the tokens, (N-1-r)(N-r)/N^2 <= %g;\n"
+         "proven for linear-state RNNs only: the GRU is nonlinear, so it is shown beside, not checked against\n",
+         c->threshold);
+  printf("log-log fit: H_min ~ N^%.3f +- %.3f (N reached); r_min ~ N^%.3f\n", r->slope, r->slope_se, r->rmin_slope);
+  printf("H_min grows with N (never smaller at a larger N, larger at the last than at the first): %s\n", r->grows ? "yes" : "no");
+  printf("training time: %.0f s summed over the runs\n", r->wall);
+  return NNT_OK;
+}
+
 /* ---------------------------------------------------------------- ffn-bound */
 
 int nnt_report_qstr_ffn_bound(const char *dir, const nnt_qstr_ffn_bound_cfg *c, const nnt_qstr_ffn_bound_result *r) {

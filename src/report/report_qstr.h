@@ -10,6 +10,7 @@ int nnt_report_qstr_heads(const char *dir, const nnt_qstr_heads_cfg *c, const nn
 int nnt_report_qstr_construct(const char *dir, const nnt_qstr_construct_cfg *c, const nnt_qstr_construct_result *r);
 int nnt_report_qstr_rnn_oracle(const char *dir, const nnt_qstr_rnn_oracle_cfg *c, const nnt_qstr_rnn_oracle_result *r);
 int nnt_report_qstr_rnn_minnorm(const char *dir, const nnt_qstr_rnn_minnorm_cfg *c, const nnt_qstr_rnn_minnorm_result *r);
+int nnt_report_qstr_rnn_width(const char *dir, const nnt_qstr_rnn_width_cfg *c, const nnt_qstr_rnn_width_result *r);
 int nnt_report_qstr_ffn_bound(const char *dir, const nnt_qstr_ffn_bound_cfg *c, const nnt_qstr_ffn_bound_result *r);
 
 /* Sample-complexity curves (median and min-max per N) of several sweeps, for one plot: from sweeps

@@ -256,7 +256,7 @@ endif()
 # cli/quick_alone_all (slow) runs every command, cli/quick_alone the rest; icl figures (ten micro
 # models, a minute) has its own case outside ASan.
 add_test(NAME cli/quick_alone COMMAND bash ${NNT_SRC_DIR}/tests/cli/quick_alone.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/quick-alone
-                                      "^(export|qstr (plot|construct|ffn-bound|rnn-oracle|rnn-minnorm|sweep)|approx (square|separation|planting|sobolev|lazy)|circuit|tm|bounds|rcnn (learn|snapshot)|tm2d|parity|icl (construct|eval|sweep-depth))")
+                                      "^(export|qstr (plot|construct|ffn-bound|rnn-oracle|rnn-minnorm|rnn-width|sweep)|approx (square|separation|planting|sobolev|lazy)|circuit|tm|bounds|rcnn (learn|snapshot)|tm2d|parity|icl (construct|eval|sweep-depth))")
 set_tests_properties(cli/quick_alone PROPERTIES LABELS cli TIMEOUT 600)
 add_test(NAME cli/quick_alone_all COMMAND bash ${NNT_SRC_DIR}/tests/cli/quick_alone.sh ${NNT_EXE} ${CMAKE_BINARY_DIR}/quick-alone-all)
 set_tests_properties(cli/quick_alone_all PROPERTIES LABELS "cli;slow" TIMEOUT 3600)

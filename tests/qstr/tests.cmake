@@ -32,6 +32,14 @@ nnt_cli_test(qstr_rnn_oracle_normsq 2 "link must be linear or relu" qstr rnn-ora
 nnt_cli_test(qstr_rnn_minnorm 0 "   16 +62 +24 .*n\\* ~ N\\^0\\.[5-9][0-9]* \\+- 0\\.0.*5 standard errors: yes" qstr rnn-minnorm --quick)
 nnt_cli_test(qstr_rnn_minnorm_retrieve 1 "n\\* ~ N\\^0\\.000.*5 standard errors: no.*do not grow with N" qstr rnn-minnorm --quick --retrieve)
 nnt_cli_test(qstr_rnn_minnorm_two_N 2 "3 to 32 values of N" qstr rnn-minnorm --N 4,8)
+# Prop. 8 beside training: the smallest biGRU width reaching the threshold grows from N = 2 to 4 (exit 0);
+# the --flat control trains every N on the first N's task, so H_min cannot grow (exit 1); bad options exit 2
+nnt_cli_test(qstr_rnn_width 0 "    2      2 +[0-9]+ .*    4      8 +[0-9]+ .*not checked against.*H_min ~ N\\^2\\.000.*grows with N .*: yes" qstr rnn-width --quick --force --out ${CMAKE_BINARY_DIR}/qstr-rnn-width)
+nnt_cli_test(qstr_rnn_width_flat 1 "control \\(--flat\\).*    2      2 .*    4      2 .*grows with N .*: no.*does not grow with N" qstr rnn-width --quick --flat)
+nnt_cli_test(qstr_rnn_width_order 2 "--N must increase \\(4 after 8\\)" qstr rnn-width --quick --N 8,4 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_rnn_width_threshold 2 "--threshold must be in \\(0, 1\\)" qstr rnn-width --quick --threshold 1.5 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_rnn_width_budget 2 "below one batch" qstr rnn-width --quick --budget 10 --out ${CMAKE_BINARY_DIR}/qstr-never)
+nnt_cli_test(qstr_rnn_width_one_N 2 "2 to 16 values of N" qstr rnn-width --quick --N 4)
 nnt_cli_test(qstr_heads_law 2 "adversarial law needs q <= N/2" qstr heads --quick --q 4 --out ${CMAKE_BINARY_DIR}/qstr-never)
 nnt_cli_test(qstr_heads_uniform 0 "uniform index law.*no bound is proven under the uniform law: nothing checked" qstr heads --quick --law uniform --q 2 --d 1 --H 1 --samples 3200)
 # every sweep prints its log-log slope; --figure 1b sets the panel's protocol, options given override it
