@@ -470,9 +470,10 @@ static void q36(nnt_approx_check_result *t, nnt_rng *rg, int quick) {
     nnt_approx_barron_table_build(&T, dim[q], cells[q], Wmax[q], ft[q], NULL);
     nnt_approx_barron_maurey_stats st;
     int ok = nnt_approx_barron_maurey_measure(&T, g[q], NULL, rg, ns, nn, quick ? 10 : 20, 200, &st);
-    char claim[128], meas[160] = "";
+    char claim[128];
     snprintf(claim, sizeof claim, "Barron net sampled from tabulated g~, %s: rms <= |mu|_1/sqrt(n), slope -1/2", what[q]);
     nnt_approx_check_row *r = row(t, name[q], "Thm 2.12 + Lemma 2.17", claim);
+    char meas[sizeof r->measured - 24] = ""; /* leaves room for "; slope %.3f" */
     for (int k = 0; k < nn; k++) {
       char b[48];
       snprintf(b, sizeof b, "%sn=%d %.2e (%.2f/sqrt n)", k ? " " : "", ns[k], st.rms[k], st.rms[k] * sqrt((double)ns[k]));

@@ -208,7 +208,7 @@ void nnt_qstr_sweep_stats(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_resu
   free(v);
 }
 
-double nnt_qstr_loglog_slope(int n, const double *x, const double *y, double *r2, int *used) {
+double nnt_qstr_loglog_slope(int n, const double *x, const double *y, double *r2, double *se, int *used) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
   int m = 0;
   for (int k = 0; k < n; k++) {
@@ -219,8 +219,10 @@ double nnt_qstr_loglog_slope(int n, const double *x, const double *y, double *r2
   if (used) *used = m;
   double vx = m ? sxx - sx * sx / m : 0, vy = m ? syy - sy * sy / m : 0, cxy = m ? sxy - sx * sy / m : 0;
   if (r2) *r2 = NAN;
+  if (se) *se = NAN;
   if (m < 2 || !(vx > 1e-12 * (sxx > 0 ? sxx : 1))) return NAN;
   if (r2) *r2 = vy > 0 ? cxy * cxy / (vx * vy) : 1;
+  if (se && m > 2) *se = sqrt(fmax(vy - cxy * cxy / vx, 0) / (m - 2) / vx); /* residual variance over vx */
   return cxy / vx;
 }
 

@@ -248,8 +248,9 @@ void nnt_qstr_sweep_stats(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_resu
                           double *lo, double *hi, int *censored);
 /* Least-squares fit of log y = slope log x + c over the n points with x, y > 0 (the growth exponent
  * of a sample-complexity curve). Returns the slope (NAN with fewer than two such points and distinct
- * x); *r2 (optional) the fit's coefficient of determination, *used the points it used. */
-double nnt_qstr_loglog_slope(int n, const double *x, const double *y, double *r2, int *used);
+ * x); optional: *r2 the fit's coefficient of determination, *se the slope's standard error (NAN
+ * below three points), *used the points it used. */
+double nnt_qstr_loglog_slope(int n, const double *x, const double *y, double *r2, double *se, int *used);
 
 /* Figure 2: tr trained on a fixed set; how much of W_q^T W_k is the eq. (A.2) solution block. */
 typedef struct {

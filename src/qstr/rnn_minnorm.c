@@ -163,20 +163,6 @@ int nnt_qstr_rnn_minnorm_check(const nnt_qstr_rnn_minnorm_cfg *c) {
   return nnt_mem_check(nnt_qstr_rnn_minnorm_bytes(c, NULL), what, "lower --N, --d or --budget (the readout has (2N-1)d inputs per offset)");
 }
 
-/* least squares log y = a + s log x with the standard error of s (k >= 3 points) */
-static double loglog_fit(int k, const double *x, const double *y, double *se) {
-  double mx = 0, my = 0, sxx = 0, sxy = 0, rss = 0;
-  for (int j = 0; j < k; j++) mx += log(x[j]) / k, my += log(y[j]) / k;
-  for (int j = 0; j < k; j++) sxx += (log(x[j]) - mx) * (log(x[j]) - mx), sxy += (log(x[j]) - mx) * (log(y[j]) - my);
-  double s = sxy / sxx;
-  for (int j = 0; j < k; j++) {
-    double e = log(y[j]) - my - s * (log(x[j]) - mx);
-    rss += e * e;
-  }
-  *se = sqrt(rss / (k - 2) / sxx);
-  return s;
-}
-
 int nnt_qstr_rnn_minnorm_run(const nnt_qstr_rnn_minnorm_cfg *c, nnt_qstr_rnn_minnorm_result *r) {
   memset(r, 0, sizeof *r);
   int st = nnt_qstr_rnn_minnorm_check(c);
@@ -219,7 +205,7 @@ int nnt_qstr_rnn_minnorm_run(const nnt_qstr_rnn_minnorm_cfg *c, nnt_qstr_rnn_min
   }
   double x[32], y[32];
   for (int k = 0; k < c->nN; k++) x[k] = r->Ns[k], y[k] = r->nstar[k], r->ncensored += r->censored[k];
-  r->slope = loglog_fit(c->nN, x, y, &r->slope_se);
+  r->slope = nnt_qstr_loglog_slope(c->nN, x, y, NULL, &r->slope_se, NULL);
   /* Theorem 9: n* >= c2 N^c1 with absolute constants it does not give; its contradiction is an n*
    * that does not grow, so the exponent must be above 0 by more than 5 standard errors */
   r->grows = r->slope - 5 * r->slope_se > 0;

@@ -347,7 +347,7 @@ int nnt_qstr_rnn_oracle_run(const nnt_qstr_rnn_oracle_cfg *c, nnt_qstr_rnn_oracl
   }
   double x[32], y[32];
   for (int k = 0; k < c->nN; k++) x[k] = r->Ns[k], y[k] = r->rmin[k];
-  r->rmin_slope = nnt_qstr_loglog_slope(c->nN, x, y, NULL, NULL);
+  r->rmin_slope = nnt_qstr_loglog_slope(c->nN, x, y, NULL, NULL, NULL);
   if (r->exact_fail)
     return nnt_fail(NNT_ECHECK, "rnn-oracle: the oracle's MSE on simple-qSTR is above 1e-12 at %d value(s) of N", r->exact_fail);
   if (r->width_off)

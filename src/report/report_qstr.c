@@ -35,7 +35,7 @@ static void curve_of(const nnt_qstr_sweep_cfg *s, const nnt_qstr_sweep_result *r
 static double curve_slope(const curve *cv, double *r2, int *used) {
   double x[64];
   for (int k = 0; k < cv->nN; k++) x[k] = cv->Ns[k];
-  return nnt_qstr_loglog_slope(cv->nN, x, cv->med, r2, used);
+  return nnt_qstr_loglog_slope(cv->nN, x, cv->med, r2, NULL, used);
 }
 
 static int plot_curves(const char *dir, const curve *cv, int ncv, const char *base) {

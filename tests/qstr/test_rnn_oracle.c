@@ -122,15 +122,20 @@ static void slope_fit(void) {
   for (int k = 0; k < 5; k++) y[k] = 3 * pow(x[k], 1.5);
   double r2;
   int used;
-  CHECK_CLOSE(nnt_qstr_loglog_slope(5, x, y, &r2, &used), 1.5, 1e-12);
+  CHECK_CLOSE(nnt_qstr_loglog_slope(5, x, y, &r2, NULL, &used), 1.5, 1e-12);
   CHECK_CLOSE(r2, 1, 1e-12);
   CHECK(used == 5);
   y[2] = 0; /* a point without a positive value is left out */
-  CHECK_CLOSE(nnt_qstr_loglog_slope(5, x, y, NULL, &used), 1.5, 1e-12);
+  CHECK_CLOSE(nnt_qstr_loglog_slope(5, x, y, NULL, NULL, &used), 1.5, 1e-12);
   CHECK(used == 4);
-  CHECK(isnan(nnt_qstr_loglog_slope(1, x, y, NULL, NULL)));
+  CHECK(isnan(nnt_qstr_loglog_slope(1, x, y, NULL, NULL, NULL)));
   double same[2] = {4, 4};
-  CHECK(isnan(nnt_qstr_loglog_slope(2, same, y, NULL, NULL)));
+  CHECK(isnan(nnt_qstr_loglog_slope(2, same, y, NULL, NULL, NULL)));
+  /* the slope's standard error against numpy's lstsq covariance on noisy points: 1.04 +- 0.0648074 */
+  double xn[4] = {1, exp(1), exp(2), exp(3)}, yn[4] = {1, exp(1.1), exp(1.9), exp(3.2)}, se;
+  CHECK_CLOSE(nnt_qstr_loglog_slope(4, xn, yn, NULL, &se, NULL), 1.04, 1e-12);
+  CHECK_CLOSE(se, 0.06480740698407862, 1e-12);
+  CHECK(isnan((nnt_qstr_loglog_slope(2, x, y, NULL, &se, NULL), se))); /* two points: no residual */
 }
 
 static void heads_check(void) {
