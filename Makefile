@@ -78,13 +78,14 @@ deps-cross:
 # package cannot be installed beside the amd64 one); its unit tests run under qemu-user, and the
 # golden cases (scripts/golden.sh) computed by it under qemu must equal the native x86-64 build's
 # bit for bit. Besides the unit tests the ones labelled "emulated" run there (cli/version_isa,
-# cli/isa_foreign: the --version line, NNT_ISA=avx2 refused). AARCH64_TESTS (a ctest -R regex) and
+# cli/isa_foreign: the --version line, NNT_ISA=avx2 refused; cli/peak_fmla: the arithmetic peak's
+# loop is FMLA, from the disassembly). AARCH64_TESTS (a ctest -R regex) and
 # AARCH64_GOLDEN (golden.sh's GOLDEN_ONLY) choose a subset; empty: all of them (hours emulated on a
 # loaded 2-core machine). test-aarch64-ci is the subset `make test` (CI) runs; its list and emulated
 # times: docs/developing.md, "aarch64". Emulated times are not speed figures.
 AARCH64_TESTS ?=
 AARCH64_GOLDEN ?=
-AARCH64_CI_TESTS ?= ^(core/test_(cpu|dmath|rng|gemm|nn_grad|optim|ckpt)|report/test_plot_text|approx/test_sampling_ntk|icl/test_(net|eval)|qstr/test_(models|task)|rcnn/test_(parity|rule|tern|tm2d)|tm/test_experiment|cli/(version_isa|isa_foreign))$$
+AARCH64_CI_TESTS ?= ^(core/test_(cpu|dmath|rng|gemm|nn_grad|optim|ckpt)|report/test_plot_text|approx/test_sampling_ntk|icl/test_(net|eval)|qstr/test_(models|task|rnn_minnorm)|rcnn/test_(parity|rule|tern|tm2d)|circuits/test_d5|tm/test_experiment|cli/(version_isa|isa_foreign|peak_fmla|test_cli_run))$$
 AARCH64_CI_GOLDEN ?= tm_run|tm_compile|qstr_ffnbound|qstr_construct|approx_square|approx_ntk|approx_maurey|approx_planting|approx_sobolev|approx_lazy|approx_separation|circuit_margin_file|circuit_margin|icl_construct|bounds_sm|circuit_learn|qstr_rnn
 test-aarch64: deps-cross build
 	cmake -S . -B $(BUILD)-aarch64 -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \

@@ -94,7 +94,7 @@ target_link_libraries(circuits_check_multiplier PRIVATE nnt_circuits m)
 target_include_directories(circuits_check_multiplier PRIVATE ${NNT_SRC_DIR}/tests)
 add_test(NAME circuits/multiplier16 COMMAND circuits_check_multiplier ${EX}/mul16.bench 16 10000)
 add_test(NAME circuits/multiplier32 COMMAND circuits_check_multiplier ${EX}/mul32.bench 32 20000)
-set_tests_properties(circuits/multiplier16 PROPERTIES LABELS unit)
+set_tests_properties(circuits/multiplier16 PROPERTIES LABELS unit TIMEOUT ${NNT_UNIT_TIMEOUT})
 # The larger ISCAS-85 circuits are not shipped (no licence text); point NNT_ISCAS_DIR at a folder
 # holding c6288.bench (the 16 x 16 multiplier, whose file lists product bits 31 and 30 in that
 # order) and c7552.bench to check them: c6288 against integer multiplication, both through the CLI.
@@ -117,7 +117,7 @@ if(EXISTS ${NNT_ISCAS_DIR}/c7552.bench)
   nnt_cli_test(circuit_verify_c7552_correct 0 "net: correct=1.*inputs_checked=100000 mismatches=0 mode=random"
                circuit verify ${NNT_ISCAS_DIR}/c7552.bench --correct)
 endif()
-set_tests_properties(circuits/multiplier32 PROPERTIES LABELS "unit;slow")
+set_tests_properties(circuits/multiplier32 PROPERTIES LABELS "unit;slow" TIMEOUT ${NNT_UNIT_TIMEOUT})
 # 32 x 32 (6,000 gates, a 155 M-parameter dense net) on 10^5 random inputs through the CLI
 nnt_cli_test(circuit_verify_mul32 0 "inputs=64 outputs=64 gates=5888.*params=155399504 nonzero=218812.*inputs_checked=100000 mismatches=0 mode=random"
              circuit verify ${EX}/mul32.bench)

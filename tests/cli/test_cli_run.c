@@ -60,8 +60,15 @@ int main(void) {
    * once; NNT_MEM_AVAILABLE (a user who knows better) lets it past its size estimate, so the
    * allocation itself fails: status NNT_ENOMEM with its line, then the same process runs on once the
    * limit is lifted; qstr construct, without the override, is refused before allocating */
-  struct rlimit was;
-  if (getrlimit(RLIMIT_AS, &was) == 0 && setrlimit(RLIMIT_AS, &(struct rlimit){2UL << 30, was.rlim_max}) == 0) {
+  struct rlimit was, now;
+  /* qemu-user (the aarch64 tests, docs/developing.md) accepts the limit and applies none: getrlimit
+   * then still says unlimited, and the 191 GB run would go ahead for real */
+  int limited = getrlimit(RLIMIT_AS, &was) == 0 && setrlimit(RLIMIT_AS, &(struct rlimit){2UL << 30, was.rlim_max}) == 0 &&
+                getrlimit(RLIMIT_AS, &now) == 0 && now.rlim_cur == 2UL << 30;
+  if (!limited) {
+    setrlimit(RLIMIT_AS, &was);
+    printf("out of memory not tried: the address-space limit did not take effect (an emulator?)\n");
+  } else {
     setenv("NNT_MEM_AVAILABLE", "1e15", 1);
     int st = nnt_cli_run(7, (char *[]){"nnt", "qstr", "heads", "--N", "20000", "--d=1000", "--samples=2", NULL});
     unsetenv("NNT_MEM_AVAILABLE");

@@ -117,6 +117,15 @@ foreach(t version_isa isa_foreign)
                    "-DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}" -DARGS=--version -P ${NNT_SRC_DIR}/tests/cli/expect.cmake)
   set_tests_properties(cli/${t} PROPERTIES LABELS "cli;emulated" TIMEOUT 600)
 endforeach()
+# On aarch64 the arithmetic peak (src/core/peak_isa.c), the benchmarks' roofline denominator, must
+# time the fused multiply-add the kernels use, FMLA, not a multiply then an add: its loop in the
+# built nnt, disassembled (tests/cli/peak_fmla.cmake; qemu cannot time it, this sees the instruction).
+# Label "emulated": make test-aarch64 runs it.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$" AND CMAKE_OBJDUMP)
+  add_test(NAME cli/peak_fmla COMMAND ${CMAKE_COMMAND} -DOBJDUMP=${CMAKE_OBJDUMP} -DEXE=${NNT_EXE}
+                                      -P ${NNT_SRC_DIR}/tests/cli/peak_fmla.cmake)
+  set_tests_properties(cli/peak_fmla PROPERTIES LABELS "cli;emulated" TIMEOUT 60)
+endif()
 if(TARGET nnt_qstr)
   add_test(NAME cli/isa_levels
            COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DOUT=${CMAKE_BINARY_DIR}/isa-test "-DLEVELS=${NNT_ISA_HOST_LEVELS}"

@@ -2,7 +2,10 @@
  * loop kernel that this CPU runs equals, bit for bit, an independent reference — each entry of C
  * the sequential fused sum over k (fmaf / fma), then alpha * sum (+ beta * C) — on tile edge
  * cases of every level's panel width (8/16 floats at AVX2, 16/32 at AVX-512). A level that
- * rounded differently (a multiply and an add instead of a fused one, a reordered sum) fails. */
+ * rounded differently (a multiply and an add instead of a fused one, a reordered sum) fails.
+ * The arithmetic peak (nnt_cpu_fma_peak) of every level runs and returns a positive finite rate;
+ * its value is no test's business (under qemu it says nothing about any CPU). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +20,7 @@ typedef void dgemm_fn(int, int, int, int, int, double, const double *, int, cons
                       int);
 NNT_ISA_DECLARE(void, nnt_sgemm_loops, (int, int, int, int, int, float, const float *, int, const float *, int,
                                         float, float *, int));
+NNT_ISA_DECLARE(double, nnt_cpu_fma_peak, (double));
 NNT_ISA_DECLARE(void, nnt_dgemm_loops, (int, int, int, int, int, double, const double *, int, const double *, int,
                                         double, double *, int));
 
@@ -75,8 +79,25 @@ static void check_env(void) {
   CHECK(strcmp(nnt_cpu_isa_name(nnt_cpu_isa_max()), "?") != 0);
 }
 
+static void check_peak(void) {
+  double (*peak[3])(double) = {nnt_cpu_fma_peak_generic};
+#if NNT_ISA_LEVELS >= 2
+  peak[1] = nnt_cpu_fma_peak_avx2;
+#endif
+#if NNT_ISA_LEVELS >= 3
+  peak[2] = nnt_cpu_fma_peak_avx512;
+#endif
+  for (int level = 0; level <= (int)nnt_cpu_isa_max(); level++) {
+    double p = peak[level](0.02);
+    CHECK_MSG(p > 0 && isfinite(p), "%s: fma peak %g", nnt_cpu_isa_name((nnt_isa)level), p);
+  }
+  double p = nnt_cpu_fma_peak(0.02);
+  CHECK_MSG(p > 0 && isfinite(p), "fma peak at the level in use: %g", p);
+}
+
 int main(void) {
   check_env();
+  check_peak();
   printf("levels built %d, CPU maximum %s, flags %s\n", NNT_ISA_LEVELS, nnt_cpu_isa_name(nnt_cpu_isa_max()),
          nnt_cpu_flags());
   sgemm_fn *sf[3] = {nnt_sgemm_loops_generic};
