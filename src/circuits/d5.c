@@ -231,14 +231,20 @@ static void fill(const d5_net *s, double st, double sx, nnt_circuit_d5 *k) {
   terms(k);
 }
 
+/* the layer values of a dense net's inputs X (the sparse copy is needed only while they are taken) */
+static int d5_net_from_dense(const nnt_mlp *net, const double *X, int n, d5_net *s) {
+  nnt_smlp sn;
+  nnt_smlp_from_dense(&sn, net);
+  int st = d5_net_init(&sn, X, n, s);
+  nnt_smlp_free(&sn);
+  return st;
+}
+
 int nnt_circuit_d5_at(const nnt_mlp *net, const double *X, int n, double sigma_theta, double sigma_xi, nnt_circuit_d5 *k) {
   if (!(sigma_theta > 0) || !(sigma_xi > 0) || !isfinite(sigma_theta) || !isfinite(sigma_xi))
     return nnt_fail(NNT_EINVAL, "(D.5): the radii must be positive and finite");
-  nnt_smlp sn;
-  nnt_smlp_from_dense(&sn, net);
   d5_net s;
-  int st = d5_net_init(&sn, X, n, &s);
-  nnt_smlp_free(&sn);
+  int st = d5_net_from_dense(net, X, n, &s);
   if (st) return st;
   fill(&s, sigma_theta, sigma_xi, k);
   d5_net_free(&s);
@@ -266,11 +272,8 @@ static void best_radii(const d5_net *s, nnt_circuit_d5 *k) {
 }
 
 int nnt_circuit_d5_eval(const nnt_mlp *net, const double *X, int n, nnt_circuit_d5 *k) {
-  nnt_smlp sn;
-  nnt_smlp_from_dense(&sn, net);
   d5_net s;
-  int st = d5_net_init(&sn, X, n, &s);
-  nnt_smlp_free(&sn);
+  int st = d5_net_from_dense(net, X, n, &s);
   if (st) return st;
   best_radii(&s, k);
   d5_net_free(&s);
