@@ -34,22 +34,15 @@ typedef double gemm_vd __attribute__((vector_size(32), aligned(8), __may_alias__
 #define LANES_D 4
 #define SPLAT_F(x) ((gemm_vf){(x), (x), (x), (x), (x), (x), (x), (x)})
 #define SPLAT_D(x) ((gemm_vd){(x), (x), (x), (x)})
-#if NNT_ISA_LEVEL == 1
+/* generic level (no FMA unit assumed): nnt_simd.h's exact emulations, one rounding like the
+ * instruction (per-lane libm fmaf here was half the generic level's time) */
+#if NNT_ISA_LEVEL == 0
+#pragma GCC diagnostic ignored "-Wpsabi" /* static helpers: no ABI crosses a file */
+#undef SPLAT_F /* GCC builds the initializer with four narrow stores and one wide load (a stall) */
+#define SPLAT_F(x) ((gemm_vf)_mm256_set1_ps(x))
+#endif
 #define FMA_F(a, b, c) ((gemm_vf)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
 #define FMA_D(a, b, c) ((gemm_vd)_mm256_fmadd_pd((__m256d)(a), (__m256d)(b), (__m256d)(c)))
-#else /* no FMA unit assumed: fmaf/fma per lane, exact like the instruction */
-#pragma GCC diagnostic ignored "-Wpsabi" /* static helpers: no ABI crosses a file */
-static inline gemm_vf fma_f(gemm_vf a, gemm_vf b, gemm_vf c) {
-  for (int i = 0; i < LANES_F; i++) c[i] = fmaf(a[i], b[i], c[i]);
-  return c;
-}
-static inline gemm_vd fma_d(gemm_vd a, gemm_vd b, gemm_vd c) {
-  for (int i = 0; i < LANES_D; i++) c[i] = fma(a[i], b[i], c[i]);
-  return c;
-}
-#define FMA_F fma_f
-#define FMA_D fma_d
-#endif
 #endif
 
 #if NNT_ISA_LEVEL >= 1 /* the transposing pack's 8 x 8 blocks through vector registers (the scalar loop
