@@ -85,7 +85,7 @@ deps-cross:
 # times: docs/developing.md, "aarch64". Emulated times are not speed figures.
 AARCH64_TESTS ?=
 AARCH64_GOLDEN ?=
-AARCH64_CI_TESTS ?= ^(core/test_(cpu|dmath|rng|gemm|nn_grad|optim|ckpt)|report/test_plot_text|approx/test_sampling_ntk|icl/test_(net|eval)|qstr/test_(models|task|rnn_minnorm)|rcnn/test_(parity|rule|tern|tm2d)|circuits/test_d5|tm/test_experiment|cli/(version_isa|isa_foreign|peak_fmla|test_cli_run))$$
+AARCH64_CI_TESTS ?= ^(core/test_(cpu|dmath|rng|gemm|nn_grad|optim|ckpt|simd_fma)|report/test_plot_text|approx/test_sampling_ntk|icl/test_(net|eval)|qstr/test_(models|task|rnn_minnorm)|rcnn/test_(parity|rule|tern|tm2d)|circuits/test_d5|tm/test_experiment|cli/(version_isa|isa_foreign|peak_fmla|test_cli_run))$$
 AARCH64_CI_GOLDEN ?= tm_run|tm_compile|qstr_ffnbound|qstr_construct|approx_square|approx_ntk|approx_maurey|approx_planting|approx_sobolev|approx_lazy|approx_separation|circuit_margin_file|circuit_margin|icl_construct|bounds_sm|circuit_learn|qstr_rnn
 test-aarch64: deps-cross build
 	cmake -S . -B $(BUILD)-aarch64 -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
