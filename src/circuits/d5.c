@@ -572,6 +572,28 @@ static void attack(const nnt_smlp *net, int from, const double *X, const uint8_t
   nnt_mlp_free(&tail);
 }
 
+/* What n inputs cost (X, the labels, the attack's index, the constants' layer norms ain and hn),
+ * refused before any of it is allocated. */
+static int d5_mem_check(int m, int n, int nlayers) {
+  double per_input = 8.0 * m + 1 + 4 + 8.0 * nlayers + 8.0 * nlayers;
+  return nnt_mem_check(per_input * n, "(D.5) over the inputs", "lower --inputs");
+}
+
+int nnt_circuit_d5_check(const nnt_circuit_d5_cfg *cfg) {
+  nnt_circuit c;
+  int st = cfg->file ? nnt_circuit_read(cfg->file, &c) : nnt_fail(NNT_EINVAL, "(D.5) needs a circuit file");
+  if (st) return st;
+  nnt_circuit_layered L;
+  nnt_circuit_layer(&c, &L);
+  nnt_smlp net;
+  nnt_circuit_compile_sparse(&L, 1, &net);
+  int m = c.ninputs, n = cfg->inputs;
+  if (m < 30 && (1L << m) <= n) n = 1 << m;
+  st = d5_mem_check(m, n, net.nlayers + 1); /* with the readout */
+  nnt_smlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+  return st;
+}
+
 int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res) {
   memset(res, 0, sizeof *res);
   if (!cfg->file) return nnt_fail(NNT_EINVAL, "(D.5) needs a circuit file");
@@ -602,10 +624,7 @@ int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res
   if (all) n = 1 << m;
   res->ninputs = m, res->depth = L.depth, res->width_max = L.width_max, res->n = n, res->exhaustive = all;
   res->params = nnt_smlp_stats_of(&net).params, res->nlayers = net.nlayers;
-  /* what each input costs (X, its label, the attack's index, the layer norms of the constants),
-   * refused before any of it is allocated */
-  double per_input = 8.0 * m + 1 + 4 + 8.0 * net.nlayers + 8.0 * net.nlayers;
-  if ((st = nnt_mem_check(per_input * n, "(D.5) over the inputs", "lower --inputs"))) {
+  if ((st = d5_mem_check(m, n, net.nlayers))) {
     nnt_smlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
     return st;
   }

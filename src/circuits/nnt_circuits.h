@@ -422,6 +422,9 @@ typedef struct {
   uint64_t seed;
 } nnt_circuit_d5_cfg;
 void nnt_circuit_d5_cfg_default(nnt_circuit_d5_cfg *cfg, nnt_preset preset);
+/* Reads and compiles cfg->file and refuses (NNT_EINVAL, one line) inputs whose memory cannot fit,
+ * before the run allocates them (the run checks again). */
+int nnt_circuit_d5_check(const nnt_circuit_d5_cfg *cfg);
 typedef struct {
   int ninputs, depth, width_max, n; /* m, q, r; inputs evaluated */
   int exhaustive;                   /* n = 2^m: every input of the circuit */

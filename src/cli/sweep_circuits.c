@@ -116,7 +116,8 @@ static const cli_opt d5_opts[] = {
 static int d5_validate(void *cfg, const cli_run *r) {
   d5_cli *w = cfg;
   w->c.seed = r->seed;
-  return nnt_circuit_src_read(r->pos[0], w->top, &w->src, &w->c.file);
+  int st = nnt_circuit_src_read(r->pos[0], w->top, &w->src, &w->c.file);
+  return st ? st : nnt_circuit_d5_check(&w->c);
 }
 static int d5_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_circuit_d5_run(&((d5_cli *)cfg)->c, res); }
 static void d5_free(void *res) { nnt_circuit_d5_result_free(res); }
