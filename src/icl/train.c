@@ -293,7 +293,6 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
   memset(r, 0, sizeof *r);
   int st = nnt_icl_train_check(c);
   if (st) return st;
-  nnt_time_notice(nnt_icl_train_seconds(c, nnt_threads_get()), 1, "icl train", "(a resumed run: only the steps left)");
   char *path = NULL; /* no dir: trained in memory, nothing written */
   if (dir) {
     size_t plen = strlen(dir) + 16;
@@ -338,6 +337,11 @@ int nnt_icl_train_run(const nnt_icl_train_cfg *c, const char *dir, int resume, n
     nnt_mpi_bcast(&opt.step, sizeof opt.step);
   }
   r->first_step = step;
+  if (rank == 0) { /* after the resume, so the estimate is of the steps this run still has to do */
+    char note[96] = "(on idle cores)";
+    if (step) snprintf(note, sizeof note, "(on idle cores; %lld of %lld steps left)", c->steps - step, c->steps);
+    nnt_time_notice(nnt_icl_train_seconds(c, nnt_threads_get()) * (double)(c->steps - step) / c->steps, 1, "icl train", note);
+  }
   int cap = (int)(c->steps / c->log_every) + 2;
   log.step = nnt_xrealloc(log.step, sizeof(long long) * cap), log.loss = nnt_xrealloc(log.loss, sizeof(double) * cap);
   /* data parallel under MPI: rank r takes prompts [lo, hi) of each global batch of B, so the ranks'
