@@ -248,8 +248,10 @@ int nnt_report_circuit_d5(const char *dir, const char *file, const nnt_circuit_d
     if (cfg->range_scale != 1) printf("fault injection: the weights-alone ranges x %g\n", cfg->range_scale);
     printf("weights     every input of the 2^%d at once, from the weights alone: kappa_theta=%.6g mu0=%.6g lambda=%.6g "
            "sigma_theta=%.6g sigma_xi=%.6g\n", r->ninputs, a->kappa_theta, a->mu0, a->lambda, a->sigma_theta, a->sigma_xi);
-    printf("gamma_D5_all_inputs=%.6g (weights alone, proven at every input) %s/all=%.4g\n", r->gamma_all,
-           r->exhaustive ? "enumerated" : "sampled", r->gamma_d5 / r->gamma_all);
+    int ab = 0;
+    for (int i = 1; i < NNT_CIRCUIT_D5_TERMS; i++) ab = a->term[i] < a->term[ab] ? i : ab;
+    printf("gamma_D5_all_inputs=%.6g (weights alone, proven at every input) %s/all=%.4g (binding: %s)\n", r->gamma_all,
+           r->exhaustive ? "enumerated" : "sampled", r->gamma_d5 / r->gamma_all, nnt_circuit_d5_term_names[ab]);
     printf("check: layer values at the %d inputs inside the weights-alone ranges: %s (%ld values", r->n,
            r->range_outside ? "VIOLATED" : "holds", r->range_checked);
     if (r->range_outside)
