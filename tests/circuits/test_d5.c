@@ -83,6 +83,17 @@ static void test_radius(void) {
   net.layers[2].b[1] = -2;
   CHECK(nnt_circuit_d5_at(&net, X, 2, 0.01, 0.01, &k) != 0); /* one long layer: its output is not +-1 */
   nnt_mlp_free(&net);
+  /* from the weights alone: a value before the correction that is not 0/1 (BUF's output shifted by
+   * 1/2) is refused; unshifted, BUF's output ranges over {0, 1} and the readout over {-1, 1} */
+  compile_text(two_gates, 0, &net, &m);
+  double lo[16], hi[16];
+  CHECK(nnt_circuit_d5_ranges(&net, lo, hi) == 0);
+  CHECK(lo[1] == 0 && hi[1] == 1 && lo[7] == -1 && hi[7] == 1); /* BUF's output; the readout (unit 7 of 8) */
+  net.layers[1].b[0] += 0.5;
+  CHECK(nnt_circuit_d5_ranges(&net, lo, hi) != 0);
+  CHECK(strstr(nnt_errmsg(), "not shown to be 0/1") != NULL);
+  CHECK(nnt_circuit_d5_eval_all(&net, &k) != 0);
+  nnt_mlp_free(&net);
 }
 
 static double output(nnt_mlp *net, const double *x) {
