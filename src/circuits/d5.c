@@ -29,6 +29,7 @@ typedef struct {
   double *ain;              /* [n, nlayers] ||input of layer l|| at x_v, unperturbed */
   double *hn;               /* [n, d + 1] ||h_i(x_v)|| */
   const double *hlo;        /* NULL, or [n, d + 1] lower bounds on ||h_i||, for kappa_theta's denominator (else hn) */
+  const double *arat;       /* NULL, or [nlayers] (n = 1) bounds on ||a_l|| / max(|||(h_0 .. h_{i-1})|||, 1) in f_i, i >= 1 */
 } d5_net;
 
 static double frob(const nnt_smlp_layer *L) {
@@ -203,10 +204,14 @@ static void theta_side(const d5_net *s, double st, nnt_circuit_d5 *k) {
     double hmax = 1, hden = 1; /* max(|||(h_0 .. h_{i-1})|||, 1): from above (lambda), from below (kappa_theta) */
     for (int i = 0; i <= s->d; i++) {
       double acc = 0, p = 1;
-      for (int l = s->fe[i] - 1; l >= s->fs[i]; l--) acc += (a[l] * a[l] + 1) * p * p, p *= s->opn[l] + st;
-      double S = sqrt(acc);
+      for (int l = s->fe[i] - 1; l >= s->fs[i]; l--) {
+        /* with arat: (||a_l||^2 + 1) / M^2 <= arat_l^2 + 1 / hden^2, M >= hden */
+        double q = s->arat && i ? s->arat[l] * s->arat[l] + 1 / (hden * hden) : a[l] * a[l] + 1;
+        acc += q * p * p, p *= s->opn[l] + st;
+      }
+      double S = sqrt(acc), kt = s->arat ? S : S / hden;
       if (i == 0) k->mu0 = S > k->mu0 ? S : k->mu0;
-      else k->kappa_theta = S / hden > k->kappa_theta ? S / hden : k->kappa_theta;
+      else k->kappa_theta = kt > k->kappa_theta ? kt : k->kappa_theta;
       hmax = h[i] > hmax ? h[i] : hmax, hden = hl[i] > hden ? hl[i] : hden;
     }
     k->lambda = hmax > k->lambda ? hmax : k->lambda;
@@ -443,8 +448,8 @@ static int ranges_of(const nnt_smlp *net, const d5_net *s, const long *off, doub
                         o->n[k] > 2 ? " (it depends on too many inputs or takes more values)" : "");
         else if (!z && i == s->d && !pm1)
           st = nnt_fail(NNT_EINVAL, "(D.5) from the weights: the readout is not shown to be +-1 at every input");
-        else if (z && o->n[k] > 2)
-          st = nnt_fail(NNT_EINVAL, "(D.5) from the weights: correction %d's unit %d takes more than two values", i, k);
+        else if (z && !(o->n[k] == tv[1 - cur].n[k] && o->v0[k] == tv[1 - cur].v0[k] && o->v1[k] == tv[1 - cur].v1[k]))
+          st = nnt_fail(NNT_EINVAL, "(D.5) from the weights: correction %d's unit %d does not return its 0/1 input", i, k);
       }
     }
   }
@@ -486,9 +491,26 @@ static void best_radii_ranges(const nnt_smlp *net, const d5_net *s, const long *
   double *ain = nnt_xmalloc(sizeof(double) * (size_t)s->nlayers), *hn = nnt_xmalloc(sizeof(double) * (size_t)(s->d + 1));
   double *hl = nnt_xmalloc(sizeof(double) * (size_t)(s->d + 1));
   norms_of_ranges(net, s, off, lo, hi, ain, hn, hl);
-  w.n = 1, w.ain = ain, w.hn = hn, w.hlo = hl;
+  /* kappa_theta's ratio per layer of f_i (i >= 1), M = max(|||(h_0 .. h_{i-1})|||, 1) >= max(hlo_j, 1):
+   * ||a_l|| / M <= ain_l / max(hlo_j, 1), and, since f_i's input is h_{i-1} itself (each correction
+   * returns its 0/1 input, checked in ranges_of), ||a_l|| <= g_l M with g = 1 at f_i's input and
+   * g_{l+1} = ||W_l||_2 g_l + ||b_l+|| (relu(Wa + b) <= relu(Wa) + relu(b); ||b|| for identity). */
+  double *ar = nnt_xmalloc(sizeof(double) * (size_t)s->nlayers), mlo = 1;
+  for (int l = 0; l < s->nlayers; l++) ar[l] = ain[l];
+  for (int i = 1; i <= s->d; i++) {
+    mlo = hl[i - 1] > mlo ? hl[i - 1] : mlo;
+    double g = 1;
+    for (int l = s->fs[i]; l < s->fe[i]; l++) {
+      const nnt_smlp_layer *Ly = &net->layers[l];
+      ar[l] = fmin(ain[l] / mlo, g);
+      double bb = 0;
+      for (int o = 0; o < Ly->out; o++) bb += Ly->act == NNT_ACT_RELU && Ly->b[o] < 0 ? 0 : Ly->b[o] * Ly->b[o];
+      g = s->opn[l] * g + sqrt(bb);
+    }
+  }
+  w.n = 1, w.ain = ain, w.hn = hn, w.hlo = hl, w.arat = ar;
   best_radii(&w, k);
-  free(ain), free(hn), free(hl);
+  free(ain), free(hn), free(hl), free(ar);
 }
 
 int nnt_circuit_d5_ranges(const nnt_mlp *net, double *lo, double *hi) {
