@@ -317,7 +317,6 @@ int nnt_circuit_d5_eval(const nnt_mlp *net, const double *X, int n, nnt_circuit_
 enum { RANGE_SUPPORT_MAX = 16 };
 
 typedef struct {
-  int w;              /* width */
   int *mark, *list;   /* mark[u] == stamp: u is in the cone; list: those units */
   int nlist;
   double *val;        /* values under the current assignment (cone units only) */
@@ -345,7 +344,7 @@ static void segment_ranges(const nnt_smlp *net, int a, int b, const two_vals *in
   cone_layer *cl = nnt_xcalloc((size_t)nl + 1, sizeof(cone_layer)); /* cl[0]: the input, cl[t + 1]: layer a + t */
   for (int t = 0; t <= nl; t++) {
     int wt = t ? net->layers[a + t - 1].out : w;
-    cl[t].w = wt, cl[t].mark = nnt_xcalloc((size_t)wt, sizeof(int)), cl[t].list = nnt_xmalloc(sizeof(int) * (size_t)wt);
+    cl[t].mark = nnt_xcalloc((size_t)wt, sizeof(int)), cl[t].list = nnt_xmalloc(sizeof(int) * (size_t)wt);
     cl[t].val = nnt_xmalloc(sizeof(double) * (size_t)wt);
   }
   int wout = net->layers[b - 1].out, stamp = 0;
