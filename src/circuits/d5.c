@@ -4,11 +4,13 @@
  * beside the certified lower bound and the attack's upper bound of nnt circuit margin (dense only
  * over the layers it perturbs). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "circuit_build.h"
 #include "nnt_circuits.h"
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_progress.h"
 
@@ -26,6 +28,8 @@ typedef struct {
   int n;                    /* inputs */
   double *ain;              /* [n, nlayers] ||input of layer l|| at x_v, unperturbed */
   double *hn;               /* [n, d + 1] ||h_i(x_v)|| */
+  const double *hlo;        /* NULL, or [n, d + 1] lower bounds on ||h_i||, for kappa_theta's denominator (else hn) */
+  const double *arat;       /* NULL, or [nlayers] (n = 1) bounds on ||a_l|| / max(|||(h_0 .. h_{i-1})|||, 1) in f_i, i >= 1 */
 } d5_net;
 
 static double frob(const nnt_smlp_layer *L) {
@@ -114,8 +118,18 @@ static int d5_net_cut(const nnt_smlp *net, d5_net *s) {
   return NNT_OK;
 }
 
-/* The layer values the constants need at the inputs X[n, m]; acts: one buffer per layer. */
-static int d5_net_values(const nnt_smlp *net, const double *X, int n, d5_net *s, double **acts) {
+/* Check (a) of the weights-alone ranges: every layer value at the inputs used inside its range. */
+typedef struct {
+  const long *off;
+  const double *lo, *hi;
+  long checked, outside;
+  int layer, unit, input; /* the first value outside */
+  double value;
+} range_check;
+
+/* The layer values the constants need at the inputs X[n, m]; acts: one buffer per layer; rc: NULL,
+ * or ranges to check every value against. */
+static int d5_net_values(const nnt_smlp *net, const double *X, int n, d5_net *s, double **acts, range_check *rc) {
   int L = s->nlayers, m = net->layers[0].in, st = NNT_OK;
   if (n < 1) return nnt_fail(NNT_EINVAL, "(D.5): no inputs");
   s->n = n;
@@ -129,6 +143,11 @@ static int d5_net_values(const nnt_smlp *net, const double *X, int n, d5_net *s,
       for (int i = 0; i < net->layers[l].in; i++) q += in[i] * in[i];
       s->ain[(size_t)v * L + l] = sqrt(q);
       layer_forward(&net->layers[l], in, acts[l]);
+      for (int k = 0; rc && k < net->layers[l].out; k++) {
+        double a = acts[l][k], lo = rc->lo[rc->off[l] + k], hi = rc->hi[rc->off[l] + k];
+        rc->checked++;
+        if (!(a >= lo && a <= hi) && rc->outside++ == 0) rc->layer = l, rc->unit = k, rc->input = v, rc->value = a;
+      }
     }
     for (int i = 0; i <= s->d && !st; i++) {
       const double *h = acts[s->fe[i] - 1];
@@ -162,7 +181,7 @@ static int d5_net_init(const nnt_smlp *net, const double *X, int n, d5_net *s) {
   int st = d5_net_cut(net, s);
   if (st) return st;
   double **acts = acts_alloc(net);
-  st = d5_net_values(net, X, n, s, acts);
+  st = d5_net_values(net, X, n, s, acts, NULL);
   acts_free(net, acts);
   if (st) d5_net_free(s);
   return st;
@@ -181,14 +200,19 @@ static void theta_side(const d5_net *s, double st, nnt_circuit_d5 *k) {
   }
   for (int v = 0; v < s->n; v++) {
     const double *a = s->ain + (size_t)v * s->nlayers, *h = s->hn + (size_t)v * (s->d + 1);
-    double hmax = 1; /* max(|||(h_0 .. h_{i-1})|||, 1) */
+    const double *hl = s->hlo ? s->hlo + (size_t)v * (s->d + 1) : h;
+    double hmax = 1, hden = 1; /* max(|||(h_0 .. h_{i-1})|||, 1): from above (lambda), from below (kappa_theta) */
     for (int i = 0; i <= s->d; i++) {
       double acc = 0, p = 1;
-      for (int l = s->fe[i] - 1; l >= s->fs[i]; l--) acc += (a[l] * a[l] + 1) * p * p, p *= s->opn[l] + st;
-      double S = sqrt(acc);
+      for (int l = s->fe[i] - 1; l >= s->fs[i]; l--) {
+        /* with arat: (||a_l||^2 + 1) / M^2 <= arat_l^2 + 1 / hden^2, M >= hden */
+        double q = s->arat && i ? s->arat[l] * s->arat[l] + 1 / (hden * hden) : a[l] * a[l] + 1;
+        acc += q * p * p, p *= s->opn[l] + st;
+      }
+      double S = sqrt(acc), kt = s->arat ? S : S / hden;
       if (i == 0) k->mu0 = S > k->mu0 ? S : k->mu0;
-      else k->kappa_theta = S / hmax > k->kappa_theta ? S / hmax : k->kappa_theta;
-      hmax = h[i] > hmax ? h[i] : hmax;
+      else k->kappa_theta = kt > k->kappa_theta ? kt : k->kappa_theta;
+      hmax = h[i] > hmax ? h[i] : hmax, hden = hl[i] > hden ? hl[i] : hden;
     }
     k->lambda = hmax > k->lambda ? hmax : k->lambda;
   }
@@ -280,12 +304,248 @@ int nnt_circuit_d5_eval(const nnt_mlp *net, const double *X, int n, nnt_circuit_
   return NNT_OK;
 }
 
+/* ---- The weights alone: every layer value bounded over all x in {0,1}^m, without enumerating x ----
+ * The net is walked segment by segment (the blocks f_i and the corrections between). A segment reads
+ * a layer whose unit c takes one of two values v0[c], v1[c] at every input x: x itself (0, 1), and
+ * by induction each later segment's input. A unit of the segment depends on few of those (a gate's
+ * fan-in), its support; all 2^s assignments of the support, evaluated with layer_forward's sums in
+ * its order, give every value the unit takes at any x, exactly (the support may take more
+ * combinations than the circuit ever does: sound, possibly loose). A support over RANGE_SUPPORT_MAX
+ * falls back to interval arithmetic on the layer before (sound; the unit is then not known to take
+ * two values, so it may not feed the next segment). The values before each correction must be
+ * exactly 0/1 and the readout +-1 at every x, as (D.5) needs: checked here for all x at once. */
+enum { RANGE_SUPPORT_MAX = 16 };
+
+typedef struct {
+  int *mark, *list;   /* mark[u] == stamp: u is in the cone; list: those units */
+  int nlist;
+  double *val;        /* values under the current assignment (cone units only) */
+} cone_layer;
+
+/* The units a segment's output takes: each unit's (up to) two values, n > 2 when it takes more. */
+typedef struct {
+  double *v0, *v1;
+  int *n;
+} two_vals;
+
+static void note_value(two_vals *t, int k, double v) {
+  if (t->n[k] == 0) t->v0[k] = t->v1[k] = v, t->n[k] = 1;
+  else if (v != t->v0[k] && v != t->v1[k]) {
+    if (t->n[k] == 1) t->v1[k] = v, t->n[k] = 2;
+    else t->n[k] = 3;
+  }
+}
+
+/* Layers [a, b) of net, reading a layer with two values per unit (in); their units' ranges into
+ * lo/hi (layer l at off[l]); the last layer's values into out. */
+static void segment_ranges(const nnt_smlp *net, int a, int b, const two_vals *in, const long *off, double *lo, double *hi,
+                          two_vals *out) {
+  int w = net->layers[a].in, nl = b - a;
+  cone_layer *cl = nnt_xcalloc((size_t)nl + 1, sizeof(cone_layer)); /* cl[0]: the input, cl[t + 1]: layer a + t */
+  for (int t = 0; t <= nl; t++) {
+    int wt = t ? net->layers[a + t - 1].out : w;
+    cl[t].mark = nnt_xcalloc((size_t)wt, sizeof(int)), cl[t].list = nnt_xmalloc(sizeof(int) * (size_t)wt);
+    cl[t].val = nnt_xmalloc(sizeof(double) * (size_t)wt);
+  }
+  int wout = net->layers[b - 1].out, stamp = 0;
+  for (int k = 0; k < wout; k++) out->n[k] = 0;
+  for (int t = 1; t <= nl; t++) {
+    const nnt_smlp_layer *Ly = &net->layers[a + t - 1];
+    double *llo = lo + off[a + t - 1], *lhi = hi + off[a + t - 1];
+    for (int k = 0; k < Ly->out; k++) {
+      /* the cone of unit k: its ancestors in every layer of the segment, down to the input */
+      stamp++;
+      cl[t].nlist = 1, cl[t].list[0] = k, cl[t].mark[k] = stamp;
+      for (int u = t; u >= 1; u--) {
+        const nnt_smlp_layer *U = &net->layers[a + u - 1];
+        cone_layer *prev = &cl[u - 1];
+        prev->nlist = 0;
+        for (int q = 0; q < cl[u].nlist; q++) {
+          int r = cl[u].list[q];
+          for (long e = U->row_start[r]; e < U->row_start[r + 1]; e++)
+            if (prev->mark[U->col[e]] != stamp) prev->mark[U->col[e]] = stamp, prev->list[prev->nlist++] = U->col[e];
+        }
+      }
+      int sup[RANGE_SUPPORT_MAX], ns = 0, wide = 0;
+      for (int q = 0; q < cl[0].nlist; q++) {
+        int c = cl[0].list[q];
+        cl[0].val[c] = in->v0[c];
+        if (in->n[c] == 2) {
+          if (ns == RANGE_SUPPORT_MAX) wide = 1;
+          else sup[ns++] = c;
+        }
+      }
+      int last = t == nl;
+      if (wide) { /* interval arithmetic on the layer before */
+        const double *plo = t > 1 ? lo + off[a + t - 2] : NULL, *phi = t > 1 ? hi + off[a + t - 2] : NULL;
+        double zl = Ly->b[k], zh = Ly->b[k];
+        for (long e = Ly->row_start[k]; e < Ly->row_start[k + 1]; e++) {
+          int c = Ly->col[e];
+          double pl = plo ? plo[c] : fmin(in->v0[c], in->v1[c]), ph = phi ? phi[c] : fmax(in->v0[c], in->v1[c]);
+          double x1 = Ly->val[e] * pl, x2 = Ly->val[e] * ph;
+          zl += fmin(x1, x2), zh += fmax(x1, x2);
+        }
+        llo[k] = nnt_act_apply(Ly->act, zl), lhi[k] = nnt_act_apply(Ly->act, zh);
+        if (last) out->n[k] = 3;
+        continue;
+      }
+      double mn = INFINITY, mx = -INFINITY;
+      for (long as = 0; as < 1L << ns; as++) {
+        for (int j = 0; j < ns; j++) cl[0].val[sup[j]] = (as >> j) & 1 ? in->v1[sup[j]] : in->v0[sup[j]];
+        for (int u = 1; u <= t; u++) {
+          const nnt_smlp_layer *U = &net->layers[a + u - 1];
+          for (int q = 0; q < cl[u].nlist; q++) {
+            int r = cl[u].list[q];
+            double z = U->b[r];
+            for (long e = U->row_start[r]; e < U->row_start[r + 1]; e++) z += U->val[e] * cl[u - 1].val[U->col[e]];
+            cl[u].val[r] = nnt_act_apply(U->act, z);
+          }
+        }
+        double v = cl[t].val[k];
+        mn = v < mn ? v : mn, mx = v > mx ? v : mx;
+        if (last) note_value(out, k, v);
+      }
+      llo[k] = mn, lhi[k] = mx;
+    }
+  }
+  for (int t = 0; t <= nl; t++) free(cl[t].mark), free(cl[t].list), free(cl[t].val);
+  free(cl);
+}
+
+static long units_total(const nnt_smlp *net, long *off) {
+  long tot = 0;
+  for (int l = 0; l < net->nlayers; l++) off[l] = tot, tot += net->layers[l].out;
+  return tot;
+}
+
+/* Every layer's range over all x in {0,1}^m (lo/hi: layer l at off[l]); NNT_EINVAL when a value
+ * before a correction is not shown to be 0/1 at every x, or the readout +-1. */
+static int ranges_of(const nnt_smlp *net, const d5_net *s, const long *off, double *lo, double *hi) {
+  int m = net->layers[0].in, wmax = m, st = NNT_OK;
+  for (int l = 0; l < net->nlayers; l++) wmax = net->layers[l].out > wmax ? net->layers[l].out : wmax;
+  two_vals tv[2];
+  for (int q = 0; q < 2; q++) {
+    tv[q].v0 = nnt_xmalloc(sizeof(double) * (size_t)wmax), tv[q].v1 = nnt_xmalloc(sizeof(double) * (size_t)wmax);
+    tv[q].n = nnt_xmalloc(sizeof(int) * (size_t)wmax);
+  }
+  for (int i = 0; i < m; i++) tv[0].v0[i] = 0, tv[0].v1[i] = 1, tv[0].n[i] = 2;
+  int cur = 0;
+  /* the segments: f_0, zeta_0, f_1, ..., zeta_{d-1}, f_d */
+  for (int i = 0; i <= s->d && !st; i++) {
+    for (int z = 0; z < 2 && !st; z++) {
+      if (z && i == s->d) break;
+      int a = z ? s->fe[i] : s->fs[i], b = z ? s->fs[i + 1] : s->fe[i];
+      segment_ranges(net, a, b, &tv[cur], off, lo, hi, &tv[1 - cur]);
+      cur = 1 - cur;
+      const two_vals *o = &tv[cur];
+      int w = net->layers[b - 1].out;
+      for (int k = 0; k < w && !st; k++) {
+        int binary = o->n[k] <= 2 && (o->v0[k] == 0 || o->v0[k] == 1) && (o->v1[k] == 0 || o->v1[k] == 1);
+        int pm1 = o->n[k] <= 2 && (o->v0[k] == 1 || o->v0[k] == -1) && (o->v1[k] == 1 || o->v1[k] == -1);
+        if (!z && i < s->d && !binary)
+          st = nnt_fail(NNT_EINVAL, "(D.5) from the weights: unit %d before correction %d is not shown to be 0/1 at every input%s", k, i,
+                        o->n[k] > 2 ? " (it depends on too many inputs or takes more values)" : "");
+        else if (!z && i == s->d && !pm1)
+          st = nnt_fail(NNT_EINVAL, "(D.5) from the weights: the readout is not shown to be +-1 at every input");
+        else if (z && !(o->n[k] == tv[1 - cur].n[k] && o->v0[k] == tv[1 - cur].v0[k] && o->v1[k] == tv[1 - cur].v1[k]))
+          st = nnt_fail(NNT_EINVAL, "(D.5) from the weights: correction %d's unit %d does not return its 0/1 input", i, k);
+      }
+    }
+  }
+  for (int q = 0; q < 2; q++) free(tv[q].v0), free(tv[q].v1), free(tv[q].n);
+  return st;
+}
+
+/* The constants' layer norms from the ranges, as one virtual input: ||a_l|| and ||h_i|| from above
+ * (the largest magnitude of every unit), ||h_i|| from below (the smallest) for kappa_theta's
+ * denominator. The input x: ||x|| <= sqrt(m). */
+static void norms_of_ranges(const nnt_smlp *net, const d5_net *s, const long *off, const double *lo, const double *hi,
+                            double *ain, double *hn, double *hlo) {
+  for (int l = 0; l < s->nlayers; l++) {
+    double q = 0;
+    if (l == 0) q = net->layers[0].in;
+    else
+      for (int k = 0; k < net->layers[l - 1].out; k++) {
+        double a = fmax(fabs(lo[off[l - 1] + k]), fabs(hi[off[l - 1] + k]));
+        q += a * a;
+      }
+    ain[l] = sqrt(q);
+  }
+  for (int i = 0; i <= s->d; i++) {
+    int l = s->fe[i] - 1;
+    double qa = 0, qb = 0;
+    for (int k = 0; k < net->layers[l].out; k++) {
+      double a = lo[off[l] + k], b = hi[off[l] + k], big = fmax(fabs(a), fabs(b)), small = a > 0 ? a : b < 0 ? -b : 0;
+      qa += big * big, qb += small * small;
+    }
+    hn[i] = sqrt(qa), hlo[i] = sqrt(qb);
+  }
+}
+
+/* (D.5) over every input from the ranges (range_scale multiplies them first: 1, or < 1 a fault) */
+static void best_radii_ranges(const nnt_smlp *net, const d5_net *s, const long *off, double *lo, double *hi, long tot,
+                              double range_scale, nnt_circuit_d5 *k) {
+  for (long u = 0; u < tot; u++) lo[u] = lo[u] < 0 ? lo[u] * range_scale : lo[u], hi[u] = hi[u] > 0 ? hi[u] * range_scale : hi[u];
+  d5_net w = *s;
+  double *ain = nnt_xmalloc(sizeof(double) * (size_t)s->nlayers), *hn = nnt_xmalloc(sizeof(double) * (size_t)(s->d + 1));
+  double *hl = nnt_xmalloc(sizeof(double) * (size_t)(s->d + 1));
+  norms_of_ranges(net, s, off, lo, hi, ain, hn, hl);
+  /* kappa_theta's ratio per layer of f_i (i >= 1), M = max(|||(h_0 .. h_{i-1})|||, 1) >= max(hlo_j, 1):
+   * ||a_l|| / M <= ain_l / max(hlo_j, 1), and, since f_i's input is h_{i-1} itself (each correction
+   * returns its 0/1 input, checked in ranges_of), ||a_l|| <= g_l M with g = 1 at f_i's input and
+   * g_{l+1} = ||W_l||_2 g_l + ||b_l+|| (relu(Wa + b) <= relu(Wa) + relu(b); ||b|| for identity). */
+  double *ar = nnt_xmalloc(sizeof(double) * (size_t)s->nlayers), mlo = 1;
+  for (int l = 0; l < s->nlayers; l++) ar[l] = ain[l];
+  for (int i = 1; i <= s->d; i++) {
+    mlo = hl[i - 1] > mlo ? hl[i - 1] : mlo;
+    double g = 1;
+    for (int l = s->fs[i]; l < s->fe[i]; l++) {
+      const nnt_smlp_layer *Ly = &net->layers[l];
+      ar[l] = fmin(ain[l] / mlo, g);
+      double bb = 0;
+      for (int o = 0; o < Ly->out; o++) bb += Ly->act == NNT_ACT_RELU && Ly->b[o] < 0 ? 0 : Ly->b[o] * Ly->b[o];
+      g = s->opn[l] * g + sqrt(bb);
+    }
+  }
+  w.n = 1, w.ain = ain, w.hn = hn, w.hlo = hl, w.arat = ar;
+  best_radii(&w, k);
+  free(ain), free(hn), free(hl), free(ar);
+}
+
+int nnt_circuit_d5_ranges(const nnt_mlp *net, double *lo, double *hi) {
+  nnt_smlp sn;
+  nnt_smlp_from_dense(&sn, net);
+  d5_net s;
+  long *off = nnt_xmalloc(sizeof(long) * (size_t)(net->nlayers ? net->nlayers : 1));
+  units_total(&sn, off);
+  int st = d5_net_cut(&sn, &s);
+  if (!st) st = ranges_of(&sn, &s, off, lo, hi), d5_net_free(&s);
+  free(off), nnt_smlp_free(&sn);
+  return st;
+}
+
+int nnt_circuit_d5_eval_all(const nnt_mlp *net, nnt_circuit_d5 *k) {
+  nnt_smlp sn;
+  nnt_smlp_from_dense(&sn, net);
+  d5_net s;
+  long *off = nnt_xmalloc(sizeof(long) * (size_t)(net->nlayers ? net->nlayers : 1)), tot = units_total(&sn, off);
+  double *lo = nnt_xmalloc(sizeof(double) * (size_t)(tot ? tot : 1)), *hi = nnt_xmalloc(sizeof(double) * (size_t)(tot ? tot : 1));
+  int st = d5_net_cut(&sn, &s);
+  if (!st) {
+    if (!(st = ranges_of(&sn, &s, off, lo, hi))) best_radii_ranges(&sn, &s, off, lo, hi, tot, 1, k);
+    d5_net_free(&s);
+  }
+  free(off), free(lo), free(hi), nnt_smlp_free(&sn);
+  return st;
+}
+
 void nnt_circuit_d5_cfg_default(nnt_circuit_d5_cfg *cfg, nnt_preset preset) {
   memset(cfg, 0, sizeof *cfg);
   cfg->inputs = preset == NNT_PRESET_QUICK ? 4 : 16; /* as nnt circuit margin */
   cfg->attack_inputs = preset == NNT_PRESET_QUICK ? 4 : 16;
   cfg->attack_blocks = -1;
   cfg->scale = 1;
+  cfg->range_scale = 1;
   cfg->seed = 1;
 }
 
@@ -333,6 +593,28 @@ static void attack(const nnt_smlp *net, int from, const double *X, const uint8_t
   nnt_mlp_free(&tail);
 }
 
+/* What n inputs cost (X, the labels, the attack's index, the constants' layer norms ain and hn),
+ * refused before any of it is allocated. */
+static int d5_mem_check(int m, int n, int nlayers) {
+  double per_input = 8.0 * m + 1 + 4 + 8.0 * nlayers + 8.0 * nlayers;
+  return nnt_mem_check(per_input * n, "(D.5) over the inputs", "lower --inputs");
+}
+
+int nnt_circuit_d5_check(const nnt_circuit_d5_cfg *cfg) {
+  nnt_circuit c;
+  int st = cfg->file ? nnt_circuit_read(cfg->file, &c) : nnt_fail(NNT_EINVAL, "(D.5) needs a circuit file");
+  if (st) return st;
+  nnt_circuit_layered L;
+  nnt_circuit_layer(&c, &L);
+  nnt_smlp net;
+  nnt_circuit_compile_sparse(&L, 1, &net);
+  int m = c.ninputs, n = cfg->inputs;
+  if (m < 30 && (1L << m) <= n) n = 1 << m;
+  st = d5_mem_check(m, n, net.nlayers + 1); /* with the readout */
+  nnt_smlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+  return st;
+}
+
 int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res) {
   memset(res, 0, sizeof *res);
   if (!cfg->file) return nnt_fail(NNT_EINVAL, "(D.5) needs a circuit file");
@@ -340,6 +622,8 @@ int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res
   if (cfg->attack_inputs < 1) return nnt_fail(NNT_EINVAL, "--attack-inputs: %d, need at least 1", cfg->attack_inputs);
   if (cfg->attack_blocks < -1) return nnt_fail(NNT_EINVAL, "--attack-blocks: %d, need 0 (all), a count, or -1 (auto)", cfg->attack_blocks);
   if (!(cfg->scale > 0) || !isfinite(cfg->scale)) return nnt_fail(NNT_EINVAL, "--scale: %g, need a positive number", cfg->scale);
+  if (!(cfg->range_scale > 0) || !isfinite(cfg->range_scale))
+    return nnt_fail(NNT_EINVAL, "--range-scale: %g, need a positive number", cfg->range_scale);
   nnt_circuit c;
   int st = nnt_circuit_read(cfg->file, &c);
   if (st) return st;
@@ -361,6 +645,10 @@ int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res
   if (all) n = 1 << m;
   res->ninputs = m, res->depth = L.depth, res->width_max = L.width_max, res->n = n, res->exhaustive = all;
   res->params = nnt_smlp_stats_of(&net).params, res->nlayers = net.nlayers;
+  if ((st = d5_mem_check(m, n, net.nlayers))) {
+    nnt_smlp_free(&net), nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+    return st;
+  }
   double *X = nnt_xmalloc(sizeof(double) * (size_t)n * (m ? m : 1));
   uint8_t *xb = nnt_xmalloc((size_t)(m ? m : 1)), *yb = nnt_xmalloc((size_t)c.noutputs), *y = nnt_xmalloc((size_t)n);
   nnt_rng rng;
@@ -373,10 +661,26 @@ int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res
   }
   double **acts = acts_alloc(&net), t0 = nnt_now();
   d5_net s;
-  if (!(st = d5_net_cut(&net, &s)) && (st = d5_net_values(&net, X, n, &s, acts))) d5_net_free(&s);
+  /* the weights alone: the ranges of every layer value over all 2^m inputs, and (D.5) from them */
+  long *off = nnt_xmalloc(sizeof(long) * (size_t)net.nlayers), tot = units_total(&net, off);
+  double *lo = nnt_xmalloc(sizeof(double) * (size_t)tot), *hi = nnt_xmalloc(sizeof(double) * (size_t)tot);
+  range_check rc = {off, lo, hi, 0, 0, -1, -1, -1, 0};
+  if (!(st = d5_net_cut(&net, &s))) {
+    if ((res->all_ok = !ranges_of(&net, &s, off, lo, hi))) {
+      best_radii_ranges(&net, &s, off, lo, hi, tot, cfg->range_scale, &res->kall);
+      res->gamma_all = res->kall.gamma * cfg->scale;
+    } else snprintf(res->all_why, sizeof res->all_why, "%s", nnt_errmsg());
+    res->seconds[3] = nnt_now() - t0, t0 = nnt_now();
+    if ((st = d5_net_values(&net, X, n, &s, acts, res->all_ok ? &rc : NULL))) d5_net_free(&s);
+  }
+  res->range_checked = rc.checked, res->range_outside = rc.outside;
+  res->range_layer = rc.layer, res->range_unit = rc.unit, res->range_input = rc.input, res->range_value = rc.value;
+  if (rc.outside) res->range_lo = lo[off[rc.layer] + rc.unit], res->range_hi = hi[off[rc.layer] + rc.unit];
+  free(off), free(lo), free(hi);
   if (!st) {
     best_radii(&s, &res->k);
     res->gamma_d5 = res->k.gamma * cfg->scale;
+    res->all_above = res->all_ok && res->kall.gamma > res->k.gamma;
     double t1 = nnt_now();
     res->seconds[0] = t1 - t0;
     double *opb = nnt_xmalloc(sizeof(double) * (size_t)net.nlayers);
@@ -400,7 +704,7 @@ int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res
     attack(&net, res->attack_from, X, y, idx, na, cfg->seed, acts, res);
     free(idx);
     res->seconds[2] = nnt_now() - t2;
-    res->contradiction = res->gamma_d5 > res->attack;
+    res->contradiction = res->gamma_d5 > res->attack || (res->all_ok && res->gamma_all > res->attack);
     d5_net_free(&s);
   }
   acts_free(&net, acts);

@@ -385,6 +385,19 @@ int nnt_circuit_d5_at(const nnt_mlp *net, const double *X, int n, double sigma_t
 /* The same with the radii that maximise (D.5) over a log grid 1e-6 .. 1 (121 x 121 points): D.3 holds
  * for any radii, so every grid point is a valid bound. */
 int nnt_circuit_d5_eval(const nnt_mlp *net, const double *X, int n, nnt_circuit_d5 *k);
+/* The weights alone, for every x in {0,1}^m at once: each layer value's range (lo/hi: one entry per
+ * unit, layer l's units after those of layers 0 .. l-1). The net is walked block by block; a block
+ * reads a layer whose units take two values each at every x (x itself, then the corrections'
+ * outputs), and each unit's values are found by evaluating it on all assignments of the inputs it
+ * depends on (its cone: a gate's fan-in; interval arithmetic on the layer before when that exceeds
+ * 16 inputs). The values before each correction are shown 0/1 at every x and the readout +-1, as
+ * (D.5) needs; NNT_EINVAL when they cannot be. */
+int nnt_circuit_d5_ranges(const nnt_mlp *net, double *lo, double *hi);
+/* (D.5) for every input from those ranges: ||a_l|| and lambda from each unit's largest magnitude,
+ * kappa_theta's denominator max(|||(h_0..h_{i-1})|||, 1) from its smallest; the radii as
+ * nnt_circuit_d5_eval. A valid lower bound at every x in {0,1}^m, <= nnt_circuit_d5_eval's over
+ * any inputs. */
+int nnt_circuit_d5_eval_all(const nnt_mlp *net, nnt_circuit_d5 *k);
 
 /* The run (nnt circuit d5): FILE compiled with corrections and the readout of output bit `output`
  * (built sparse: nothing dense but the layers the attack perturbs). The inputs: every input when
@@ -397,14 +410,21 @@ int nnt_circuit_d5_eval(const nnt_mlp *net, const double *X, int n, nnt_circuit_
  * there is a flip of the net, so its norm bounds the margin at that input, and the smallest
  * margin over any input set containing it, from above whatever was sampled. `scale` multiplies
  * gamma_D5 (1; > 1 is a fault injection): a proven lower bound above a found flip is a
- * contradiction. */
+ * contradiction. Beside it, (D.5) from the weights alone (nnt_circuit_d5_eval_all), valid at every
+ * input however few were used, with check (a): every layer value at the inputs used lies inside its
+ * weights-alone range, and that gamma is not above the one over the inputs. Per-input memory is
+ * estimated first: an N that cannot fit is refused before anything is allocated. */
 typedef struct {
   const char *file;
   int output, inputs, attack_inputs, attack_blocks;
   double scale;
+  double range_scale; /* multiplies the weights-alone ranges (1; < 1 narrows them: a fault check (a) must catch) */
   uint64_t seed;
 } nnt_circuit_d5_cfg;
 void nnt_circuit_d5_cfg_default(nnt_circuit_d5_cfg *cfg, nnt_preset preset);
+/* Reads and compiles cfg->file and refuses (NNT_EINVAL, one line) inputs whose memory cannot fit,
+ * before the run allocates them (the run checks again). */
+int nnt_circuit_d5_check(const nnt_circuit_d5_cfg *cfg);
 typedef struct {
   int ninputs, depth, width_max, n; /* m, q, r; inputs evaluated */
   int exhaustive;                   /* n = 2^m: every input of the circuit */
@@ -420,7 +440,17 @@ typedef struct {
    * layers; NULL when the attack found none), at input flip_input, X = flip_x (m doubles) */
   double *flip, *flip_x;
   int flip_input;
-  double seconds[3];                /* constants, certificate, attack (wall) */
+  /* the weights alone (nnt_circuit_d5_eval_all): valid at every input of the circuit */
+  int all_ok;                       /* 0: not available, all_why says why */
+  char all_why[256];
+  nnt_circuit_d5 kall;
+  double gamma_all;                 /* kall.gamma * scale */
+  int all_above;                    /* kall.gamma > k.gamma: impossible for sound ranges */
+  /* check (a): every layer value at the n inputs inside its weights-alone range */
+  long range_checked, range_outside;
+  int range_layer, range_unit, range_input; /* the first value outside, and its range */
+  double range_value, range_lo, range_hi;
+  double seconds[4];                /* constants, certificate, attack, the weights-alone ranges (wall) */
 } nnt_circuit_d5_result;
 int nnt_circuit_d5_run(const nnt_circuit_d5_cfg *cfg, nnt_circuit_d5_result *res);
 void nnt_circuit_d5_result_free(nnt_circuit_d5_result *res);

@@ -109,15 +109,19 @@ static const cli_opt d5_opts[] = {
             "the attack perturbs the last N blocks f_i and the corrections between (0: every layer; -1: every layer up to 10^6 parameters, else 2)"),
     CLI_INT("output", nnt_circuit_d5_cfg, output, 0, 1 << 30, "output bit read out as F = 2 z_j - 1"),
     CLI_DOUBLE("scale", nnt_circuit_d5_cfg, scale, 1e-300, 1e300, "multiply gamma_D5 by X (> 1: a fault injection the check must catch)"),
+    CLI_DOUBLE("range-scale", nnt_circuit_d5_cfg, range_scale, 1e-300, 1e300,
+               "multiply the weights-alone ranges by X (< 1 narrows them: a fault injection the range check must catch)"),
     CLI_CIRCUIT_TOP(d5_cli),
     {0}};
 static int d5_validate(void *cfg, const cli_run *r) {
   d5_cli *w = cfg;
   w->c.seed = r->seed;
-  return nnt_circuit_src_read(r->pos[0], w->top, &w->src, &w->c.file);
+  int st = nnt_circuit_src_read(r->pos[0], w->top, &w->src, &w->c.file);
+  return st ? st : nnt_circuit_d5_check(&w->c);
 }
 static int d5_run(void *cfg, const cli_run *r, void *res) { return (void)r, nnt_circuit_d5_run(&((d5_cli *)cfg)->c, res); }
 static void d5_free(void *res) { nnt_circuit_d5_result_free(res); }
+static struct cJSON *d5_json(const void *cfg, const void *res) { return (void)cfg, nnt_report_circuit_d5_json(res); }
 static int d5_report(const void *cfg, const void *res, const cli_run *r) {
   const d5_cli *w = cfg;
   nnt_circuit_src_print(&w->src);
@@ -130,11 +134,13 @@ const cli_cmd cli_circuit_d5_cmd = {
     .about = "Theorem D.6's all-layer margin lower bound (D.5) for FILE's net compiled with correction layers and\n"
              "the readout 2 z_j - 1: Condition D.3's constants (kappa_theta, kappa_xi, mu, mu0, the radii) and\n"
              "lambda computed from the compiled weights and layer values, the nine terms, and gamma_D5 beside\n"
-             "the certified lower bound and the attack's upper bound of nnt circuit margin (same inputs).\n"
-             "Exit 1 when gamma_D5 exceeds the attack's flip (a contradiction). With --out, DIR/d5.csv.\n" CLI_CIRCUIT_FORMATS,
+             "the certified lower bound and the attack's upper bound of nnt circuit margin (same inputs); and (D.5)\n"
+             "from the weights alone, valid at every input (each layer value bounded over all of {0,1}^m).\n"
+             "Exit 1 when gamma_D5 exceeds the attack's flip (a contradiction), or a layer value at the inputs used\n"
+             "lies outside its weights-alone range. With --out, DIR/d5.csv.\n" CLI_CIRCUIT_FORMATS,
     .opts = d5_opts, .cfg_size = sizeof(d5_cli), .res_size = sizeof(nnt_circuit_d5_result),
     .cfg_default = d5_default, .validate = d5_validate, .run = d5_run, .report = d5_report,
-    .result_free = d5_free, .cfg_free = d5_cfg_free, .npos_min = 1, .npos_max = 1, .common = CLI_OUT,
+    .result_free = d5_free, .result_json = d5_json, .cfg_free = d5_cfg_free, .npos_min = 1, .npos_max = 1, .common = CLI_OUT,
 };
 
 /* ---- learn: trained nets vs samples and width; checkpoints in DIR/ckpt when --out is given */

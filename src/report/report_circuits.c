@@ -1,4 +1,5 @@
 /* Reports of nnt circuit: results in memory -> console, CSV, plots, net files (run.json is the driver's). */
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,17 +242,63 @@ int nnt_report_circuit_d5(const char *dir, const char *file, const nnt_circuit_d
          r->gamma_d5, r->certified, r->attack, r->certified / r->gamma_d5, r->attack / r->gamma_d5,
          nnt_circuit_d5_term_names[bind]);
   printf("check: proven gamma_D5 <= found flip gamma_attack: %s\n", r->contradiction ? "VIOLATED" : "holds");
-  printf("time        constants %.3g s, certificate %.3g s, attack %.3g s (wall)\n", r->seconds[0], r->seconds[1], r->seconds[2]);
+  int range_bad = r->all_ok && (r->range_outside || r->all_above);
+  if (r->all_ok) {
+    const nnt_circuit_d5 *a = &r->kall;
+    if (cfg->range_scale != 1) printf("fault injection: the weights-alone ranges x %g\n", cfg->range_scale);
+    printf("weights     every input of the 2^%d at once, from the weights alone: kappa_theta=%.6g mu0=%.6g lambda=%.6g "
+           "sigma_theta=%.6g sigma_xi=%.6g\n", r->ninputs, a->kappa_theta, a->mu0, a->lambda, a->sigma_theta, a->sigma_xi);
+    int ab = 0;
+    for (int i = 1; i < NNT_CIRCUIT_D5_TERMS; i++) ab = a->term[i] < a->term[ab] ? i : ab;
+    printf("gamma_D5_all_inputs=%.6g (weights alone, proven at every input) %s/all=%.4g (binding: %s)\n", r->gamma_all,
+           r->exhaustive ? "enumerated" : "sampled", r->gamma_d5 / r->gamma_all, nnt_circuit_d5_term_names[ab]);
+    printf("check: layer values at the %d inputs inside the weights-alone ranges: %s (%ld values", r->n,
+           r->range_outside ? "VIOLATED" : "holds", r->range_checked);
+    if (r->range_outside)
+      printf(", %ld outside; first: layer %d unit %d at input %d is %.17g, range [%.17g, %.17g]", r->range_outside, r->range_layer,
+             r->range_unit, r->range_input, r->range_value, r->range_lo, r->range_hi);
+    printf(")\ncheck: gamma_D5_all_inputs <= gamma_D5 over the %d inputs: %s\n", r->n, r->all_above ? "VIOLATED" : "holds");
+  } else
+    printf("weights     gamma_D5_all_inputs: not available: %s\n", r->all_why);
+  printf("time        constants %.3g s, certificate %.3g s, attack %.3g s, weights-alone ranges %.3g s (wall)\n", r->seconds[0],
+         r->seconds[1], r->seconds[2], r->seconds[3]);
   nnt_csv csv;
   int st = nnt_csv_open(&csv, dir, "d5.csv",
                         "file,output,inputs,exhaustive,attack_inputs,attack_from_layer,corrections,sigma_zeta,sigma_theta,sigma_xi,"
-                        "kappa_theta,kappa_xi,mu,mu0,lambda,gamma_d5,gamma_certified,gamma_attack,scale,holds");
+                        "kappa_theta,kappa_xi,mu,mu0,lambda,gamma_d5,gamma_certified,gamma_attack,scale,holds,"
+                        "gamma_d5_all_inputs,all_kappa_theta,all_mu0,all_lambda,range_scale,ranges_hold");
   if (st) return st;
-  nnt_csv_row(&csv, "%s,%d,%d,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d",
+  nnt_csv_row(&csv, "%s,%d,%d,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%d",
               file, cfg->output, r->n, r->exhaustive, r->nattack, r->attack_from, k->d, k->sigma_zeta, k->sigma_theta, k->sigma_xi, k->kappa_theta, k->kappa_xi, k->mu,
-              k->mu0, k->lambda, r->gamma_d5, r->certified, r->attack, cfg->scale, !r->contradiction);
+              k->mu0, k->lambda, r->gamma_d5, r->certified, r->attack, cfg->scale, !r->contradiction, r->all_ok ? r->gamma_all : NAN,
+              r->all_ok ? r->kall.kappa_theta : NAN, r->all_ok ? r->kall.mu0 : NAN, r->all_ok ? r->kall.lambda : NAN, cfg->range_scale,
+              r->all_ok && !range_bad);
   if ((st = nnt_csv_close(&csv))) return st;
+  if (range_bad)
+    return nnt_fail(NNT_ECHECK, "(D.5) from the weights: %s", r->range_outside ? "a layer value lies outside its weights-alone range"
+                                                                                  : "gamma over every input lies above gamma over the inputs used");
   if (r->contradiction)
     return nnt_fail(NNT_ECHECK, "(D.5): the proven lower bound %g lies above the attack's flip at %g", r->gamma_d5, r->attack);
   return NNT_OK;
+}
+
+cJSON *nnt_report_circuit_d5_json(const nnt_circuit_d5_result *r) {
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddNumberToObject(j, "inputs", r->n);
+  cJSON_AddBoolToObject(j, "exhaustive", r->exhaustive);
+  cJSON_AddNumberToObject(j, "corrections", r->k.d);
+  cJSON_AddNumberToObject(j, "gamma_d5", r->gamma_d5);
+  if (r->all_ok) {
+    cJSON_AddNumberToObject(j, "gamma_d5_all_inputs", r->gamma_all);
+    cJSON_AddNumberToObject(j, "all_kappa_theta", r->kall.kappa_theta);
+    cJSON_AddNumberToObject(j, "all_mu0", r->kall.mu0);
+    cJSON_AddNumberToObject(j, "all_lambda", r->kall.lambda);
+    cJSON_AddNumberToObject(j, "range_values_checked", (double)r->range_checked);
+    cJSON_AddNumberToObject(j, "range_values_outside", (double)r->range_outside);
+  } else
+    cJSON_AddStringToObject(j, "gamma_d5_all_inputs_unavailable", r->all_why);
+  cJSON_AddNumberToObject(j, "gamma_certified", r->certified);
+  if (isfinite(r->attack)) cJSON_AddNumberToObject(j, "gamma_attack", r->attack);
+  cJSON_AddBoolToObject(j, "holds", !r->contradiction && !(r->all_ok && (r->range_outside || r->all_above)));
+  return j;
 }

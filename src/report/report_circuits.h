@@ -26,5 +26,8 @@ int nnt_report_circuit_claim35(const char *dir, int n, const nnt_circuit_claim35
 /* (D.5) for one circuit: its constants and terms, the line gamma_D5=... gamma_certified=...
  * gamma_attack=... with the ratios, dir/d5.csv; NNT_ECHECK when gamma_D5 exceeds the attack's flip. */
 int nnt_report_circuit_d5(const char *dir, const char *file, const nnt_circuit_d5_cfg *cfg, const nnt_circuit_d5_result *r);
+/* run.json's "result" of nnt circuit d5: the gammas (over the inputs, over every input from the
+ * weights alone, certified, attack) and both checks. */
+struct cJSON *nnt_report_circuit_d5_json(const nnt_circuit_d5_result *r);
 
 #endif

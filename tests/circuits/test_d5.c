@@ -2,11 +2,13 @@
  * the correction radius read from the weights, and soundness by direct simulation (perturbations
  * of every parameter below gamma_D5 never flip the readout; the attack's flip is never below it). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "nnt_circuits.h"
+#include "nnt_error.h"
 #include "nnt_test.h"
 
 static void compile_text(const char *text, int j, nnt_mlp *net, int *m) {
@@ -81,6 +83,17 @@ static void test_radius(void) {
   net.layers[2].b[1] = -2;
   CHECK(nnt_circuit_d5_at(&net, X, 2, 0.01, 0.01, &k) != 0); /* one long layer: its output is not +-1 */
   nnt_mlp_free(&net);
+  /* from the weights alone: a value before the correction that is not 0/1 (BUF's output shifted by
+   * 1/2) is refused; unshifted, BUF's output ranges over {0, 1} and the readout over {-1, 1} */
+  compile_text(two_gates, 0, &net, &m);
+  double lo[16], hi[16];
+  CHECK(nnt_circuit_d5_ranges(&net, lo, hi) == 0);
+  CHECK(lo[1] == 0 && hi[1] == 1 && lo[7] == -1 && hi[7] == 1); /* BUF's output; the readout (unit 7 of 8) */
+  net.layers[1].b[0] += 0.5;
+  CHECK(nnt_circuit_d5_ranges(&net, lo, hi) != 0);
+  CHECK(strstr(nnt_errmsg(), "not shown to be 0/1") != NULL);
+  CHECK(nnt_circuit_d5_eval_all(&net, &k) != 0);
+  nnt_mlp_free(&net);
 }
 
 static double output(nnt_mlp *net, const double *x) {
@@ -101,16 +114,20 @@ static void test_sound(void) {
     double X[8 * 3];
     for (int v = 0; v < 8; v++)
       for (int i = 0; i < 3; i++) X[v * 3 + i] = (v >> i) & 1;
-    nnt_circuit_d5 k;
+    nnt_circuit_d5 k, kall;
     CHECK(nnt_circuit_d5_eval(&net, X, 8, &k) == 0);
     CHECK(k.d == 2 && k.gamma > 0 && isfinite(k.gamma));
+    /* the weights-alone bound: proven at every input, so also at these 8 */
+    CHECK(nnt_circuit_d5_eval_all(&net, &kall) == 0);
+    CHECK(kall.gamma > 0 && kall.gamma <= k.gamma);
     nnt_mlp_init(&work);
     nnt_mlp_copy(&work, &net);
     nnt_rng r;
     nnt_rng_init(&r, 7, (uint64_t)j);
     long P = nnt_mlp_stats_of(&net).params, flips = 0;
     double *dir = malloc(sizeof(double) * (size_t)P);
-    for (int trial = 0; trial < 400; trial++) {
+    for (int trial = 0; trial < 800; trial++) { /* 400 at 0.999 gamma_D5, 400 at 0.999 gamma_D5(all inputs) */
+      double gam = trial < 400 ? k.gamma : kall.gamma;
       int only = trial % 2 ? (int)nnt_rng_below(&r, (uint64_t)net.nlayers) : -1;
       nnt_rng_fill_normal_f64(&r, dir, (size_t)P, 0, 1);
       double nn = 0;
@@ -119,7 +136,7 @@ static void test_sound(void) {
         for (int i = off; i < off + sz; i++) dir[i] = only < 0 || only == l ? dir[i] : 0, nn += dir[i] * dir[i];
         off += sz;
       }
-      double scale = 0.999 * k.gamma / sqrt(nn);
+      double scale = 0.999 * gam / sqrt(nn);
       for (int l = 0, off = 0; l < net.nlayers; l++) {
         nnt_mlp_layer *W = &work.layers[l], *O = &net.layers[l];
         for (int i = 0; i < W->out * W->in; i++) W->W[i] = O->W[i] + scale * dir[off + i];
@@ -129,7 +146,7 @@ static void test_sound(void) {
       }
       for (int v = 0; v < 8; v++) flips += (output(&work, X + v * 3) > 0) != (output(&net, X + v * 3) > 0);
     }
-    CHECK_MSG(flips == 0, "output %d: %ld flips below gamma_D5 = %g", j, flips, k.gamma);
+    CHECK_MSG(flips == 0, "output %d: %ld flips below gamma_D5 = %g (all inputs %g)", j, flips, k.gamma, kall.gamma);
     nnt_circuit_margin_opts o;
     nnt_circuit_margin_opts_default(&o);
     for (int v = 0; v < 8; v++) {
@@ -258,10 +275,112 @@ static void test_multiplier(void) {
   unlink(path), rmdir(dir);
 }
 
-int main(void) {
+/* FILE compiled dense with corrections and the readout of output j (as nnt circuit d5 builds it). */
+static int compile_file(const char *path, int j, nnt_mlp *net, int *m, int *nout) {
+  nnt_circuit_src src;
+  if (nnt_circuit_src_open(path, NULL, &src)) return -1;
+  nnt_circuit c;
+  nnt_circuit_layered L;
+  CHECK(nnt_circuit_read(src.path, &c) == 0);
+  nnt_circuit_src_close(&src);
+  nnt_circuit_layer(&c, &L);
+  nnt_circuit_compile(&L, 1, net);
+  nnt_mlp_layer *H = nnt_mlp_add(net, c.noutputs, 1, NNT_ACT_IDENTITY);
+  H->W[j] = 2, H->b[0] = -1;
+  *m = c.ninputs, *nout = c.noutputs;
+  nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+  return 0;
+}
+
+/* Check (a)'s containment, written here (not d5.c's forward pass): every layer value of the sparse
+ * copy sn at each of the n inputs X lies in [lo, hi]; the number of values outside. */
+static long outside_ranges(const nnt_smlp *sn, const double *X, int n, const double *lo, const double *hi, int first_only) {
+  int wmax = sn->layers[0].in;
+  for (int l = 0; l < sn->nlayers; l++) wmax = sn->layers[l].out > wmax ? sn->layers[l].out : wmax;
+  double *a = malloc(sizeof(double) * (size_t)wmax), *b = malloc(sizeof(double) * (size_t)wmax);
+  long bad = 0;
+  for (int v = 0; v < n; v++) {
+    memcpy(a, X + (size_t)v * sn->layers[0].in, sizeof(double) * (size_t)sn->layers[0].in);
+    for (int l = 0, u = 0; l < sn->nlayers; l++) {
+      const nnt_smlp_layer *L = &sn->layers[l];
+      for (int o = 0; o < L->out; o++, u++) {
+        double z = L->b[o];
+        for (long e = L->row_start[o]; e < L->row_start[o + 1]; e++) z += L->val[e] * a[L->col[e]];
+        b[o] = L->act == NNT_ACT_RELU ? (z > 0 ? z : 0) : z;
+        bad += !(b[o] >= lo[u] && b[o] <= hi[u]);
+      }
+      double *t = a;
+      a = b, b = t;
+    }
+    if (first_only && bad) break;
+  }
+  free(a), free(b);
+  return bad;
+}
+
+/* (D.5) from the weights alone against every input, on each circuit small enough to enumerate:
+ * every layer value at every x inside the ranges; gamma from the weights <= gamma over all 2^m
+ * inputs at the same radii (and each constant >= its value there, every term but lambda/mu0 <=);
+ * a range narrowed by a quarter of its width at one
+ * unit is caught. mult8.v (output 8, 65 536 inputs, when yosys is installed) runs alone under the
+ * argument "mult8" (ctest circuits/test_d5_mult8, label slow: a minute and more under the sanitizers). */
+static void test_all_inputs(int from, int to) {
+  const char *files[] = {"fulladder.bench", "mux4.blif", "majority5.blif", "compare4.aag", "mult8.v"};
+  for (int f = from; f < to; f++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", NNT_EXAMPLES_DIR, files[f]);
+    for (int j = 0;; j++) {
+      nnt_mlp net;
+      int m, nout;
+      if (f == 4) j = j ? 99 : 8; /* mult8: product bit 8 only (the CLI tests' output) */
+      if (j == 99) break;
+      if (compile_file(path, j, &net, &m, &nout)) {
+        printf("skipped %s (no yosys): %s\n", files[f], nnt_errmsg());
+        break;
+      }
+      nnt_smlp sn;
+      nnt_smlp_from_dense(&sn, &net);
+      long tot = 0;
+      for (int l = 0; l < net.nlayers; l++) tot += net.layers[l].out;
+      double *lo = malloc(sizeof(double) * (size_t)tot), *hi = malloc(sizeof(double) * (size_t)tot);
+      CHECK_MSG(nnt_circuit_d5_ranges(&net, lo, hi) == 0, "%s: %s", files[f], nnt_errmsg());
+      int n = 1 << m;
+      double *X = malloc(sizeof(double) * (size_t)n * (size_t)m);
+      for (int v = 0; v < n; v++)
+        for (int i = 0; i < m; i++) X[(size_t)v * m + i] = (v >> i) & 1;
+      long bad = outside_ranges(&sn, X, n, lo, hi, 0);
+      CHECK_MSG(bad == 0, "%s output %d: %ld layer values outside their weights-alone ranges", files[f], j, bad);
+      /* over every input at the weights-alone bound's radii: no term below it there, hence the
+       * enumerated bound's best radii give no less either (one pass over the inputs, not the grid) */
+      nnt_circuit_d5 all, en;
+      CHECK(nnt_circuit_d5_eval_all(&net, &all) == 0);
+      CHECK(nnt_circuit_d5_at(&net, X, n, all.sigma_theta, all.sigma_xi, &en) == 0);
+      CHECK_MSG(all.gamma > 0 && all.gamma <= en.gamma, "%s output %d: gamma from the weights %g, over every input %g", files[f], j,
+                all.gamma, en.gamma);
+      CHECK(all.lambda >= en.lambda && all.mu0 >= en.mu0 && all.kappa_theta >= en.kappa_theta);
+      for (int t = 0; t < NNT_CIRCUIT_D5_TERMS; t++) CHECK(all.term[t] <= en.term[t] || t == 0);
+      /* the fault: the first unit of layer 1 whose range is wide, narrowed from above by a quarter */
+      int u0 = net.layers[0].out, u = u0;
+      while (u < u0 + net.layers[1].out && !(hi[u] > lo[u])) u++;
+      CHECK(u < u0 + net.layers[1].out);
+      hi[u] -= (hi[u] - lo[u]) / 4;
+      CHECK_MSG(outside_ranges(&sn, X, n, lo, hi, 1) > 0, "%s: the narrowed range was not caught", files[f]);
+      free(X), free(lo), free(hi);
+      nnt_smlp_free(&sn), nnt_mlp_free(&net);
+      if (j + 1 >= nout) break;
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "mult8")) {
+    test_all_inputs(4, 5);
+    TEST_MAIN_END();
+  }
   test_hand();
   test_radius();
   test_sound();
   test_multiplier();
+  test_all_inputs(0, 4);
   TEST_MAIN_END();
 }

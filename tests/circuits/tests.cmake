@@ -238,6 +238,16 @@ nnt_too_big_test(circuit_learn 8e9 "circuit learn needs about [0-9.e+]+ GB, more
 # --scale 100 inflates gamma_D5 above the attack's flip: the check must fail (exit 1)
 nnt_cli_test(circuit_d5 0 "constants +kappa_theta=[0-9.]+ kappa_xi=4\\.79[0-9]* mu=[0-9.]+ mu0=[0-9.]+ lambda=1\\.414.*gamma_D5=0\\.00[0-9]+ gamma_certified=0\\.01[0-9]+ gamma_attack=0\\.1[0-9]+ .*proven gamma_D5 <= found flip gamma_attack: holds"
              circuit d5 ${EX}/fulladder.bench --inputs 8 --out ${CMAKE_BINARY_DIR}/circuit-d5)
+# (D.5) from the weights alone, valid at every input: on the full adder below the enumerated one, every
+# layer value at the 8 inputs inside its range; ranges narrowed by 10% are caught (exit 1)
+nnt_cli_test(circuit_d5_all_inputs 0 "gamma_D5=0\\.00353[0-9]* .*weights +every input of the 2\\^3 at once.*lambda=1\\.732.*gamma_D5_all_inputs=0\\.0028[0-9]+ .*enumerated/all=1\\.22.*inside the weights-alone ranges: holds \\(296 values\\).*gamma_D5_all_inputs <= gamma_D5 over the 8 inputs: holds"
+             circuit d5 ${EX}/fulladder.bench --inputs 8)
+nnt_cli_test(circuit_d5_range_fault 1 "fault injection: the weights-alone ranges x 0\\.9.*inside the weights-alone ranges: VIOLATED \\(296 values, [0-9]+ outside.*a layer value lies outside its weights-alone range"
+             circuit d5 ${EX}/fulladder.bench --inputs 8 --range-scale 0.9)
+nnt_cli_test(circuit_d5_bad_range_scale 2 "--range-scale" circuit d5 ${EX}/fulladder.bench --range-scale -1)
+# --inputs up to 2^20: per-input memory estimated and refused before any of it is allocated
+nnt_too_big_test(circuit_d5 1e6 "\\(D\\.5\\) over the inputs needs about [0-9.e+]+ GB, more than the 0.001 GB .*: lower --inputs"
+                 circuit d5 ${EX}/mul16.bench --inputs 1048576 --out OUT)
 nnt_cli_test(circuit_d5_blif 0 "2 corrections.*gamma_D5=.*holds" circuit d5 ${EX}/majority5.blif --quick)
 nnt_cli_test(circuit_d5_fault 1 "fault injection: gamma_D5 = 100 x.*VIOLATED.*the proven lower bound [0-9.]+ lies above the attack's flip"
              circuit d5 ${EX}/fulladder.bench --inputs 8 --scale 100)
@@ -247,8 +257,13 @@ nnt_cli_test(circuit_d5_no_file 2 "FILE|argument" circuit d5)
 nnt_cli_test(circuit_d5_bad_attack_inputs 2 "--attack-inputs" circuit d5 ${EX}/fulladder.bench --attack-inputs 0)
 nnt_cli_test(circuit_d5_bad_attack_blocks 2 "--attack-blocks" circuit d5 ${EX}/fulladder.bench --attack-blocks -2)
 # the 16 x 16 multiplier (15 million parameters dense, built sparse): 2 sampled inputs, said so
-nnt_cli_test(circuit_d5_mul16 0 "SAMPLED: 2 random of the 2\\^32.*attack +1 of the 2 inputs, perturbing layers 344\\.\\.350 of 351.*holds"
+nnt_cli_test(circuit_d5_mul16 0 "SAMPLED: 2 random of the 2\\^32.*attack +1 of the 2 inputs, perturbing layers 344\\.\\.350 of 351.*holds.*every input of the 2\\^32 at once.*gamma_D5_all_inputs=0\\.000[0-9]+ .*ranges: holds"
              circuit d5 ${EX}/mul16.bench --inputs 2 --attack-inputs 1)
 # parity8 is one XOR_8 gate: no correction, (D.5) keeps only lambda/mu0 and sigma_theta
 nnt_cli_test(circuit_d5_no_correction 0 "0 corrections.*kappa_theta, kappa_xi, mu: none.*gamma_D5=0\\.0[0-9]+ .*binding: lambda/mu0.*holds"
              circuit d5 ${EX}/parity8.bench --quick)
+# test_d5 reads the shipped circuits (check (a) of the weights-alone bound on every input); mult8.v's
+# 65 536 inputs run as their own test (skipped inside when yosys is missing), slow under the sanitizers
+target_compile_definitions(circuits_test_d5 PRIVATE NNT_EXAMPLES_DIR="${EX}")
+add_test(NAME circuits/test_d5_mult8 COMMAND circuits_test_d5 mult8)
+set_tests_properties(circuits/test_d5_mult8 PROPERTIES LABELS "unit;slow" TIMEOUT ${NNT_UNIT_TIMEOUT})
