@@ -74,12 +74,23 @@ static const double *forward1(const nnt_icl_net *s, const double *w, const doubl
     const int fi = nnt_icl_net_fan_in(s, j), nu = nnt_icl_net_units(s, j), act = j < s->N || s->out_act;
     const double *v = w + nnt_icl_net_layer_offset(s, j);
     double *zj = z + (size_t)(j - 1) * s->K, *pj = p + (size_t)(j - 1) * s->K;
-    for (int k = 0; k < nu; k++, v += fi + hb) {
+    int k = 0;
+    /* four units at a time: each sum keeps its own order, and the four chains of additions
+     * overlap instead of each waiting on the last (a third of an ICL step at width 200) */
+    for (const int st = fi + hb; k + 4 <= nu; k += 4, v += 4 * st) {
+      double a0 = hb ? v[fi] : 0, a1 = hb ? v[st + fi] : 0, a2 = hb ? v[2 * st + fi] : 0, a3 = hb ? v[3 * st + fi] : 0;
+      for (int i = 0; i < fi; i++) {
+        const double u = in[i];
+        a0 += v[i] * u, a1 += v[st + i] * u, a2 += v[2 * st + i] * u, a3 += v[3 * st + i] * u;
+      }
+      zj[k] = a0, zj[k + 1] = a1, zj[k + 2] = a2, zj[k + 3] = a3;
+    }
+    for (; k < nu; k++, v += fi + hb) {
       double a = hb ? v[fi] : 0;
       for (int i = 0; i < fi; i++) a += v[i] * in[i];
       zj[k] = a;
-      pj[k] = act ? nnt_icl_act_eval(s->act, a, NULL) : a;
     }
+    for (k = 0; k < nu; k++) pj[k] = act ? nnt_icl_act_eval(s->act, zj[k], NULL) : zj[k];
     in = pj;
   }
   return p + (size_t)(s->N - 1) * s->K;

@@ -114,7 +114,9 @@ void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p);
  * NNT_EINVAL with one line naming the option to change. */
 int nnt_icl_train_check(const nnt_icl_train_cfg *c);
 /* An upper bound of the run's time on `threads` threads at NNT_ICL_MACS_PER_S multiply-adds a
- * second a thread (half of what nnt bench icl measures at the mini size on AVX-512). */
+ * second a thread (half of what nnt bench icl measures at the mini size on AVX-512), each thread
+ * after the first counted as 3/4 of one (the small preset on 2 threads of an AMD EPYC: 0.61 s a
+ * step, where two whole threads would give 0.60). */
 #define NNT_ICL_MACS_PER_S 2e10
 double nnt_icl_train_seconds(const nnt_icl_train_cfg *c, int threads);
 /* The curriculum at optimizer step `step` (0-based): active input dimensions and points per prompt

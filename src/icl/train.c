@@ -27,8 +27,8 @@ void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p) {
   /* d, points, width, layers, heads, MLP (0: 4 x width), batch, steps, lr, target width, checkpoint and log
    * intervals, curriculum. paper: the paper's App. G model (12 blocks, 8 heads, hidden and MLP 256)
    * and Garg's schedule (batch 64, Adam 1e-4, 500k steps, curriculum). mini and small: Garg's small
-   * model (6 / 4 / 128, MLP 4E) sized for about 15 min and 1 h on 2 idle cores (0.3-0.35 s per
-   * step, docs/icl.md); micro: seconds, for CI and the tour (no curriculum: 400 steps). */
+   * model (6 / 4 / 128, MLP 4E) sized for about 15-30 min and 1 h on 2 idle cores (mini 0.34 s a step
+   * on the Xeon, 0.54 on the AMD EPYC; small 0.61 on the AMD EPYC: docs/icl.md); micro: seconds, for CI and the tour (no curriculum: 400 steps). */
   typedef struct {
     int d, n, E, L, H, F, B;
     long long steps;
@@ -39,7 +39,7 @@ void nnt_icl_train_cfg_default(nnt_icl_train_cfg *c, nnt_icl_preset p) {
   static const row P[] = {
       [NNT_ICL_PRESET_MICRO] = {5, 20, 32, 2, 2, 0, 16, 400, 1e-3, 32, 100, 10, NNT_ICL_CURRICULUM_NONE},
       [NNT_ICL_PRESET_MINI] = {8, 51, 128, 6, 4, 0, 64, 3000, 3e-4, 32, 250, 50, G},
-      [NNT_ICL_PRESET_SMALL] = {20, 51, 128, 6, 4, 0, 64, 10000, 3e-4, 200, 500, 100, G},
+      [NNT_ICL_PRESET_SMALL] = {20, 51, 128, 6, 4, 0, 64, 6000, 3e-4, 200, 500, 100, G},
       [NNT_ICL_PRESET_PAPER] = {20, 51, 256, 12, 8, 256, 64, 500000, 1e-4, 200, 1000, 500, G},
   };
   const row *q = &P[p];
@@ -104,7 +104,8 @@ int nnt_icl_train_check(const nnt_icl_train_cfg *c) {
 }
 
 double nnt_icl_train_seconds(const nnt_icl_train_cfg *c, int threads) {
-  return (double)c->steps * nnt_icl_gpt_train_macs(&c->arch, c->batch, c->task.n) / (NNT_ICL_MACS_PER_S * (threads > 0 ? threads : 1));
+  const double effective = 1 + 0.75 * (threads > 1 ? threads - 1 : 0);
+  return (double)c->steps * nnt_icl_gpt_train_macs(&c->arch, c->batch, c->task.n) / (NNT_ICL_MACS_PER_S * effective);
 }
 
 /* ------------------------------------------------------------------------ checkpoint meta */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../nnt_test.h"
+#include "nnt_blas.h"
 #include "nnt_error.h"
 #include "nnt_icl_task.h"
 
@@ -224,6 +225,57 @@ int main(void) {
       for (int u = 0; u < 3; u++) out += w[6 + u] * tanh(w[u * 2] * x[i * 2] + w[u * 2 + 1] * x[i * 2 + 1]);
       CHECK_CLOSE(y[i], out, 1e-12);
     }
+  }
+  /* The paper's size (d = 20, width 200, 51 points), where the batch is drawn in parallel: the same
+   * bits on 1 and 2 threads, each target output equal to a direct evaluation summed in the same
+   * order (width 200 = 50 blocks of the forward pass's four units; width 7 below adds a remainder). */
+  for (int width = 200; width >= 7; width -= 193) {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 20, 51, 3);
+    t.width = width;
+    enum { B = 5 };
+    const size_t nx = (size_t)B * 51 * 20;
+    float *x1 = malloc(sizeof(float) * nx), *x2 = malloc(sizeof(float) * nx), y1[B * 51], y2[B * 51];
+    const int threads = nnt_threads_get();
+    nnt_threads_set(1);
+    CHECK(nnt_icl_task_sample(&t, 3, 10, B, x1, y1) == NNT_OK);
+    nnt_threads_set(2);
+    CHECK(nnt_icl_task_sample(&t, 3, 10, B, x2, y2) == NNT_OK);
+    nnt_threads_set(threads);
+    CHECK(!memcmp(x1, x2, sizeof(float) * nx) && !memcmp(y1, y2, sizeof y1));
+    const nnt_icl_net net = nnt_icl_task_net(&t);
+    double *w = malloc(sizeof(double) * nnt_icl_net_nparams(&net)), x[51 * 20], y[51], h1[200], h2[200];
+    CHECK(nnt_icl_task_prompt(&t, 3, 12, w, x, y) == NNT_OK);
+    int exact = 1;
+    for (int i = 0; i < 51; i++) {
+      const double *v = w;
+      for (int u = 0; u < width; u++, v += 20) {
+        double a = 0;
+        for (int k = 0; k < 20; k++) a += v[k] * x[i * 20 + k];
+        h1[u] = relu(a);
+      }
+      for (int u = 0; u < width; u++, v += width) {
+        double a = 0;
+        for (int k = 0; k < width; k++) a += v[k] * h1[k];
+        h2[u] = relu(a);
+      }
+      double out = 0;
+      for (int k = 0; k < width; k++) out += v[k] * h2[k];
+      exact &= out == y[i] && (float)out == y1[2 * 51 + i];
+    }
+    CHECK_MSG(exact, "width %d: a target output differs from the direct evaluation", width);
+    free(x1), free(x2), free(w);
+  }
+  /* A prompt whose targets overflow fails with its own number, also when the batch is drawn in
+   * parallel (the message is recorded on the calling thread). */
+  {
+    nnt_icl_task t;
+    nnt_icl_task_default(&t, 20, 51, 3);
+    t.width = 200, t.y_scale = 1e308;
+    float *x = malloc(sizeof(float) * 4 * 51 * 20), y[4 * 51];
+    CHECK(nnt_icl_task_sample(&t, 3, 10, 4, x, y) == NNT_ENUMERIC);
+    CHECK_MSG(strstr(nnt_errmsg(), "prompt 10)") != NULL, "message: %s", nnt_errmsg());
+    free(x);
   }
   /* Bad input. */
   {
