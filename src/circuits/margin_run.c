@@ -6,6 +6,7 @@
 
 #include "circuit_build.h"
 #include "nnt_circuits.h"
+#include "nnt_cpu.h"
 #include "nnt_error.h"
 #include "nnt_progress.h"
 #include "nnt_sweep.h"
@@ -19,6 +20,7 @@ void nnt_circuit_margin_cfg_default(nnt_circuit_margin_cfg *cfg, nnt_preset pres
   cfg->circuits = quick ? 2 : 4;
   cfg->ndepths = quick ? 4 : 7;
   memcpy(cfg->depths, quick ? quick_depths : full_depths, sizeof(int) * (size_t)cfg->ndepths);
+  cfg->attack_blocks = -1;
   cfg->seed = 1;
 }
 
@@ -58,6 +60,8 @@ static void pick_input(const nnt_circuit *c, long v, int all, nnt_rng *r, double
 static int check_cfg(const nnt_circuit_margin_cfg *cfg) {
   if (cfg->inputs < 1) return nnt_fail(NNT_EINVAL, "--inputs: %d, need at least 1", cfg->inputs);
   if (cfg->output < 0) return nnt_fail(NNT_EINVAL, "--output: %d is negative", cfg->output);
+  if (cfg->attack_blocks < -1)
+    return nnt_fail(NNT_EINVAL, "--attack-blocks: %d, need 0 (all), a count, or -1 (auto)", cfg->attack_blocks);
   if (cfg->file) return NNT_OK;
   if (cfg->ndepths < 1 || cfg->ndepths > 32) return nnt_fail(NNT_EINVAL, "--depths: 1 to 32 depths, not %d", cfg->ndepths);
   for (int d = 0; d < cfg->ndepths; d++)
@@ -68,6 +72,89 @@ static int check_cfg(const nnt_circuit_margin_cfg *cfg) {
   return NNT_OK;
 }
 
+/* A compiled net of the circuit, sparse, with the readout z -> 2 z_j - 1 (as nnt_circuit_add_readout). */
+static void compiled_sparse(const nnt_circuit_layered *L, int correct, int j, nnt_smlp *net) {
+  nnt_circuit_compile_sparse(L, correct, net);
+  int row = 0;
+  double w = 2, b = -1;
+  nnt_smlp_add_coo(net, nnt_smlp_output_dim(net), 1, NNT_ACT_IDENTITY, 1, &row, &j, &w, &b);
+}
+
+/* The attack's layers of a compiled net: block i of q (i = 1..q) is layers 2(i-1), 2(i-1)+1, or
+ * 4(i-1) .. 4(i-1)+3 with its correction; the last `blocks` blocks start at from (0: every layer). */
+typedef struct {
+  nnt_smlp s[2];
+  int blocks[2], from[2];
+  long params[2], tail[2];
+} margin_plan;
+
+static long params_from(const nnt_smlp *net, int from) {
+  long p = 0;
+  for (int l = from; l < net->nlayers; l++) p += (long)net->layers[l].out * (net->layers[l].in + 1);
+  return p;
+}
+
+/* Compiles both nets sparse and sizes the attack; refuses, before anything dense exists, an attack
+ * (its dense layers and nnt_circuit_margin_upper's copies of their parameters) or n inputs'
+ * results that cannot fit. */
+static int plan_make(const nnt_circuit_margin_cfg *cfg, const nnt_circuit_layered *L, int n, int m, margin_plan *P) {
+  int q = L->depth;
+  double bytes = (double)n * ((double)m + 1 + 3.0 * (sizeof(nnt_circuit_margin_est) + sizeof(double)));
+  for (int k = 0; k < 2; k++) {
+    compiled_sparse(L, k, cfg->output, &P->s[k]);
+    P->params[k] = params_from(&P->s[k], 0);
+    int b = cfg->attack_blocks < 0 ? (P->params[k] <= 1000000 ? 0 : 2) : cfg->attack_blocks;
+    P->blocks[k] = b >= q ? 0 : b;
+    P->from[k] = P->blocks[k] ? (k ? 4 : 2) * (q - P->blocks[k]) : 0;
+    P->tail[k] = params_from(&P->s[k], P->from[k]);
+  }
+  /* both dense tails, and the larger search's six copies (work net, theta, grad, best, delta, and slack) */
+  double big = (double)(P->tail[0] > P->tail[1] ? P->tail[0] : P->tail[1]);
+  bytes += 8.0 * ((double)P->tail[0] + (double)P->tail[1] + 6 * big);
+  int st = nnt_mem_check(bytes, "circuit margin's attack (dense over the layers it perturbs)", "lower --attack-blocks or --inputs");
+  if (st) nnt_smlp_free(&P->s[0]), nnt_smlp_free(&P->s[1]);
+  return st;
+}
+
+/* The circuit's input count n: every input when 2^m <= inputs. */
+static int inputs_of(const nnt_circuit_margin_cfg *cfg, int m, int *all) {
+  *all = m < 30 && (1L << m) <= cfg->inputs;
+  return *all ? 1 << m : cfg->inputs;
+}
+
+int nnt_circuit_margin_check(const nnt_circuit_margin_cfg *cfg) {
+  int st = check_cfg(cfg);
+  if (st) return st;
+  if (!cfg->file) return NNT_OK;
+  nnt_circuit c;
+  if ((st = nnt_circuit_read(cfg->file, &c))) return st;
+  nnt_circuit_layered L;
+  nnt_circuit_layer(&c, &L);
+  int all;
+  margin_plan P;
+  if (cfg->output >= c.noutputs) st = nnt_fail(NNT_EINVAL, "--output: the circuit has %d outputs", c.noutputs);
+  else if (!(st = plan_make(cfg, &L, inputs_of(cfg, c.ninputs, &all), c.ninputs, &P)))
+    nnt_smlp_free(&P.s[0]), nnt_smlp_free(&P.s[1]);
+  nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+  return st;
+}
+
+/* Layers [0, from) of net at x, sparse: the input of the attacked layers (x itself for from = 0). */
+static const double *head_forward(const nnt_smlp *net, int from, const double *x, double *a, double *b) {
+  const double *cur = x;
+  for (int l = 0; l < from; l++) {
+    const nnt_smlp_layer *Ly = &net->layers[l];
+    double *dst = l % 2 ? b : a;
+    for (int o = 0; o < Ly->out; o++) {
+      double z = Ly->b[o];
+      for (long e = Ly->row_start[o]; e < Ly->row_start[o + 1]; e++) z += Ly->val[e] * cur[Ly->col[e]];
+      dst[o] = nnt_act_apply(Ly->act, z);
+    }
+    cur = dst;
+  }
+  return cur;
+}
+
 int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin_result *res) {
   memset(res, 0, sizeof *res);
   int st = check_cfg(cfg);
@@ -75,36 +162,58 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
   if (!cfg->file) return nnt_fail(NNT_EINVAL, "the margin of a circuit needs its file");
   nnt_circuit c;
   nnt_circuit_layered L;
-  nnt_mlp nets[3];
-  int nk = 2;
+  margin_plan P;
+  nnt_mlp tails[2], dnet; /* the attacked layers of the compiled nets, dense; the --net file */
+  nnt_smlp snet;
+  int nk = 2, all;
+  nnt_mlp_init(&dnet), nnt_smlp_init(&snet);
   if ((st = nnt_circuit_read(cfg->file, &c))) return st;
   nnt_circuit_layer(&c, &L);
   if (cfg->output >= c.noutputs) {
     st = nnt_fail(NNT_EINVAL, "--output: the circuit has %d outputs", c.noutputs);
     goto out0;
   }
-  nnt_circuit_compile(&L, 0, &nets[0]);
-  nnt_circuit_compile(&L, 1, &nets[1]);
-  nnt_circuit_add_readout(&nets[0], cfg->output), nnt_circuit_add_readout(&nets[1], cfg->output);
+  int m = c.ninputs, n = inputs_of(cfg, m, &all);
+  if ((st = plan_make(cfg, &L, n, m, &P))) goto out0;
   if (cfg->net) {
-    if ((st = nnt_mlp_load(cfg->net, &nets[2]))) goto out1;
+    if ((st = nnt_mlp_load(cfg->net, &dnet))) goto out1;
     nk = 3;
-    if (nnt_mlp_input_dim(&nets[2]) != c.ninputs || nnt_mlp_output_dim(&nets[2]) <= cfg->output) {
+    if (nnt_mlp_input_dim(&dnet) != c.ninputs || nnt_mlp_output_dim(&dnet) <= cfg->output) {
       st = nnt_fail(NNT_EINVAL, "%s: the net has %d inputs and %d outputs; the circuit has %d inputs", cfg->net,
-                    nnt_mlp_input_dim(&nets[2]), nnt_mlp_output_dim(&nets[2]), c.ninputs);
+                    nnt_mlp_input_dim(&dnet), nnt_mlp_output_dim(&dnet), c.ninputs);
       goto out1;
     }
-    if ((st = check_acts(&nets[2], cfg->net))) goto out1;
-    if (!cfg->logit) nnt_circuit_add_readout(&nets[2], cfg->output);
+    if ((st = check_acts(&dnet, cfg->net))) goto out1;
+    if (!cfg->logit) nnt_circuit_add_readout(&dnet, cfg->output);
+    nnt_smlp_from_dense(&snet, &dnet);
   }
-  int m = c.ninputs, n = cfg->inputs, all = m < 30 && (1L << m) <= n;
-  if (all) n = 1 << m;
-  res->n = n, res->nkinds = nk, res->ninputs = m;
+  for (int k = 0; k < 2; k++) {
+    nnt_smlp tail = {P.s[k].nlayers - P.from[k], P.s[k].nlayers - P.from[k], P.s[k].layers + P.from[k]};
+    nnt_smlp_to_dense(&tails[k], &tail);
+  }
+  res->n = n, res->nkinds = nk, res->ninputs = m, res->depth = L.depth;
+  for (int k = 0; k < nk; k++) {
+    const nnt_smlp *sk = k < 2 ? &P.s[k] : &snet;
+    res->nlayers[k] = sk->nlayers, res->params[k] = params_from(sk, 0);
+    res->attack_from[k] = k < 2 ? P.from[k] : 0, res->attack_blocks[k] = k < 2 ? P.blocks[k] : 0;
+    res->attack_params[k] = k < 2 ? P.tail[k] : res->params[k];
+  }
   res->x = nnt_xmalloc((size_t)n * (size_t)(m ? m : 1));
   res->label = nnt_xmalloc((size_t)n);
   res->est = nnt_xmalloc(sizeof(nnt_circuit_margin_est) * (size_t)n * nk);
   res->lower = nnt_xmalloc(sizeof(double) * (size_t)n * nk);
+  int w = m;
+  double *opn[3];
+  for (int k = 0; k < nk; k++) {
+    const nnt_smlp *sk = k < 2 ? &P.s[k] : &snet;
+    opn[k] = nnt_xmalloc(sizeof(double) * (size_t)sk->nlayers);
+    for (int l = 0; l < sk->nlayers; l++) {
+      opn[k][l] = nnt_circuit_opnorm_bound_csr(&sk->layers[l]);
+      w = sk->layers[l].out > w ? sk->layers[l].out : w;
+    }
+  }
   double *x = nnt_xmalloc(sizeof(double) * (size_t)(m + 1)), *rho = nnt_xmalloc(sizeof(double) * (size_t)n);
+  double *ha = nnt_xmalloc(sizeof(double) * (size_t)w), *hb = nnt_xmalloc(sizeof(double) * (size_t)w);
   uint8_t *yb = nnt_xmalloc((size_t)c.noutputs);
   nnt_rng rng;
   nnt_rng_init(&rng, cfg->seed, 0);
@@ -120,8 +229,16 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
     for (int k = 0; k < nk; k++) {
       mo.seed = cfg->seed * 1000003ULL + (uint64_t)v * 3 + (uint64_t)k;
       int j = cfg->logit && k == 2 ? cfg->output : 0;
-      res->est[v * nk + k] = nnt_circuit_margin_upper(&nets[k], x, j, y, &mo);
-      double lower = res->lower[v * nk + k] = nnt_circuit_margin_lower(&nets[k], x, j, y);
+      nnt_circuit_margin_est *e = &res->est[v * nk + k];
+      if (k < 2) {
+        /* the attacked layers read the unperturbed head's output at x: a flip of them flips the net */
+        *e = nnt_circuit_margin_upper(&tails[k], head_forward(&P.s[k], P.from[k], x, ha, hb), j, y, &mo);
+        if (e->best_layer >= 0) e->best_layer += P.from[k];
+      } else {
+        *e = nnt_circuit_margin_upper(&dnet, x, j, y, &mo);
+      }
+      uint8_t yy = (uint8_t)(y != 0);
+      double lower = res->lower[v * nk + k] = nnt_circuit_margin_lower_min(k < 2 ? &P.s[k] : &snet, x, 1, &yy, j, opn[k]);
       res->lower_min[k] = v == 0 || lower < res->lower_min[k] ? lower : res->lower_min[k];
       nnt_progress_add(&pr, 1);
     }
@@ -132,9 +249,12 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
     res->rho_med[k] = nnt_circuit_median(rho, n);
     res->rho_min[k] = rho[0], res->rho_max[k] = rho[n - 1];
   }
-  free(x), free(rho), free(yb);
+  for (int k = 0; k < nk; k++) free(opn[k]);
+  free(x), free(rho), free(yb), free(ha), free(hb);
+  nnt_mlp_free(&tails[0]), nnt_mlp_free(&tails[1]);
 out1:
-  for (int k = 0; k < nk; k++) nnt_mlp_free(&nets[k]);
+  nnt_mlp_free(&dnet), nnt_smlp_free(&snet);
+  nnt_smlp_free(&P.s[0]), nnt_smlp_free(&P.s[1]);
 out0:
   nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   if (st) nnt_circuit_margin_result_free(res);

@@ -198,6 +198,12 @@ double nnt_circuit_output_grad(const nnt_mlp *net, const double *x, int j, doubl
 typedef struct {
   const char *file, *net;
   int logit, output, inputs;
+  /* FILE: the compiled nets are held sparse; the attack perturbs the layers of the last
+   * attack_blocks circuit blocks (each with the correction after it) and the readout, made dense,
+   * 0: every layer, -1 (default): every layer when the dense net has <= 10^6 parameters, else 2.
+   * A flip of those layers is a flip of the net, so the attack's rho stays an upper bound on the
+   * all-layer margin; the certified lower bound always covers every layer. --net: every layer. */
+  int attack_blocks;
   int family, depths[32], ndepths, width, circuits;
   uint64_t seed;
   /* the sweep: how it runs, not what it computes (nnt_sweep.h; one point per circuit input) */
@@ -214,7 +220,15 @@ typedef struct {
   nnt_circuit_margin_est *est;     /* [n, nkinds] upper bounds */
   double *lower;                   /* [n, nkinds] certified lower bounds */
   double rho_min[3], rho_med[3], rho_max[3], lower_min[3];
+  int depth;                       /* q: circuit blocks */
+  int nlayers[3], attack_from[3];  /* per kind: layers (readout included), first layer the attack perturbs */
+  int attack_blocks[3];            /* blocks the attack perturbs (0: every layer) */
+  long params[3], attack_params[3]; /* dense parameter counts of the net and of the attacked layers */
 } nnt_circuit_margin_result;
+
+/* Refuses (NNT_EINVAL, one line, nothing allocated beyond the sparse nets) a cfg whose attack or
+ * per-input results cannot fit in memory: what the CLI calls before any work. */
+int nnt_circuit_margin_check(const nnt_circuit_margin_cfg *cfg);
 
 int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin_result *res);
 void nnt_circuit_margin_result_free(nnt_circuit_margin_result *res);

@@ -29,6 +29,8 @@ static const cli_opt margin_opts[] = {
     CLI_INT("inputs", nnt_circuit_margin_cfg, inputs, 1, 1000000, "input vectors per circuit (all of them when 2^m <= N)"),
     CLI_INT("output", nnt_circuit_margin_cfg, output, 0, 1 << 30, "FILE: output bit whose margin is measured"),
     CLI_STR("net", nnt_circuit_margin_cfg, net, "FILE: an nnt-mlp file measured besides the compiled nets"),
+    CLI_INT("attack-blocks", nnt_circuit_margin_cfg, attack_blocks, -1, 1 << 20,
+            "FILE: the attack perturbs the last N blocks and their corrections (0: every layer; -1: every layer up to 10^6 parameters, else 2)"),
     CLI_FLAG("logit", nnt_circuit_margin_cfg, logit, "--net outputs a score thresholded at 0 (default: a bit thresholded at 1/2)"),
     CLI_INTS("depths", nnt_circuit_margin_cfg, depths, ndepths, 1, 256, "sweep: circuit depths"),
     CLI_CHOICE("family", nnt_circuit_margin_cfg, family, families, "sweep: a chain of ID gates (Claim 3.5) or random circuits"),
@@ -43,6 +45,7 @@ static int margin_validate(void *cfg, const cli_run *r) {
   if (!r->npos) {
     if (c->net || c->logit) return nnt_fail(NNT_EINVAL, "--net: needs a circuit FILE to label the inputs");
     if (w->top) return nnt_fail(NNT_EINVAL, "--top: needs a Verilog FILE");
+    if (cli_given(r->cmd, r->args, "attack-blocks")) return nnt_fail(NNT_EINVAL, "--attack-blocks: needs a circuit FILE");
     c->dir = r->out, c->resume = r->resume, c->progress = 1;
     return NNT_OK;
   }
@@ -51,7 +54,8 @@ static int margin_validate(void *cfg, const cli_run *r) {
     return nnt_fail(NNT_EINVAL, "--depths/--circuits/--family/--width: only for the sweep without FILE");
   if (r->resume || r->force) return nnt_fail(NNT_EINVAL, "--resume/--force: only for the sweep without FILE");
   int st = nnt_circuit_src_read(r->pos[0], w->top, &w->src, &c->file);
-  return st ? st : nnt_circuit_check_net(c->net);
+  if (!st) st = nnt_circuit_check_net(c->net);
+  return st ? st : nnt_circuit_margin_check(c);
 }
 static int margin_run(void *cfg, const cli_run *r, void *res) {
   margin_cli *w = cfg;

@@ -48,8 +48,14 @@ int nnt_report_circuit_margin(const char *dir, const nnt_circuit_margin_cfg *cfg
     nnt_circuit_median(r, n); /* sorts r */
     nnt_plot_add(p, n, xs, r, kinds[k], NNT_PLOT_LINE | NNT_PLOT_POINTS);
     printf("margin %-20s min=%.4g median=%.4g max=%.4g (upper bounds, %d inputs, output %d); "
-           "certified lower bound min=%.3g\n", kinds[k], res->rho_min[k], res->rho_med[k], res->rho_max[k], n, cfg->output,
+           "certified lower bound min=%.3g", kinds[k], res->rho_min[k], res->rho_med[k], res->rho_max[k], n, cfg->output,
            res->lower_min[k]);
+    if (res->attack_from[k]) /* a flip of some layers is a flip of the net: still an upper bound, on every layer's margin */
+      printf("; RESTRICTED attack: layers %d..%d of %d only (the last %d of %d blocks, %ld of %ld parameters), "
+             "an upper bound on the all-layer margin; the certified bound covers every layer",
+             res->attack_from[k], res->nlayers[k] - 1, res->nlayers[k], res->attack_blocks[k], res->depth,
+             res->attack_params[k], res->params[k]);
+    printf("\n");
   }
   st = nnt_plot_save(p, dir, "margins");
   nnt_plot_free(p);
