@@ -267,3 +267,12 @@ nnt_cli_test(circuit_d5_no_correction 0 "0 corrections.*kappa_theta, kappa_xi, m
 target_compile_definitions(circuits_test_d5 PRIVATE NNT_EXAMPLES_DIR="${EX}")
 add_test(NAME circuits/test_d5_mult8 COMMAND circuits_test_d5 mult8)
 set_tests_properties(circuits/test_d5_mult8 PROPERTIES LABELS "unit;slow" TIMEOUT ${NNT_UNIT_TIMEOUT})
+
+# test_margin_run compares nnt circuit margin on the sparse nets with the dense route, on shipped circuits
+target_compile_definitions(circuits_test_margin_run PRIVATE NNT_EXAMPLES_DIR="${EX}")
+# margin: the attack over every layer of mul32 (4.6e8 parameters dense) is refused before any of it exists;
+# the default (the last 2 blocks dense, the certificate sparse) runs and says the attack is restricted
+nnt_too_big_test(circuit_margin 8e9 "circuit margin's attack \\(dense over the layers it perturbs\\) needs about [0-9.e+]+ GB, more than the 8 GB .*: lower --attack-blocks or --inputs"
+                 circuit margin ${EX}/mul32.bench --attack-blocks 0 --inputs 1 --out OUT)
+nnt_cli_test(circuit_margin_mul32 0 "margin compiled\\+correction .*certified lower bound min=0\\.00136; RESTRICTED attack: layers 728\\.\\.734 of 735 only \\(the last 2 of 184 blocks"
+             circuit margin ${EX}/mul32.bench --inputs 1 --out ${CMAKE_BINARY_DIR}/circuit-margin-mul32)
