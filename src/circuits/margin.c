@@ -73,16 +73,75 @@ void nnt_circuit_margin_opts_default(nnt_circuit_margin_opts *o) {
 typedef struct {
   const nnt_mlp *net;
   nnt_mlp work; /* net with theta + delta */
+  nnt_smlp swork; /* the sparse search (sp set): the net with its stored entries and biases at theta + delta */
+  const nnt_smlp *sp;
+  double **z, **a; /* the sparse search's layer values */
   const double *x;
   int j;
   double s; /* +1 for y = 1, -1 for y = 0: the decision flips when s * F <= 0 */
   long P, passes;
-  double *theta, *grad, *out, *best;
+  double *theta, *grad, *out, *best, *gbuf, *gbuf2;
   double best_norm;
 } search;
 
+/* Parameters of layer l in the search's layout: W row-major (or the stored entries), then b. */
+static long layer_np(const search *S, int l) {
+  if (S->sp) return S->sp->layers[l].nnz + S->sp->layers[l].out;
+  return (long)S->net->layers[l].out * (S->net->layers[l].in + 1);
+}
+
+static int search_nlayers(const search *S) { return S->sp ? S->sp->nlayers : S->net->nlayers; }
+
+/* The sparse net at x (values kept in S->z, S->a for the gradient); returns the output layer. */
+static const double *sparse_forward(search *S, const double *x) {
+  const double *cur = x;
+  for (int l = 0; l < S->swork.nlayers; l++) {
+    const nnt_smlp_layer *L = &S->swork.layers[l];
+    for (int o = 0; o < L->out; o++) {
+      double z = L->b[o];
+      for (long e = L->row_start[o]; e < L->row_start[o + 1]; e++) z += L->val[e] * cur[L->col[e]];
+      S->z[l][o] = z, S->a[l][o] = nnt_act_apply(L->act, z);
+    }
+    cur = S->a[l];
+  }
+  return cur;
+}
+
+/* nnt_circuit_output_grad on the stored entries and biases of the sparse working net. */
+static double sparse_grad(search *S, double *grad) {
+  const nnt_smlp *net = &S->swork;
+  int d = net->nlayers;
+  double F = sparse_forward(S, S->x)[S->j];
+  double *g = S->gbuf, *gn = S->gbuf2;
+  memset(g, 0, sizeof(double) * (size_t)net->layers[d - 1].out);
+  g[S->j] = 1;
+  long off = S->P;
+  for (int l = d - 1; l >= 0; l--) {
+    const nnt_smlp_layer *L = &net->layers[l];
+    const double *in = l ? S->a[l - 1] : S->x;
+    off -= L->nnz + L->out;
+    double *gW = grad + off, *gb = gW + L->nnz;
+    for (int o = 0; o < L->out; o++) g[o] = L->act == NNT_ACT_RELU && !(S->z[l][o] > 0) ? 0 : g[o];
+    memset(gn, 0, sizeof(double) * (size_t)L->in);
+    for (int o = 0; o < L->out; o++) {
+      for (long e = L->row_start[o]; e < L->row_start[o + 1]; e++) gW[e] = g[o] * in[L->col[e]], gn[L->col[e]] += L->val[e] * g[o];
+      gb[o] = g[o];
+    }
+    memcpy(g, gn, sizeof(double) * (size_t)L->in);
+  }
+  return F;
+}
+
 static void set_params(search *S, const double *delta, double t) {
   long k = 0;
+  if (S->sp) {
+    for (int l = 0; l < S->swork.nlayers; l++) {
+      nnt_smlp_layer *L = &S->swork.layers[l];
+      for (long i = 0; i < L->nnz; i++, k++) L->val[i] = S->theta[k] + t * delta[k];
+      for (int i = 0; i < L->out; i++, k++) L->b[i] = S->theta[k] + t * delta[k];
+    }
+    return;
+  }
   for (int l = 0; l < S->work.nlayers; l++) {
     nnt_mlp_layer *L = &S->work.layers[l];
     size_t nw = (size_t)L->out * L->in;
@@ -94,15 +153,16 @@ static void set_params(search *S, const double *delta, double t) {
 /* s * F_j(x, theta + t delta) */
 static double margin_fn(search *S, const double *delta, double t) {
   set_params(S, delta, t);
-  nnt_mlp_forward(&S->work, S->x, S->out);
   S->passes++;
+  if (S->sp) return S->s * sparse_forward(S, S->x)[S->j];
+  nnt_mlp_forward(&S->work, S->x, S->out);
   return S->s * S->out[S->j];
 }
 
 static double margin_grad(search *S, const double *delta, double *g) {
   set_params(S, delta, 1);
   S->passes++;
-  double F = nnt_circuit_output_grad(&S->work, S->x, S->j, g);
+  double F = S->sp ? sparse_grad(S, g) : nnt_circuit_output_grad(&S->work, S->x, S->j, g);
   for (long i = 0; i < S->P; i++) g[i] *= S->s;
   return S->s * F;
 }
@@ -176,8 +236,58 @@ static int pgd_sphere(search *S, double r, const nnt_circuit_margin_opts *o, nnt
   return 0;
 }
 
-nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double *x, int j, int y, const nnt_circuit_margin_opts *o) {
+/* The search of nnt_circuit_margin_upper on S (net or sp set, theta filled). */
+static nnt_circuit_margin_est upper_search(search *S, const nnt_circuit_margin_opts *o) {
   nnt_circuit_margin_est res = {INFINITY, 0, -1, 0};
+  int nl = search_nlayers(S);
+  S->grad = nnt_xmalloc(sizeof(double) * (size_t)S->P);
+  S->best = nnt_xcalloc((size_t)S->P, sizeof(double));
+  S->best_norm = INFINITY;
+  double *delta = nnt_xcalloc((size_t)S->P, sizeof(double));
+  double m0 = margin_fn(S, delta, 0);
+  res.output = S->s * m0; /* s = +-1: exactly F_j */
+  if (m0 <= 0) {
+    res.rho = 0;
+  } else {
+    deepfool(S, 0, S->P, o->deepfool_its, delta);
+    long off = 0;
+    for (int l = 0; l < nl; l++) {
+      long n = layer_np(S, l);
+      deepfool(S, off, off + n, o->deepfool_its, delta);
+      off += n;
+    }
+    nnt_rng rng;
+    nnt_rng_init(&rng, o->seed, 1);
+    double hi = S->best_norm;
+    if (!isfinite(hi)) /* grow the radius until something flips */
+      for (double r = 0.25; r <= 1024 && !isfinite(S->best_norm); r *= 2) pgd_sphere(S, r, o, &rng, delta);
+    hi = S->best_norm;
+    double lo = 0;
+    for (int b = 0; b < o->bisections && isfinite(hi); b++) {
+      double mid = 0.5 * (lo + hi);
+      if (pgd_sphere(S, mid, o, &rng, delta)) hi = S->best_norm < mid ? S->best_norm : mid;
+      else lo = mid;
+    }
+    res.rho = S->best_norm;
+    if (isfinite(S->best_norm)) {
+      double bestshare = -1;
+      off = 0;
+      for (int l = 0; l < nl; l++) {
+        long n = layer_np(S, l);
+        double sh = 0;
+        for (long i = off; i < off + n; i++) sh += S->best[i] * S->best[i];
+        if (sh > bestshare) bestshare = sh, res.best_layer = l;
+        off += n;
+      }
+    }
+  }
+  if (o->flip && isfinite(S->best_norm)) memcpy(o->flip, S->best, sizeof(double) * (size_t)S->P);
+  res.forward_passes = S->passes;
+  free(S->grad), free(S->best), free(delta);
+  return res;
+}
+
+nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double *x, int j, int y, const nnt_circuit_margin_opts *o) {
   search S = {0};
   S.net = net;
   nnt_mlp_copy(&S.work, net);
@@ -186,11 +296,7 @@ nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double
   S.s = y ? 1 : -1;
   S.P = count_params(net);
   S.theta = nnt_xmalloc(sizeof(double) * (size_t)S.P);
-  S.grad = nnt_xmalloc(sizeof(double) * (size_t)S.P);
-  S.best = nnt_xcalloc((size_t)S.P, sizeof(double));
   S.out = nnt_xmalloc(sizeof(double) * (size_t)max_width(net));
-  S.best_norm = INFINITY;
-  double *delta = nnt_xcalloc((size_t)S.P, sizeof(double));
   long k = 0;
   for (int l = 0; l < net->nlayers; l++) {
     const nnt_mlp_layer *L = &net->layers[l];
@@ -199,45 +305,43 @@ nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double
     memcpy(S.theta + k, L->b, sizeof(double) * (size_t)L->out);
     k += L->out;
   }
-  double m0 = margin_fn(&S, delta, 0);
-  res.output = S.out[j];
-  if (m0 <= 0) {
-    res.rho = 0;
-  } else {
-    deepfool(&S, 0, S.P, o->deepfool_its, delta);
-    for (int l = 0, off = 0; l < net->nlayers; l++) {
-      long n = (long)net->layers[l].out * (net->layers[l].in + 1);
-      deepfool(&S, off, off + n, o->deepfool_its, delta);
-      off += n;
-    }
-    nnt_rng rng;
-    nnt_rng_init(&rng, o->seed, 1);
-    double hi = S.best_norm;
-    if (!isfinite(hi)) /* grow the radius until something flips */
-      for (double r = 0.25; r <= 1024 && !isfinite(S.best_norm); r *= 2) pgd_sphere(&S, r, o, &rng, delta);
-    hi = S.best_norm;
-    double lo = 0;
-    for (int b = 0; b < o->bisections && isfinite(hi); b++) {
-      double mid = 0.5 * (lo + hi);
-      if (pgd_sphere(&S, mid, o, &rng, delta)) hi = S.best_norm < mid ? S.best_norm : mid;
-      else lo = mid;
-    }
-    res.rho = S.best_norm;
-    if (isfinite(S.best_norm)) {
-      double bestshare = -1;
-      for (int l = 0, off = 0; l < net->nlayers; l++) {
-        long n = (long)net->layers[l].out * (net->layers[l].in + 1);
-        double sh = 0;
-        for (long i = off; i < off + n; i++) sh += S.best[i] * S.best[i];
-        if (sh > bestshare) bestshare = sh, res.best_layer = l;
-        off += n;
-      }
-    }
-  }
-  if (o->flip && isfinite(S.best_norm)) memcpy(o->flip, S.best, sizeof(double) * (size_t)S.P);
-  res.forward_passes = S.passes;
+  nnt_circuit_margin_est res = upper_search(&S, o);
   nnt_mlp_free(&S.work);
-  free(S.theta), free(S.grad), free(S.best), free(S.out), free(delta);
+  free(S.theta), free(S.out);
+  return res;
+}
+
+nnt_circuit_margin_est nnt_circuit_margin_upper_sparse(const nnt_smlp *net, const double *x, int j, int y,
+                                                       const nnt_circuit_margin_opts *o) {
+  search S = {0};
+  S.sp = net;
+  S.x = x;
+  S.j = j;
+  S.s = y ? 1 : -1;
+  int d = net->nlayers, w = net->layers[0].in;
+  nnt_smlp_init(&S.swork);
+  S.z = nnt_xmalloc(sizeof(double *) * (size_t)d), S.a = nnt_xmalloc(sizeof(double *) * (size_t)d);
+  for (int l = 0; l < d; l++) {
+    const nnt_smlp_layer *L = &net->layers[l];
+    S.P += L->nnz + L->out;
+    w = L->out > w ? L->out : w;
+    S.z[l] = nnt_xmalloc(sizeof(double) * (size_t)L->out), S.a[l] = nnt_xmalloc(sizeof(double) * (size_t)L->out);
+  }
+  nnt_smlp view = {d, d, net->layers}; /* the working copy: the same rows, its own values */
+  S.swork.layers = nnt_xmalloc(sizeof(nnt_smlp_layer) * (size_t)d), S.swork.nlayers = S.swork.cap = d;
+  memcpy(S.swork.layers, view.layers, sizeof(nnt_smlp_layer) * (size_t)d);
+  S.theta = nnt_xmalloc(sizeof(double) * (size_t)S.P);
+  long k = 0;
+  for (int l = 0; l < d; l++) {
+    nnt_smlp_layer *L = &S.swork.layers[l];
+    L->val = nnt_xmalloc(sizeof(double) * (size_t)(L->nnz ? L->nnz : 1)), L->b = nnt_xmalloc(sizeof(double) * (size_t)L->out);
+    memcpy(S.theta + k, net->layers[l].val, sizeof(double) * (size_t)L->nnz), k += L->nnz;
+    memcpy(S.theta + k, net->layers[l].b, sizeof(double) * (size_t)L->out), k += L->out;
+  }
+  S.gbuf = nnt_xmalloc(sizeof(double) * (size_t)w), S.gbuf2 = nnt_xmalloc(sizeof(double) * (size_t)w);
+  nnt_circuit_margin_est res = upper_search(&S, o);
+  for (int l = 0; l < d; l++) free(S.swork.layers[l].val), free(S.swork.layers[l].b), free(S.z[l]), free(S.a[l]);
+  free(S.swork.layers), free(S.z), free(S.a), free(S.theta), free(S.gbuf), free(S.gbuf2);
   return res;
 }
 

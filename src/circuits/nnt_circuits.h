@@ -167,6 +167,13 @@ typedef struct {
 
 void nnt_circuit_margin_opts_default(nnt_circuit_margin_opts *o);
 nnt_circuit_margin_est nnt_circuit_margin_upper(const nnt_mlp *net, const double *x, int j, int y, const nnt_circuit_margin_opts *o);
+/* The same search over the stored entries and biases of a sparse net, every layer, at a cost
+ * linear in the nonzeros (a flip: layer by layer the stored values in row order, then b). The
+ * entries a sparse net does not store stay 0, so this is a restricted perturbation: still an
+ * upper bound on the all-layer margin. On a net that stores every entry (no zero weights) it is
+ * the dense search, the same bits. */
+nnt_circuit_margin_est nnt_circuit_margin_upper_sparse(const nnt_smlp *net, const double *x, int j, int y,
+                                                       const nnt_circuit_margin_opts *o);
 
 /* A certified LOWER bound on the same margin from layerwise Lipschitz constants: with every
  * layer's perturbation (dW_l, db_l) of Frobenius norm <= eps, the error of layer l obeys

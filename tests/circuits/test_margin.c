@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nnt_circuits.h"
+#include "nnt_error.h"
 #include "nnt_test.h"
 
 static void random_net(nnt_mlp *m, const int *dims, int nl, uint64_t seed) {
@@ -170,7 +171,65 @@ static void test_lower_below_upper(void) {
   }
 }
 
+/* The sparse search: on nets that store every entry it is the dense search (same bits); on a
+ * compiled circuit (mostly zeros) its flip, written into the dense net at the stored positions,
+ * flips the readout by a dense forward pass and has the printed norm. */
+static void test_upper_sparse(void) {
+  const int dims[] = {4, 6, 5, 1};
+  for (int s = 0; s < 5; s++) {
+    nnt_mlp m;
+    nnt_smlp sm;
+    random_net(&m, dims, 3, 500 + (uint64_t)s);
+    nnt_smlp_from_dense(&sm, &m);
+    double x[4] = {0, 1, 1, 0}, F;
+    nnt_mlp_forward(&m, x, &F);
+    nnt_circuit_margin_opts o;
+    nnt_circuit_margin_opts_default(&o);
+    nnt_circuit_margin_est d = nnt_circuit_margin_upper(&m, x, 0, F > 0, &o), e = nnt_circuit_margin_upper_sparse(&sm, x, 0, F > 0, &o);
+    CHECK_MSG(d.rho == e.rho && d.forward_passes == e.forward_passes && d.best_layer == e.best_layer && d.output == e.output,
+              "seed %d: dense rho %.17g passes %ld, sparse rho %.17g passes %ld", s, d.rho, d.forward_passes, e.rho, e.forward_passes);
+    nnt_mlp_free(&m), nnt_smlp_free(&sm);
+  }
+  const char *text = "INPUT(a)\nINPUT(b)\nINPUT(c)\nOUTPUT(s)\nt = XOR(a, b)\ns = XOR(t, c)\n";
+  nnt_circuit c;
+  nnt_circuit_layered L;
+  CHECK(nnt_circuit_parse_bench(text, strlen(text), "xor3", &c) == NNT_OK);
+  nnt_circuit_layer(&c, &L);
+  for (int k = 0; k < 2; k++)
+    for (int v = 0; v < 8; v++) {
+      nnt_mlp net;
+      nnt_smlp sn;
+      nnt_circuit_compile(&L, k, &net);
+      nnt_mlp_layer *H = nnt_mlp_add(&net, 1, 1, NNT_ACT_IDENTITY); /* readout 2 z - 1 */
+      H->W[0] = 2, H->b[0] = -1;
+      nnt_smlp_from_dense(&sn, &net);
+      long P = 0;
+      for (int l = 0; l < sn.nlayers; l++) P += sn.layers[l].nnz + sn.layers[l].out;
+      double x[3] = {v & 1, v >> 1 & 1, v >> 2 & 1}, F, *flip = calloc((size_t)P, sizeof(double));
+      int y = (v & 1) ^ (v >> 1 & 1) ^ (v >> 2 & 1);
+      nnt_circuit_margin_opts o;
+      nnt_circuit_margin_opts_default(&o);
+      o.flip = flip;
+      nnt_circuit_margin_est e = nnt_circuit_margin_upper_sparse(&sn, x, 0, y, &o);
+      double n2 = 0;
+      long q = 0;
+      for (int l = 0; l < sn.nlayers; l++) {
+        nnt_smlp_layer *S = &sn.layers[l];
+        nnt_mlp_layer *D = &net.layers[l];
+        for (int r = 0; r < S->out; r++)
+          for (long i = S->row_start[r]; i < S->row_start[r + 1]; i++, q++) D->W[(size_t)r * D->in + S->col[i]] += flip[q], n2 += flip[q] * flip[q];
+        for (int r = 0; r < S->out; r++, q++) D->b[r] += flip[q], n2 += flip[q] * flip[q];
+      }
+      nnt_mlp_forward(&net, x, &F);
+      CHECK_MSG(isfinite(e.rho) && (y ? F <= 0 : F >= 0) && fabs(sqrt(n2) - e.rho) <= 1e-12 * e.rho,
+                "xor3 kind %d input %d: rho %g, flipped readout %g (label %d), flip norm %g", k, v, e.rho, F, y, sqrt(n2));
+      free(flip), nnt_mlp_free(&net), nnt_smlp_free(&sn);
+    }
+  nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
+}
+
 int main(void) {
+  test_upper_sparse();
   test_chain(16);
   test_chain(128);
   test_lower_below_upper();
