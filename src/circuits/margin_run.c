@@ -197,6 +197,7 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
     res->nlayers[k] = sk->nlayers, res->params[k] = params_from(sk, 0);
     res->attack_from[k] = k < 2 ? P.from[k] : 0, res->attack_blocks[k] = k < 2 ? P.blocks[k] : 0;
     res->attack_params[k] = k < 2 ? P.tail[k] : res->params[k];
+    for (int l = 0; l < sk->nlayers && res->attack_from[k]; l++) res->stored[k] += sk->layers[l].nnz + sk->layers[l].out;
   }
   res->x = nnt_xmalloc((size_t)n * (size_t)(m ? m : 1));
   res->label = nnt_xmalloc((size_t)n);
@@ -234,6 +235,12 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
         /* the attacked layers read the unperturbed head's output at x: a flip of them flips the net */
         *e = nnt_circuit_margin_upper(&tails[k], head_forward(&P.s[k], P.from[k], x, ha, hb), j, y, &mo);
         if (e->best_layer >= 0) e->best_layer += P.from[k];
+        if (P.from[k]) { /* restricted: also every layer, its stored entries and biases only */
+          nnt_circuit_margin_est f = nnt_circuit_margin_upper_sparse(&P.s[k], x, j, y, &mo);
+          f.forward_passes += e->forward_passes;
+          if (f.rho < e->rho) *e = f, res->stored_wins[k]++;
+          else e->forward_passes = f.forward_passes;
+        }
       } else {
         *e = nnt_circuit_margin_upper(&dnet, x, j, y, &mo);
       }

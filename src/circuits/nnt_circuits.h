@@ -208,8 +208,10 @@ typedef struct {
   /* FILE: the compiled nets are held sparse; the attack perturbs the layers of the last
    * attack_blocks circuit blocks (each with the correction after it) and the readout, made dense,
    * 0: every layer, -1 (default): every layer when the dense net has <= 10^6 parameters, else 2.
-   * A flip of those layers is a flip of the net, so the attack's rho stays an upper bound on the
-   * all-layer margin; the certified lower bound always covers every layer. --net: every layer. */
+   * Restricted, the attack's rho is the smaller of that search and nnt_circuit_margin_upper_sparse
+   * (every layer, the stored entries and biases only). A flip of some parameters is a flip of the
+   * net, so rho stays an upper bound on the all-layer margin; the certified lower bound always
+   * covers every layer. --net: every layer, dense. */
   int attack_blocks;
   int family, depths[32], ndepths, width, circuits;
   uint64_t seed;
@@ -231,6 +233,8 @@ typedef struct {
   int nlayers[3], attack_from[3];  /* per kind: layers (readout included), first layer the attack perturbs */
   int attack_blocks[3];            /* blocks the attack perturbs (0: every layer) */
   long params[3], attack_params[3]; /* dense parameter counts of the net and of the attacked layers */
+  long stored[3];                   /* restricted: the stored entries and biases of every layer, searched too */
+  int stored_wins[3];               /* inputs where that search found the smaller flip */
 } nnt_circuit_margin_result;
 
 /* Refuses (NNT_EINVAL, one line, nothing allocated beyond the sparse nets) a cfg whose attack or

@@ -51,10 +51,11 @@ int nnt_report_circuit_margin(const char *dir, const nnt_circuit_margin_cfg *cfg
            "certified lower bound min=%.3g", kinds[k], res->rho_min[k], res->rho_med[k], res->rho_max[k], n, cfg->output,
            res->lower_min[k]);
     if (res->attack_from[k]) /* a flip of some layers is a flip of the net: still an upper bound, on every layer's margin */
-      printf("; RESTRICTED attack: layers %d..%d of %d only (the last %d of %d blocks, %ld of %ld parameters), "
+      printf("; RESTRICTED attack: the smaller of layers %d..%d of %d only (the last %d of %d blocks, %ld of %ld parameters) "
+             "and every layer's stored weights and biases only (%ld parameters; smaller at %d of %d inputs), "
              "an upper bound on the all-layer margin; the certified bound covers every layer",
              res->attack_from[k], res->nlayers[k] - 1, res->nlayers[k], res->attack_blocks[k], res->depth,
-             res->attack_params[k], res->params[k]);
+             res->attack_params[k], res->params[k], res->stored[k], res->stored_wins[k], n);
     printf("\n");
   }
   st = nnt_plot_save(p, dir, "margins");

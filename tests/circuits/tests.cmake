@@ -271,8 +271,9 @@ set_tests_properties(circuits/test_d5_mult8 PROPERTIES LABELS "unit;slow" TIMEOU
 # test_margin_run compares nnt circuit margin on the sparse nets with the dense route, on shipped circuits
 target_compile_definitions(circuits_test_margin_run PRIVATE NNT_EXAMPLES_DIR="${EX}")
 # margin: the attack over every layer of mul32 (4.6e8 parameters dense) is refused before any of it exists;
-# the default (the last 2 blocks dense, the certificate sparse) runs and says the attack is restricted
+# the default on mul16 (the last 2 blocks dense and every layer's stored entries; the certificate
+# sparse) runs in seconds and says the attack is restricted
 nnt_too_big_test(circuit_margin 8e9 "circuit margin's attack \\(dense over the layers it perturbs\\) needs about [0-9.e+]+ GB, more than the 8 GB .*: lower --attack-blocks or --inputs"
                  circuit margin ${EX}/mul32.bench --attack-blocks 0 --inputs 1 --out OUT)
-nnt_cli_test(circuit_margin_mul32 0 "margin compiled\\+correction .*certified lower bound min=0\\.00136; RESTRICTED attack: layers 728\\.\\.734 of 735 only \\(the last 2 of 184 blocks"
-             circuit margin ${EX}/mul32.bench --inputs 1 --out ${CMAKE_BINARY_DIR}/circuit-margin-mul32)
+nnt_cli_test(circuit_margin_mul16 0 "margin compiled\\+correction .*certified lower bound min=0\\.00245; RESTRICTED attack: the smaller of layers 344\\.\\.350 of 351 only \\(the last 2 of 88 blocks.*every layer.s stored weights and biases only"
+             circuit margin ${EX}/mul16.bench --inputs 1 --out ${CMAKE_BINARY_DIR}/circuit-margin-mul16)
