@@ -88,7 +88,8 @@ const cli_cmd cli_circuit_margin_cmd = {
     .args = "[FILE]",
     .about = "Upper bounds (checked perturbations) and certified lower bounds on the parameter-space all-layer\n"
              "margin (eq. 2.1) of FILE's compiled net without and with correction layers (and of --net), per\n"
-             "input; without FILE, a sweep over circuits of the given depths. CSV and plots in DIR.\n" CLI_CIRCUIT_FORMATS,
+             "input; without FILE, a sweep over circuits of the given depths. CSV and plots in DIR. The nets are\n"
+             "held sparse; above 10^6 parameters the attack is restricted (--attack-blocks) and the line says so.\n" CLI_CIRCUIT_FORMATS,
     .opts = margin_opts, .cfg_size = sizeof(margin_cli), .res_size = sizeof(margin_res),
     .cfg_default = margin_default, .validate = margin_validate, .run = margin_run, .report = margin_report,
     .result_free = margin_free, .cfg_free = margin_cfg_free, .sweeps = margin_sweeps, .npos_max = 1,
