@@ -38,14 +38,6 @@ static double frob(const nnt_smlp_layer *L) {
   return sqrt(s);
 }
 
-/* The value of layer L at input in (same sums, in the same order, as the dense forward pass). */
-static void layer_forward(const nnt_smlp_layer *L, const double *in, double *out) {
-  for (int o = 0; o < L->out; o++) {
-    double z = L->b[o];
-    for (long e = L->row_start[o]; e < L->row_start[o + 1]; e++) z += L->val[e] * in[L->col[e]];
-    out[o] = nnt_act_apply(L->act, z);
-  }
-}
 
 /* Layers l, l+1 a correction relu(u1 - u2), u1 = relu(a z + c1), u2 = relu(a z + c2) per unit with
  * a > 0 and c1 - c2 = 1? It is 0 for z <= -c1/a and 1 for z >= -c2/a, so it maps every point within
@@ -142,7 +134,7 @@ static int d5_net_values(const nnt_smlp *net, const double *X, int n, d5_net *s,
       double q = 0;
       for (int i = 0; i < net->layers[l].in; i++) q += in[i] * in[i];
       s->ain[(size_t)v * L + l] = sqrt(q);
-      layer_forward(&net->layers[l], in, acts[l]);
+      nnt_smlp_layer_forward(&net->layers[l], in, acts[l]);
       for (int k = 0; rc && k < net->layers[l].out; k++) {
         double a = acts[l][k], lo = rc->lo[rc->off[l] + k], hi = rc->hi[rc->off[l] + k];
         rc->checked++;
@@ -308,7 +300,7 @@ int nnt_circuit_d5_eval(const nnt_mlp *net, const double *X, int n, nnt_circuit_
  * The net is walked segment by segment (the blocks f_i and the corrections between). A segment reads
  * a layer whose unit c takes one of two values v0[c], v1[c] at every input x: x itself (0, 1), and
  * by induction each later segment's input. A unit of the segment depends on few of those (a gate's
- * fan-in), its support; all 2^s assignments of the support, evaluated with layer_forward's sums in
+ * fan-in), its support; all 2^s assignments of the support, evaluated with nnt_smlp_layer_forward's sums in
  * its order, give every value the unit takes at any x, exactly (the support may take more
  * combinations than the circuit ever does: sound, possibly loose). A support over RANGE_SUPPORT_MAX
  * falls back to interval arithmetic on the layer before (sound; the unit is then not known to take
@@ -579,7 +571,7 @@ static void attack(const nnt_smlp *net, int from, const double *X, const uint8_t
   for (int a = 0; a < na; a++) {
     int v = idx[a];
     const double *x = X + (size_t)v * m;
-    for (int l = 0; l < from; l++) layer_forward(&net->layers[l], l ? acts[l - 1] : x, acts[l]);
+    for (int l = 0; l < from; l++) nnt_smlp_layer_forward(&net->layers[l], l ? acts[l - 1] : x, acts[l]);
     mo.seed = seed * 1000003ULL + (uint64_t)v * 3 + 1; /* nnt circuit margin's seed of input v (kind 1) */
     double up = nnt_circuit_margin_upper(&tail, from ? acts[from - 1] : x, 0, y[v], &mo).rho;
     if (up < res->attack) {

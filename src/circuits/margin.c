@@ -429,11 +429,7 @@ static double lip_at(const nnt_smlp *net, const double *x, int j, const double *
     P->opn[l] = opn ? opn[l] : nnt_circuit_opnorm_bound_csr(L);
     P->round[l] = binary && (l == 0 || !P->round[l - 1]) && pair[l];
     double *dst = l % 2 ? b : a;
-    for (int o = 0; o < L->out; o++) {
-      double z = L->b[o];
-      for (long e = L->row_start[o]; e < L->row_start[o + 1]; e++) z += L->val[e] * cur[L->col[e]];
-      dst[o] = nnt_act_apply(L->act, z);
-    }
+    nnt_smlp_layer_forward(L, cur, dst);
     cur = dst;
   }
   return cur[j];

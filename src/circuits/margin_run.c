@@ -143,13 +143,8 @@ int nnt_circuit_margin_check(const nnt_circuit_margin_cfg *cfg) {
 static const double *head_forward(const nnt_smlp *net, int from, const double *x, double *a, double *b) {
   const double *cur = x;
   for (int l = 0; l < from; l++) {
-    const nnt_smlp_layer *Ly = &net->layers[l];
     double *dst = l % 2 ? b : a;
-    for (int o = 0; o < Ly->out; o++) {
-      double z = Ly->b[o];
-      for (long e = Ly->row_start[o]; e < Ly->row_start[o + 1]; e++) z += Ly->val[e] * cur[Ly->col[e]];
-      dst[o] = nnt_act_apply(Ly->act, z);
-    }
+    nnt_smlp_layer_forward(&net->layers[l], cur, dst);
     cur = dst;
   }
   return cur;

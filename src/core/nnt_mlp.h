@@ -107,6 +107,9 @@ nnt_mlp_stats nnt_smlp_stats_of(const nnt_smlp *m);
  * stored weight updates a contiguous run of inputs (vectorised); same bits as nnt_mlp_forward on
  * each row. */
 void nnt_smlp_forward_batch(const nnt_smlp *m, int B, const double *X, double *Y);
+/* out[L->out] = act(W in + b) for one input: each sum the bias, then the stored entries in order
+ * (the sums of nnt_mlp_forward on the dense layer). */
+void nnt_smlp_layer_forward(const nnt_smlp_layer *L, const double *in, double *out);
 int nnt_smlp_save(const nnt_smlp *m, const char *path);
 /* Reads "nnt-mlp-sparse" or the dense "nnt-mlp" (compressed on load). NNT_EIO / NNT_EFORMAT with
  * "file: layers[1].col[7]: ..." on any malformed or inconsistent array; m is untouched then. */

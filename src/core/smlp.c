@@ -277,3 +277,11 @@ int nnt_smlp_load_fmt(const char *path, nnt_smlp *out, int *sparse) {
   if (sparse) *sparse = 1;
   return NNT_OK;
 }
+
+void nnt_smlp_layer_forward(const nnt_smlp_layer *L, const double *in, double *out) {
+  for (int o = 0; o < L->out; o++) {
+    double z = L->b[o];
+    for (long e = L->row_start[o]; e < L->row_start[o + 1]; e++) z += L->val[e] * in[L->col[e]];
+    out[o] = nnt_act_apply(L->act, z);
+  }
+}
