@@ -43,6 +43,12 @@ add_test(NAME cli/examples
          COMMAND ${CMAKE_COMMAND} -DEXE=${NNT_EXE} -DSRC=${NNT_SRC_DIR} -DWD=${CMAKE_BINARY_DIR}/examples-test
                  -P ${NNT_SRC_DIR}/tests/cli/examples.cmake)
 set_tests_properties(cli/examples PROPERTIES LABELS cli TIMEOUT 600)
+# Every numeric option of every command (from --help) refuses nan, inf, -inf, x, 1e999, '', broken
+# lists and a value just past its printed range: exit 2, one line naming it, no stdout, no --out
+# folder, with --check-options and without, on each command's example (tests/cli/bad_values.sh).
+add_test(NAME cli/bad_values
+         COMMAND bash ${NNT_SRC_DIR}/tests/cli/bad_values.sh ${NNT_EXE} ${NNT_SRC_DIR} ${CMAKE_BINARY_DIR}/bad-values-test)
+set_tests_properties(cli/bad_values PROPERTIES LABELS cli TIMEOUT 600)
 nnt_cli_test(check_options_range 2 "--threads: 0 is out of range" tour --threads 0 --check-options)
 nnt_cli_test(bare_nnt 2 "^usage: nnt <command>" "")
 nnt_cli_test(bench_unknown 2 "unknown subcommand 'nope'" bench nope)
