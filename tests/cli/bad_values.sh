@@ -46,7 +46,7 @@ past() {
 
 # The bad values of an option (one per line; the empty string among them), from META and RANGE.
 bad_values() {
-  local meta=$1 range=$2 ok=1 lo= hi=
+  local meta=$1 range=$2 ok=1 lo='' hi=''
   printf '%s\n' nan inf -inf x 1e999 ''
   case $range in
     '[>= '*) lo=${range#\[>= }; lo=${lo%]}; ok=$lo; past "$lo" -1 "$meta" ;;
@@ -67,7 +67,7 @@ bad_values() {
 
 # One run, checked: MODE is check (--check-options) or out (the run itself). Appends to $fails.
 try() {
-  local mode=$1 opt=$2 val=$3 why= line= rc
+  local mode=$1 opt=$2 val=$3 why='' line='' rc
   if [ "$mode" = check ]; then
     "$nnt" "${base[@]}" --check-options "--$opt" "$val" >"$work/o.$idx" 2>"$work/e.$idx"
   else  # a value wrongly accepted would start the real run: the timeout bounds it
@@ -91,7 +91,7 @@ try() {
 check_command() {
   idx=$1 cmd=${commands[$1]}
   fails=$work/fail.$idx ntried=0
-  local wd=$work/cmd.$idx help l base_line= nopt=0 opt meta range val
+  local wd=$work/cmd.$idx help l base_line='' nopt=0 opt meta range val
   takes_out=0 dir=$work/out.$idx
   local -a lines args
   mkdir -p "$wd" && ln -s "$src/examples" "$wd/examples" && cd "$wd" || return
