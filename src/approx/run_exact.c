@@ -35,7 +35,7 @@ static void curve_free(nnt_approx_curve *c) {
 int nnt_approx_check_list(const char *what, const int *v, int n, long lo, long hi) {
   if (n < 1 || n > NNT_APPROX_LIST_MAX) return nnt_fail(NNT_EINVAL, "%s: %d values (1..%d allowed)", what, n, NNT_APPROX_LIST_MAX);
   for (int q = 0; q < n; q++)
-    if (v[q] < lo || v[q] > hi) return nnt_fail(NNT_EINVAL, "%s: %d is out of range [%ld, %ld]", what, v[q], lo, hi);
+    if (v[q] < lo || v[q] > hi) return nnt_fail(NNT_EINVAL, "%s: %d is out of range [%ld..%ld]", what, v[q], lo, hi);
   return NNT_OK;
 }
 

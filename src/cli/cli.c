@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -38,8 +39,9 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out) 
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
-  if (!*s || *end || errno) return nnt_fail(NNT_EINVAL, "%s: '%s' is not an integer", opt, s);
-  if (v < lo || v > hi) return nnt_fail(NNT_EINVAL, "%s: %ld is out of range [%ld, %ld]", opt, v, lo, hi);
+  /* strtol skips leading blanks: ' 5' would pass where a file name with one would not */
+  if (!*s || isspace((unsigned char)*s) || *end) return nnt_fail(NNT_EINVAL, "%s: '%s' is not an integer", opt, s);
+  if (errno == ERANGE || v < lo || v > hi) return nnt_fail(NNT_EINVAL, "%s: %s is out of range [%ld..%ld]", opt, s, lo, hi);
   *out = v;
   return NNT_OK;
 }
@@ -55,8 +57,9 @@ int cli_parse_double(const char *opt, const char *s, double lo, double hi, doubl
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (!*s || *end || errno || !isfinite(v)) return nnt_fail(NNT_EINVAL, "%s: '%s' is not a number", opt, s);
-  if (v < lo || v > hi) return nnt_fail(NNT_EINVAL, "%s: %g is out of range [%g, %g]", opt, v, lo, hi);
+  if (!*s || isspace((unsigned char)*s) || *end || isnan(v)) return nnt_fail(NNT_EINVAL, "%s: '%s' is not a number", opt, s);
+  /* ERANGE with a finite result is an underflow (1e-310): a number, judged by the range below */
+  if (isinf(v) || v < lo || v > hi) return nnt_fail(NNT_EINVAL, "%s: %s is out of range [%g..%g]", opt, s, lo, hi);
   *out = v;
   return NNT_OK;
 }

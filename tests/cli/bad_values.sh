@@ -56,6 +56,7 @@ bad_values() {
     '['*..*']') lo=${range#\[}; lo=${lo%%..*}; hi=${range#*..}; hi=${hi%]}; ok=$lo
                 past "$lo" -1 "$meta"; past "$hi" 1 "$meta" ;;
   esac
+  printf '%s\n' " $ok" "$ok "  # a valid value with a blank before or after it
   if [ "$meta" = LIST ]; then  # a valid item next to the bad one: the whole list must be refused
     printf '%s\n' "$ok,,$ok" "$ok,nan" "nan,$ok" "$ok,x"
     case $range in

@@ -50,6 +50,10 @@ add_test(NAME cli/bad_values
          COMMAND bash ${NNT_SRC_DIR}/tests/cli/bad_values.sh ${NNT_EXE} ${NNT_SRC_DIR} ${CMAKE_BINARY_DIR}/bad-values-test)
 set_tests_properties(cli/bad_values PROPERTIES LABELS cli TIMEOUT 600)
 nnt_cli_test(check_options_range 2 "--threads: 0 is out of range" tour --threads 0 --check-options)
+# A number too small for a double (an underflow) is still a number, judged by the option's range;
+# one too large for a long is out of range, not "not an integer".
+nnt_cli_test(option_underflow 0 "options ok" qstr sweep --model tr --noise 1e-310 --check-options)
+nnt_cli_test(option_int_overflow 2 "--reps: 99999999999999999999 is out of range \\[1..1000\\]" qstr sweep --model tr --reps 99999999999999999999 --check-options)
 nnt_cli_test(bare_nnt 2 "^usage: nnt <command>" "")
 nnt_cli_test(bench_unknown 2 "unknown subcommand 'nope'" bench nope)
 add_test(NAME cli/tour_quick
@@ -173,7 +177,7 @@ if(TARGET nnt_qstr)
   nnt_cli_test(config_type 2 "wrong_type.json: option \"N\": expected an integer" qstr construct --config ${cfg}/wrong_type.json ${never})
   nnt_cli_test(config_list 2 "wrong_list.json: option \"alpha\": expected a list of numbers"
                qstr construct --config ${cfg}/wrong_list.json ${never})
-  nnt_cli_test(config_range 2 "out_of_range.json: --N: 1 is out of range \\[2, 100000\\]" qstr construct --config ${cfg}/out_of_range.json ${never})
+  nnt_cli_test(config_range 2 "out_of_range.json: --N: 1 is out of range \\[2..100000\\]" qstr construct --config ${cfg}/out_of_range.json ${never})
   nnt_cli_test(config_nonfinite 2 "nonfinite.json: field options.N is not a finite number \\(it reads as -Inf\\)"
                qstr construct --config ${cfg}/nonfinite.json ${never})
   nnt_cli_test(config_choice 2 "bad_choice.json: --enc: 'morse' is not one of" qstr construct --config ${cfg}/bad_choice.json ${never})
