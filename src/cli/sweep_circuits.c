@@ -54,7 +54,6 @@ static int margin_validate(void *cfg, const cli_run *r) {
     return nnt_fail(NNT_EINVAL, "--depths/--circuits/--family/--width: only for the sweep without FILE");
   if (r->resume || r->force) return nnt_fail(NNT_EINVAL, "--resume/--force: only for the sweep without FILE");
   int st = nnt_circuit_src_read(r->pos[0], w->top, &w->src, &c->file);
-  if (!st) st = nnt_circuit_check_net(c->net);
   return st ? st : nnt_circuit_margin_check(c);
 }
 static int margin_run(void *cfg, const cli_run *r, void *res) {
