@@ -41,14 +41,6 @@ void nnt_circuit_add_readout(nnt_mlp *net, int j) {
   H->b[0] = -1;
 }
 
-static int check_acts(const nnt_mlp *net, const char *what) {
-  for (int l = 0; l < net->nlayers; l++)
-    if (net->layers[l].act != NNT_ACT_RELU && net->layers[l].act != NNT_ACT_IDENTITY)
-      return nnt_fail(NNT_EINVAL, "%s: layer %d has activation %s; the margin needs relu or identity", what, l,
-                      nnt_act_name(net->layers[l].act));
-  return NNT_OK;
-}
-
 /* Input vector v of the sample: all inputs in order when `all`, else uniform draws. */
 static void pick_input(const nnt_circuit *c, long v, int all, nnt_rng *r, double *x, uint8_t *xb) {
   for (int i = 0; i < c->ninputs; i++) {
@@ -72,20 +64,22 @@ static int check_cfg(const nnt_circuit_margin_cfg *cfg) {
   return NNT_OK;
 }
 
-/* A compiled net of the circuit, sparse, with the readout z -> 2 z_j - 1 (as nnt_circuit_add_readout). */
-static void compiled_sparse(const nnt_circuit_layered *L, int correct, int j, nnt_smlp *net) {
-  nnt_circuit_compile_sparse(L, correct, net);
+/* The readout z -> 2 z_j - 1 (as nnt_circuit_add_readout) on a sparse net. */
+static void add_readout_sparse(nnt_smlp *net, int j) {
   int row = 0;
   double w = 2, b = -1;
   nnt_smlp_add_coo(net, nnt_smlp_output_dim(net), 1, NNT_ACT_IDENTITY, 1, &row, &j, &w, &b);
 }
 
-/* The attack's layers of a compiled net: block i of q (i = 1..q) is layers 2(i-1), 2(i-1)+1, or
- * 4(i-1) .. 4(i-1)+3 with its correction; the last `blocks` blocks start at from (0: every layer). */
+/* The attack's layers of each net: the last `blocks` of its nblocks blocks start at layer
+ * per * (nblocks - blocks) (0: every layer). A net with the layer count of this circuit's compiled
+ * nets (before the readout: 2q, or 4q - 2 with corrections, none after the last block) has q blocks
+ * of per = 2 or 4 layers (the compiled nets, and a --net file compiled from the circuit); any
+ * other has a block per layer. s[2]: the --net file, its readout added unless logit. */
 typedef struct {
-  nnt_smlp s[2];
-  int blocks[2], from[2];
-  long params[2], tail[2];
+  nnt_smlp s[3];
+  int nk, blocks[3], nblocks[3], from[3];
+  long params[3], tail[3];
 } margin_plan;
 
 static long params_from(const nnt_smlp *net, int from) {
@@ -94,25 +88,54 @@ static long params_from(const nnt_smlp *net, int from) {
   return p;
 }
 
-/* Compiles both nets sparse and sizes the attack; refuses, before anything dense exists, an attack
- * (its dense layers and nnt_circuit_margin_upper's copies of their parameters) or n inputs'
- * results that cannot fit. */
-static int plan_make(const nnt_circuit_margin_cfg *cfg, const nnt_circuit_layered *L, int n, int m, margin_plan *P) {
-  int q = L->depth;
-  double bytes = (double)n * ((double)m + 1 + 3.0 * (sizeof(nnt_circuit_margin_est) + sizeof(double)));
-  for (int k = 0; k < 2; k++) {
-    compiled_sparse(L, k, cfg->output, &P->s[k]);
+static void plan_free(margin_plan *P) {
+  for (int k = 0; k < P->nk; k++) nnt_smlp_free(&P->s[k]);
+}
+
+/* The --net file, sparse as stored (a dense file compressed), checked against the circuit. */
+static int load_net(const nnt_circuit_margin_cfg *cfg, const nnt_circuit *c, nnt_smlp *net) {
+  int st = nnt_smlp_load(cfg->net, net);
+  if (st) return st;
+  int in = nnt_smlp_input_dim(net), out = nnt_smlp_output_dim(net);
+  if (in != c->ninputs || out <= cfg->output)
+    st = nnt_fail(NNT_EINVAL, "%s: the net has %d inputs and %d outputs; the circuit has %d inputs", cfg->net, in, out, c->ninputs);
+  for (int l = 0; l < net->nlayers && !st; l++)
+    if (net->layers[l].act != NNT_ACT_RELU && net->layers[l].act != NNT_ACT_IDENTITY)
+      st = nnt_fail(NNT_EINVAL, "%s: layer %d has activation %s; the margin needs relu or identity", cfg->net, l,
+                    nnt_act_name(net->layers[l].act));
+  if (st) nnt_smlp_free(net);
+  else if (!cfg->logit) add_readout_sparse(net, cfg->output);
+  return st;
+}
+
+/* Builds the nets sparse (both compiled ones, and --net) and sizes the attack; refuses, before
+ * anything dense exists, an attack (its dense layers and nnt_circuit_margin_upper's copies of
+ * their parameters) or n inputs' results that cannot fit. */
+static int plan_make(const nnt_circuit_margin_cfg *cfg, const nnt_circuit *c, const nnt_circuit_layered *L, int n,
+                     margin_plan *P) {
+  int q = L->depth, m = c->ninputs, st;
+  P->nk = 0;
+  if (cfg->net) {
+    if ((st = load_net(cfg, c, &P->s[2]))) return st;
+  }
+  for (int k = 0; k < 2; k++) nnt_circuit_compile_sparse(L, k, &P->s[k]), add_readout_sparse(&P->s[k], cfg->output);
+  P->nk = cfg->net ? 3 : 2;
+  double bytes = (double)n * ((double)m + 1 + 3.0 * (sizeof(nnt_circuit_margin_est) + sizeof(double))), big = 0;
+  for (int k = 0; k < P->nk; k++) {
+    int core = P->s[k].nlayers - (k < 2 || !cfg->logit), per = core == 2 * q ? 2 : core == 4 * q - 2 ? 4 : 1;
     P->params[k] = params_from(&P->s[k], 0);
     int b = cfg->attack_blocks < 0 ? (P->params[k] <= 1000000 ? 0 : 2) : cfg->attack_blocks;
-    P->blocks[k] = b >= q ? 0 : b;
-    P->from[k] = P->blocks[k] ? (k ? 4 : 2) * (q - P->blocks[k]) : 0;
+    P->nblocks[k] = per == 1 ? core : q;
+    P->blocks[k] = b >= P->nblocks[k] ? 0 : b;
+    P->from[k] = P->blocks[k] ? per * (P->nblocks[k] - P->blocks[k]) : 0;
     P->tail[k] = params_from(&P->s[k], P->from[k]);
+    /* every dense tail, and the largest search's six copies (work net, theta, grad, best, delta, and slack) */
+    bytes += 8.0 * (double)P->tail[k];
+    big = (double)P->tail[k] > big ? (double)P->tail[k] : big;
   }
-  /* both dense tails, and the larger search's six copies (work net, theta, grad, best, delta, and slack) */
-  double big = (double)(P->tail[0] > P->tail[1] ? P->tail[0] : P->tail[1]);
-  bytes += 8.0 * ((double)P->tail[0] + (double)P->tail[1] + 6 * big);
-  int st = nnt_mem_check(bytes, "circuit margin's attack (dense over the layers it perturbs)", "lower --attack-blocks or --inputs");
-  if (st) nnt_smlp_free(&P->s[0]), nnt_smlp_free(&P->s[1]);
+  bytes += 8.0 * 6 * big;
+  st = nnt_mem_check(bytes, "circuit margin's attack (dense over the layers it perturbs)", "lower --attack-blocks or --inputs");
+  if (st) plan_free(P);
   return st;
 }
 
@@ -133,8 +156,7 @@ int nnt_circuit_margin_check(const nnt_circuit_margin_cfg *cfg) {
   int all;
   margin_plan P;
   if (cfg->output >= c.noutputs) st = nnt_fail(NNT_EINVAL, "--output: the circuit has %d outputs", c.noutputs);
-  else if (!(st = plan_make(cfg, &L, inputs_of(cfg, c.ninputs, &all), c.ninputs, &P)))
-    nnt_smlp_free(&P.s[0]), nnt_smlp_free(&P.s[1]);
+  else if (!(st = plan_make(cfg, &c, &L, inputs_of(cfg, c.ninputs, &all), &P))) plan_free(&P);
   nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   return st;
 }
@@ -158,10 +180,8 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
   nnt_circuit c;
   nnt_circuit_layered L;
   margin_plan P;
-  nnt_mlp tails[2], dnet; /* the attacked layers of the compiled nets, dense; the --net file */
-  nnt_smlp snet;
-  int nk = 2, all;
-  nnt_mlp_init(&dnet), nnt_smlp_init(&snet);
+  nnt_mlp tails[3]; /* the attacked layers of each net, dense */
+  int all;
   if ((st = nnt_circuit_read(cfg->file, &c))) return st;
   nnt_circuit_layer(&c, &L);
   if (cfg->output >= c.noutputs) {
@@ -169,29 +189,18 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
     goto out0;
   }
   int m = c.ninputs, n = inputs_of(cfg, m, &all);
-  if ((st = plan_make(cfg, &L, n, m, &P))) goto out0;
-  if (cfg->net) {
-    if ((st = nnt_mlp_load(cfg->net, &dnet))) goto out1;
-    nk = 3;
-    if (nnt_mlp_input_dim(&dnet) != c.ninputs || nnt_mlp_output_dim(&dnet) <= cfg->output) {
-      st = nnt_fail(NNT_EINVAL, "%s: the net has %d inputs and %d outputs; the circuit has %d inputs", cfg->net,
-                    nnt_mlp_input_dim(&dnet), nnt_mlp_output_dim(&dnet), c.ninputs);
-      goto out1;
-    }
-    if ((st = check_acts(&dnet, cfg->net))) goto out1;
-    if (!cfg->logit) nnt_circuit_add_readout(&dnet, cfg->output);
-    nnt_smlp_from_dense(&snet, &dnet);
-  }
-  for (int k = 0; k < 2; k++) {
+  if ((st = plan_make(cfg, &c, &L, n, &P))) goto out0;
+  int nk = P.nk;
+  for (int k = 0; k < nk; k++) {
     nnt_smlp tail = {P.s[k].nlayers - P.from[k], P.s[k].nlayers - P.from[k], P.s[k].layers + P.from[k]};
     nnt_smlp_to_dense(&tails[k], &tail);
   }
   res->n = n, res->nkinds = nk, res->ninputs = m, res->depth = L.depth;
   for (int k = 0; k < nk; k++) {
-    const nnt_smlp *sk = k < 2 ? &P.s[k] : &snet;
-    res->nlayers[k] = sk->nlayers, res->params[k] = params_from(sk, 0);
-    res->attack_from[k] = k < 2 ? P.from[k] : 0, res->attack_blocks[k] = k < 2 ? P.blocks[k] : 0;
-    res->attack_params[k] = k < 2 ? P.tail[k] : res->params[k];
+    const nnt_smlp *sk = &P.s[k];
+    res->nlayers[k] = sk->nlayers, res->params[k] = P.params[k];
+    res->attack_from[k] = P.from[k], res->attack_blocks[k] = P.blocks[k], res->nblocks[k] = P.nblocks[k];
+    res->attack_params[k] = P.tail[k];
     for (int l = 0; l < sk->nlayers && res->attack_from[k]; l++) res->stored[k] += sk->layers[l].nnz + sk->layers[l].out;
   }
   res->x = nnt_xmalloc((size_t)n * (size_t)(m ? m : 1));
@@ -201,7 +210,7 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
   int w = m;
   double *opn[3];
   for (int k = 0; k < nk; k++) {
-    const nnt_smlp *sk = k < 2 ? &P.s[k] : &snet;
+    const nnt_smlp *sk = &P.s[k];
     opn[k] = nnt_xmalloc(sizeof(double) * (size_t)sk->nlayers);
     for (int l = 0; l < sk->nlayers; l++) {
       opn[k][l] = nnt_circuit_opnorm_bound_csr(&sk->layers[l]);
@@ -226,21 +235,17 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
       mo.seed = cfg->seed * 1000003ULL + (uint64_t)v * 3 + (uint64_t)k;
       int j = cfg->logit && k == 2 ? cfg->output : 0;
       nnt_circuit_margin_est *e = &res->est[v * nk + k];
-      if (k < 2) {
-        /* the attacked layers read the unperturbed head's output at x: a flip of them flips the net */
-        *e = nnt_circuit_margin_upper(&tails[k], head_forward(&P.s[k], P.from[k], x, ha, hb), j, y, &mo);
-        if (e->best_layer >= 0) e->best_layer += P.from[k];
-        if (P.from[k]) { /* restricted: also every layer, its stored entries and biases only */
-          nnt_circuit_margin_est f = nnt_circuit_margin_upper_sparse(&P.s[k], x, j, y, &mo);
-          f.forward_passes += e->forward_passes;
-          if (f.rho < e->rho) *e = f, res->stored_wins[k]++;
-          else e->forward_passes = f.forward_passes;
-        }
-      } else {
-        *e = nnt_circuit_margin_upper(&dnet, x, j, y, &mo);
+      /* the attacked layers read the unperturbed head's output at x: a flip of them flips the net */
+      *e = nnt_circuit_margin_upper(&tails[k], head_forward(&P.s[k], P.from[k], x, ha, hb), j, y, &mo);
+      if (e->best_layer >= 0) e->best_layer += P.from[k];
+      if (P.from[k]) { /* restricted: also every layer, its stored entries and biases only */
+        nnt_circuit_margin_est f = nnt_circuit_margin_upper_sparse(&P.s[k], x, j, y, &mo);
+        f.forward_passes += e->forward_passes;
+        if (f.rho < e->rho) *e = f, res->stored_wins[k]++;
+        else e->forward_passes = f.forward_passes;
       }
       uint8_t yy = (uint8_t)(y != 0);
-      double lower = res->lower[v * nk + k] = nnt_circuit_margin_lower_min(k < 2 ? &P.s[k] : &snet, x, 1, &yy, j, opn[k]);
+      double lower = res->lower[v * nk + k] = nnt_circuit_margin_lower_min(&P.s[k], x, 1, &yy, j, opn[k]);
       res->lower_min[k] = v == 0 || lower < res->lower_min[k] ? lower : res->lower_min[k];
       nnt_progress_add(&pr, 1);
     }
@@ -251,12 +256,9 @@ int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin
     res->rho_med[k] = nnt_circuit_median(rho, n);
     res->rho_min[k] = rho[0], res->rho_max[k] = rho[n - 1];
   }
-  for (int k = 0; k < nk; k++) free(opn[k]);
+  for (int k = 0; k < nk; k++) free(opn[k]), nnt_mlp_free(&tails[k]);
   free(x), free(rho), free(yb), free(ha), free(hb);
-  nnt_mlp_free(&tails[0]), nnt_mlp_free(&tails[1]);
-out1:
-  nnt_mlp_free(&dnet), nnt_smlp_free(&snet);
-  nnt_smlp_free(&P.s[0]), nnt_smlp_free(&P.s[1]);
+  plan_free(&P);
 out0:
   nnt_circuit_layered_free(&L), nnt_circuit_free(&c);
   if (st) nnt_circuit_margin_result_free(res);

@@ -205,13 +205,15 @@ double nnt_circuit_output_grad(const nnt_mlp *net, const double *x, int j, doubl
 typedef struct {
   const char *file, *net;
   int logit, output, inputs;
-  /* FILE: the compiled nets are held sparse; the attack perturbs the layers of the last
-   * attack_blocks circuit blocks (each with the correction after it) and the readout, made dense,
-   * 0: every layer, -1 (default): every layer when the dense net has <= 10^6 parameters, else 2.
-   * Restricted, the attack's rho is the smaller of that search and nnt_circuit_margin_upper_sparse
-   * (every layer, the stored entries and biases only). A flip of some parameters is a flip of the
-   * net, so rho stays an upper bound on the all-layer margin; the certified lower bound always
-   * covers every layer. --net: every layer, dense. */
+  /* FILE: the compiled nets and the net file are held sparse (a dense file compressed on load);
+   * per net, the attack perturbs the layers of its last attack_blocks blocks and the readout, made
+   * dense, 0: every layer, -1 (default): every layer when the dense net has <= 10^6 parameters,
+   * else 2. A compiled net's block is a circuit block with the correction after it; a net file with
+   * the layer count of a compiled net of the circuit (2q or 4q - 2 before the readout) has the same
+   * blocks, any other a block per layer. Restricted, the attack's rho is the smaller of that search
+   * and nnt_circuit_margin_upper_sparse (every layer, the stored entries and biases only). A flip
+   * of some parameters is a flip of the net, so rho stays an upper bound on the all-layer margin;
+   * the certified lower bound always covers every layer. */
   int attack_blocks;
   int family, depths[32], ndepths, width, circuits;
   uint64_t seed;
@@ -231,14 +233,16 @@ typedef struct {
   double rho_min[3], rho_med[3], rho_max[3], lower_min[3];
   int depth;                       /* q: circuit blocks */
   int nlayers[3], attack_from[3];  /* per kind: layers (readout included), first layer the attack perturbs */
-  int attack_blocks[3];            /* blocks the attack perturbs (0: every layer) */
+  int attack_blocks[3], nblocks[3]; /* blocks the attack perturbs (0: every layer), of the net's nblocks (q when compiled) */
   long params[3], attack_params[3]; /* dense parameter counts of the net and of the attacked layers */
   long stored[3];                   /* restricted: the stored entries and biases of every layer, searched too */
   int stored_wins[3];               /* inputs where that search found the smaller flip */
 } nnt_circuit_margin_result;
 
 /* Refuses (NNT_EINVAL, one line, nothing allocated beyond the sparse nets) a cfg whose attack or
- * per-input results cannot fit in memory: what the CLI calls before any work. */
+ * per-input results cannot fit in memory, or whose net file is malformed (its loader's error),
+ * does not fit the circuit or has an activation other than relu or identity: what the CLI calls
+ * before any work. */
 int nnt_circuit_margin_check(const nnt_circuit_margin_cfg *cfg);
 
 int nnt_circuit_margin_run(const nnt_circuit_margin_cfg *cfg, nnt_circuit_margin_result *res);
@@ -530,7 +534,5 @@ void nnt_circuit_src_close(nnt_circuit_src *s);
  * refused before --check-options stops and before any work. *path: the file the run reads; s is
  * closed by the command's cfg_free. */
 int nnt_circuit_src_read(const char *file, const char *top, nnt_circuit_src *s, const char **path);
-/* An nnt-mlp file (NULL: none) read and freed: refused here when malformed. */
-int nnt_circuit_check_net(const char *file);
 
 #endif

@@ -227,9 +227,3 @@ int nnt_circuit_src_read(const char *file, const char *top, nnt_circuit_src *src
   *path = src->path;
   return NNT_OK;
 }
-int nnt_circuit_check_net(const char *file) {
-  nnt_mlp m;
-  int st = file ? nnt_mlp_load(file, &m) : NNT_OK;
-  if (file && !st) nnt_mlp_free(&m);
-  return st;
-}

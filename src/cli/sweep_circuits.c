@@ -28,9 +28,10 @@ static const char *const families[] = {"chain", "random", NULL};
 static const cli_opt margin_opts[] = {
     CLI_INT("inputs", nnt_circuit_margin_cfg, inputs, 1, 1000000, "input vectors per circuit (all of them when 2^m <= N)"),
     CLI_INT("output", nnt_circuit_margin_cfg, output, 0, 1 << 30, "FILE: output bit whose margin is measured"),
-    CLI_STR("net", nnt_circuit_margin_cfg, net, "FILE: an nnt-mlp file measured besides the compiled nets"),
+    CLI_STR("net", nnt_circuit_margin_cfg, net, "FILE: an nnt-mlp or nnt-mlp-sparse file measured besides the compiled nets, held sparse as they are"),
     CLI_INT("attack-blocks", nnt_circuit_margin_cfg, attack_blocks, -1, 1 << 20,
-            "FILE: the attack perturbs the last N blocks and their corrections (0: every layer; -1: every layer up to 10^6 parameters, else 2)"),
+            "FILE: the attack perturbs the last N blocks and their corrections (0: every layer; -1: every layer up to 10^6 parameters, else 2); "
+            "--net: a block is a layer unless the net has a compiled net's layer count"),
     CLI_FLAG("logit", nnt_circuit_margin_cfg, logit, "--net outputs a score thresholded at 0 (default: a bit thresholded at 1/2)"),
     CLI_INTS("depths", nnt_circuit_margin_cfg, depths, ndepths, 1, 256, "sweep: circuit depths"),
     CLI_CHOICE("family", nnt_circuit_margin_cfg, family, families, "sweep: a chain of ID gates (Claim 3.5) or random circuits"),
@@ -54,7 +55,6 @@ static int margin_validate(void *cfg, const cli_run *r) {
     return nnt_fail(NNT_EINVAL, "--depths/--circuits/--family/--width: only for the sweep without FILE");
   if (r->resume || r->force) return nnt_fail(NNT_EINVAL, "--resume/--force: only for the sweep without FILE");
   int st = nnt_circuit_src_read(r->pos[0], w->top, &w->src, &c->file);
-  if (!st) st = nnt_circuit_check_net(c->net);
   return st ? st : nnt_circuit_margin_check(c);
 }
 static int margin_run(void *cfg, const cli_run *r, void *res) {
@@ -88,8 +88,9 @@ const cli_cmd cli_circuit_margin_cmd = {
     .args = "[FILE]",
     .about = "Upper bounds (checked perturbations) and certified lower bounds on the parameter-space all-layer\n"
              "margin (eq. 2.1) of FILE's compiled net without and with correction layers (and of --net), per\n"
-             "input; without FILE, a sweep over circuits of the given depths. CSV and plots in DIR. The nets are\n"
-             "held sparse; above 10^6 parameters the attack is restricted (--attack-blocks) and the line says so.\n" CLI_CIRCUIT_FORMATS,
+             "input; without FILE, a sweep over circuits of the given depths. CSV and plots in DIR. The nets (--net\n"
+             "too) are held sparse; above 10^6 parameters the attack is restricted (--attack-blocks) and the line\n"
+             "says so.\n" CLI_CIRCUIT_FORMATS,
     .opts = margin_opts, .cfg_size = sizeof(margin_cli), .res_size = sizeof(margin_res),
     .cfg_default = margin_default, .validate = margin_validate, .run = margin_run, .report = margin_report,
     .result_free = margin_free, .cfg_free = margin_cfg_free, .sweeps = margin_sweeps, .npos_max = 1,

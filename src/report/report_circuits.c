@@ -54,7 +54,7 @@ int nnt_report_circuit_margin(const char *dir, const nnt_circuit_margin_cfg *cfg
       printf("; RESTRICTED attack: the smaller of layers %d..%d of %d only (the last %d of %d blocks, %ld of %ld parameters) "
              "and every layer's stored weights and biases only (%ld parameters; smaller at %d of %d inputs), "
              "an upper bound on the all-layer margin; the certified bound covers every layer",
-             res->attack_from[k], res->nlayers[k] - 1, res->nlayers[k], res->attack_blocks[k], res->depth,
+             res->attack_from[k], res->nlayers[k] - 1, res->nlayers[k], res->attack_blocks[k], res->nblocks[k],
              res->attack_params[k], res->params[k], res->stored[k], res->stored_wins[k], n);
     printf("\n");
   }

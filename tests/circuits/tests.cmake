@@ -277,3 +277,22 @@ nnt_too_big_test(circuit_margin 8e9 "circuit margin's attack \\(dense over the l
                  circuit margin ${EX}/mul32.bench --attack-blocks 0 --inputs 1 --out OUT)
 nnt_cli_test(circuit_margin_mul16 0 "margin compiled\\+correction .*certified lower bound min=0\\.00245; RESTRICTED attack: the smaller of layers 344\\.\\.350 of 351 only \\(the last 2 of 88 blocks.*every layer.s stored weights and biases only"
              circuit margin ${EX}/mul16.bench --inputs 1 --out ${CMAKE_BINARY_DIR}/circuit-margin-mul16)
+# --net is held sparse as the compiled nets: mul16's corrected net compiled to an nnt-mlp-sparse file
+# (1.5e7 parameters dense; expanded on load and attacked dense over every layer before: minutes, most
+# of a GB) has the compiled net's layer count, so its blocks: the same restricted attack, the same
+# certificate, in seconds
+add_test(NAME cli/circuit_margin_mul16_net
+         COMMAND sh -c "rm -rf $2 && $0 circuit compile $1 --correct --format sparse --save $2.json >/dev/null && $0 circuit margin $1 --inputs 1 --net $2.json --out $2 | grep -Eq 'margin net .*certified lower bound min=0\\.00245; RESTRICTED attack: the smaller of layers 344\\.\\.350 of 351 only \\(the last 2 of 88 blocks, 8943 of 14813831 parameters\\)'"
+                 ${NNT_EXE} ${EX}/mul16.bench ${CMAKE_BINARY_DIR}/circuit-margin-mul16-net)
+set_tests_properties(cli/circuit_margin_mul16_net PROPERTIES LABELS cli TIMEOUT 300)
+# the size check covers --net: every layer of mul16 dense (--attack-blocks 0) fits in 0.95 GB with
+# the two compiled nets alone (0.87 GB) and is refused before any work with that net as --net too
+add_test(NAME cli/too_big_circuit_margin_net
+         COMMAND sh -c "$0 circuit compile $1 --correct --format sparse --save $2.json >/dev/null && NNT_MEM_AVAILABLE=0.95e9 $0 circuit margin $1 --attack-blocks 0 --inputs 1 --check-options >/dev/null && NNT_MEM_AVAILABLE=0.95e9 bash $3 $0 $2 'circuit margin.s attack \\(dense over the layers it perturbs\\) needs about 0\\.988 GB, more than the 0\\.95 GB' circuit margin $1 --attack-blocks 0 --inputs 1 --net $2.json --out $2"
+                 ${NNT_EXE} ${EX}/mul16.bench ${CMAKE_BINARY_DIR}/too-big-circuit_margin_net ${NNT_SRC_DIR}/tests/cli/too_big.sh)
+set_tests_properties(cli/too_big_circuit_margin_net PROPERTIES LABELS cli TIMEOUT 60)
+# a net that does not fit the circuit is refused with the options, before any work or folder
+add_test(NAME cli/circuit_margin_net_shape
+         COMMAND sh -c "rm -rf $3 && $0 circuit compile $1 --save $3.json >/dev/null; e=$($0 circuit margin $2 --net $3.json --out $3 2>&1 >/dev/null); test $? -eq 2 && echo \"$e\" | grep -q 'the net has 3 inputs and 2 outputs; the circuit has 6 inputs' && test ! -e $3"
+                 ${NNT_EXE} ${EX}/fulladder.bench ${EX}/mux4.blif ${CMAKE_BINARY_DIR}/circuit-margin-net-shape)
+set_tests_properties(cli/circuit_margin_net_shape PROPERTIES LABELS cli)
